@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Skattisch developer entry point: sets up everything on a fresh machine, then runs.
+#   ./dev.sh run [ARGS]   set up and start the table (on a laptop: simulated hardware)
+#   ./dev.sh test [ARGS]  set up and run every check: pytest (unit, drivers, UI under Xvfb,
+#                         end-to-end, benchmark smoke runs), mypy --strict on device/
+set -euo pipefail
+cd "$(dirname "$0")"
+VENV=${SKATTISCH_VENV:-.venv}
+
+need_apt() {  # install Debian packages that are missing (root or sudo)
+    local missing=()
+    for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}
+
+setup() {
+    if [ ! -x "$VENV/bin/python" ]; then python3 -m venv "$VENV"; fi
+    local stamp="$VENV/.installed-$(sha1sum pyproject.toml | cut -c1-12)-$1"
+    if [ ! -f "$stamp" ]; then
+        "$VENV/bin/pip" install -q --upgrade pip
+        "$VENV/bin/pip" install -q -e ".[$1]"
+        touch "$stamp"
+    fi
+}
+
+cmd=${1:-run}; shift || true
+case "$cmd" in
+    run)
+        setup ui
+        exec "$VENV/bin/skattisch" run --simulate "$@"
+        ;;
+    test)
+        need_apt xvfb xauth
+        setup "test,ui"
+        "$VENV/bin/mypy" --strict device
+        exec "$VENV/bin/python" -m pytest "$@"
+        ;;
+    *)
+        echo "usage: ./dev.sh run|test [ARGS]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,1 @@
+"""User interfaces: the ``skattisch`` command line, the Kivy table UI, the laptop dashboard."""

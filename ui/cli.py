@@ -1,0 +1,52 @@
+"""The ``skattisch`` command: one console script, one module per subcommand, loaded lazily.
+
+Each subcommand module offers ``add_arguments(parser)`` and ``run(args) -> int``; heavy
+dependencies (Kivy, pyserial, gpiozero, TinyDB) are imported only inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> (module, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("ui.commands.score", "score game records (JSON lines) by the ISkO"),
+    "sheet": ("ui.commands.sheet", "print a scored list (list document): totals, ranking, settlement"),
+    "run": ("ui.commands.run", "start the table (touch UI); --simulate on a laptop"),
+    "deck": ("ui.commands.deck", "card deck files: 'deck learn' teaches in a deck of tagged cards"),
+    "reader-test": ("ui.commands.reader_test", "print every card the reader decodes, as JSON lines"),
+    "config": ("ui.commands.config", "check a config file and print the settings in force"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="skattisch", description="Skattisch, the Skat club table scorer")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue  # not built yet in this checkout
+        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(sub_parser)
+        sub_parser.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args._run(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
