@@ -1,0 +1,97 @@
+"""Declarations (Spielansage) and their validity (ISkO 3.4.4, 5.2.5, 5.2.6).
+
+>>> Declaration.make(GameType.CLUBS, hand=True, ouvert=True)
+Declaration(game=<GameType.CLUBS: 'clubs'>, hand=True, ouvert=True, announced=<Level.SCHWARZ: 2>)
+>>> Declaration.make(GameType.HEARTS, announced=Level.SCHNEIDER)
+Traceback (most recent call last):
+...
+device.errors.DeclarationError: Schneider angesagt is only possible in a hand game (ISkO 3.4.4, 5.2.5)
+>>> Declaration.make(GameType.NULL, ouvert=True).describe_de()
+'Null ouvert'
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from device.errors import DeclarationError
+from device.games import NULL_VALUES, GameType
+
+
+class Level(enum.IntEnum):
+    """Winning levels beyond the game itself: einfach, Schneider, Schwarz."""
+
+    SIMPLE = 0
+    SCHNEIDER = 1
+    SCHWARZ = 2
+
+    @classmethod
+    def parse(cls, name: str | None) -> Level:
+        """From a record's ``announced``: ``None``, ``"schneider"`` or ``"schwarz"``."""
+        if name is None:
+            return cls.SIMPLE
+        if name in ("schneider", "schwarz"):
+            return cls[name.upper()]
+        raise DeclarationError(f'unknown announcement {name!r}: null, "schneider" or "schwarz"')
+
+    @property
+    def record_name(self) -> str | None:
+        return None if self is Level.SIMPLE else self.name.lower()
+
+    @property
+    def german(self) -> str:
+        return ("einfach", "Schneider", "Schwarz")[self]
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """A game as declared. Build it with :meth:`make`, which checks and completes it."""
+
+    game: GameType
+    hand: bool = False
+    ouvert: bool = False
+    announced: Level = Level.SIMPLE
+
+    @classmethod
+    def make(
+        cls, game: GameType, *, hand: bool = False, ouvert: bool = False, announced: Level = Level.SIMPLE
+    ) -> Declaration:
+        """Check a declaration against ISkO 3.4.4 and complete it.
+
+        Suit and Grand ouvert are hand games announced Schwarz (5.2.6): ``announced`` is
+        raised to Schwarz, but ``hand=False`` with them is a contradiction and refused.
+        """
+        name = game.german
+        if game.is_null:
+            if announced is not Level.SIMPLE:
+                raise DeclarationError(f"Null games have no Schneider or Schwarz to announce ({announced.german} angesagt)")
+            return cls(game, hand, ouvert, Level.SIMPLE)
+        if ouvert:
+            if not hand:
+                raise DeclarationError(
+                    f"{name} ouvert is always a hand game: it cannot be declared after taking up the skat (ISkO 3.4.4, 5.2.6)"
+                )
+            return cls(game, True, True, Level.SCHWARZ)
+        if announced is not Level.SIMPLE and not hand:
+            raise DeclarationError(f"{announced.german} angesagt is only possible in a hand game (ISkO 3.4.4, 5.2.5)")
+        return cls(game, hand, False, announced)
+
+    def check_skat(self, *, skat_taken: bool) -> None:
+        """Refuse what cannot be declared after taking up the skat (ISkO 3.4.4)."""
+        if skat_taken and self.hand:
+            raise DeclarationError(f"{self.describe_de()} is a hand game: not possible after taking up the skat (ISkO 3.4.4)")
+
+    @property
+    def null_value(self) -> int:
+        """The fixed value of a Null game (ISkO 5.1.2); 0 for other games."""
+        return NULL_VALUES[(self.hand, self.ouvert)] if self.game.is_null else 0
+
+    def describe_de(self) -> str:
+        """How players say it: 'Kreuz Hand Schneider angesagt', 'Grand ouvert', 'Null Hand'."""
+        if self.ouvert:  # "Grand ouvert", "Null ouvert Hand": suit/Grand ouvert is always hand
+            return f"{self.game.german} ouvert" + (" Hand" if self.game.is_null and self.hand else "")
+        words = [self.game.german] + (["Hand"] if self.hand else [])
+        if self.announced is not Level.SIMPLE:
+            words.append(f"{self.announced.german} angesagt")
+        return " ".join(words)

@@ -1,0 +1,289 @@
+"""The game record: one declarer game as JSON, as the list stores and syncs it (``"v": 1``).
+
+Two forms (see README, "Game record"):
+
+- the cards form: ``declarer`` (0 Vorhand, 1 Mittelhand, 2 Hinterhand), ``skat`` (the two
+  cards in the skat at the end) and ``tricks`` in play order, each starting with its leader's
+  card (Vorhand leads the first);
+- the counted form: ``matadors`` (signed), ``declarer_points`` (skat included) and
+  ``declarer_tricks``.
+
+Both carry ``game``, ``hand``, ``ouvert``, ``announced`` and ``bid``; optional are ``kontra``,
+``re``, ``bock`` (a multiplier) and ``ending`` (how a game ended early).
+
+>>> record = {"v": 1, "game": "clubs", "hand": True, "bid": 18,
+...           "matadors": 2, "declarer_points": 75, "declarer_tricks": 6}
+>>> result_to_json(score_record(record))["score"]
+48
+>>> score_record({"game": "grand", "bid": 19, "matadors": 1, "declarer_points": 70, "declarer_tricks": 6})
+Traceback (most recent call last):
+...
+device.errors.RecordError: bid: 19 is not a bid value (18, 20, 22, 23, 24, 27, 30, ...)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from device.cards import Card
+from device.declaration import Declaration, Level
+from device.errors import CardError, DeclarationError, PlayError, RecordError
+from device.games import GameType
+from device.profile import ISKO, RuleProfile
+from device.tricks import PlayedGame, play_game
+from device.value import Ending, EndedBy, GameResult, InvalidResultError, Play, score_game
+
+RECORD_VERSION = 1
+_DECLARATION_FIELDS = {"v", "id", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending"}
+_CARDS_FIELDS = {"declarer", "skat", "tricks"}
+_COUNTED_FIELDS = {"matadors", "declarer_points", "declarer_tricks"}
+_ENDING_FIELDS = {"by", "defender_points", "defender_tricks", "level_possible", "proven_level"}
+_KNOWN_FIELDS = _DECLARATION_FIELDS | _CARDS_FIELDS | _COUNTED_FIELDS | {"seat", "player", "note"}
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredRecord:
+    """A record's result, with the reconstructed game when it came in the cards form."""
+
+    result: GameResult
+    played: PlayedGame | None
+    false_following: dict[str, Any] | None
+
+
+def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> ScoredRecord:
+    """Check and score one game record; a bad record raises :class:`RecordError` naming the field."""
+    if not isinstance(record, Mapping):
+        raise RecordError("record", "a game record is a JSON object")
+    _check_fields(record)
+    declaration = _declaration(record)
+    bid = _int(record, "bid")
+    multiplier = _multiplier(record, profile)
+    ending = _ending(record)
+    played, false_following = None, None
+    if _CARDS_FIELDS & record.keys():
+        played = _played(record, declaration.game)
+        play, ending, false_following = _play_from_cards(record, declaration, played, ending)
+    else:
+        play = _play_from_counts(record, declaration)
+    try:
+        result = score_game(declaration, bid, play, ending=ending, multiplier=multiplier, profile=profile)
+    except InvalidResultError as exc:
+        raise RecordError(exc.field, exc.reason) from None
+    except DeclarationError as exc:
+        field, _, reason = str(exc).partition(": ")
+        raise (RecordError(field, reason) if field == "bid" else RecordError("game", str(exc))) from None
+    return ScoredRecord(result, played, false_following)
+
+
+def result_to_json(scored: ScoredRecord) -> dict[str, Any]:
+    """The ``skattisch score`` output for one record (stable field names, ``"v": 1``)."""
+    r = scored.result
+    out: dict[str, Any] = {
+        "v": RECORD_VERSION,
+        "won": r.won,
+        "value": r.value,
+        "score": r.score,
+        "overbid": r.overbid,
+        "matadors": r.matadors,
+        "multiplier": r.multiplier,
+        "schneider": r.schneider,
+        "schwarz": r.schwarz,
+        "declarer_points": r.declarer_points,
+        "declarer_tricks": r.declarer_tricks,
+        "game": r.declaration.game.value,
+        "base_value": r.base_value,
+        "factor": r.factor,
+        "levels": list(r.levels),
+        "ended_by": r.ended_by.value,
+        "text": r.describe_de(),
+    }
+    if scored.false_following is not None:
+        out["false_following"] = scored.false_following
+    return out
+
+
+def _check_fields(record: Mapping[str, Any]) -> None:
+    version = record.get("v", RECORD_VERSION)
+    if version != RECORD_VERSION:
+        raise RecordError("v", f"version {version!r} is not supported: this is version {RECORD_VERSION}")
+    unknown = sorted(set(record) - _KNOWN_FIELDS)
+    if unknown:
+        raise RecordError(unknown[0], "unknown field")
+    has_cards, has_counts = _CARDS_FIELDS & record.keys(), _COUNTED_FIELDS & record.keys()
+    if has_cards and has_counts - {"matadors"}:
+        raise RecordError(sorted(has_counts - {"matadors"})[0], "give either the cards (declarer, skat, tricks) or the counts, not both")
+    if has_cards:
+        missing = sorted(_CARDS_FIELDS - record.keys())
+        if missing:
+            raise RecordError(missing[0], "missing (the cards form needs declarer, skat and tricks)")
+    elif not has_counts:
+        raise RecordError("tricks", "missing: give the cards (declarer, skat, tricks) or the counts (matadors, declarer_points, declarer_tricks)")
+
+
+def _declaration(record: Mapping[str, Any]) -> Declaration:
+    game_name = record.get("game")
+    if not isinstance(game_name, str):
+        raise RecordError("game", "missing or not a string: one of " + ", ".join(g.value for g in GameType))
+    try:
+        game = GameType.parse(game_name)
+    except DeclarationError as exc:
+        raise RecordError("game", str(exc)) from None
+    announced = record.get("announced")
+    try:
+        level = Level.parse(announced)
+    except DeclarationError as exc:
+        raise RecordError("announced", str(exc)) from None
+    hand, ouvert = _bool(record, "hand"), _bool(record, "ouvert")
+    try:
+        return Declaration.make(game, hand=hand, ouvert=ouvert, announced=level)
+    except DeclarationError as exc:
+        field = "announced" if level is not Level.SIMPLE and "angesagt" in str(exc) else ("ouvert" if ouvert else "hand")
+        raise RecordError(field, str(exc)) from None
+
+
+def _multiplier(record: Mapping[str, Any], profile: RuleProfile) -> int:
+    multiplier = 1
+    if _bool(record, "kontra"):
+        multiplier *= 2
+    if _bool(record, "re"):
+        if not _bool(record, "kontra"):
+            raise RecordError("re", "Re answers a Kontra: set kontra too")
+        multiplier *= 2
+    bock = record.get("bock", 1)
+    if isinstance(bock, bool):
+        bock = 2 if bock else 1
+    if not isinstance(bock, int) or bock < 1:
+        raise RecordError("bock", f"{bock!r} is not a multiplier: a whole number 1 or more (2 = Bock)")
+    return multiplier * bock
+
+
+def _ending(record: Mapping[str, Any]) -> Ending:
+    raw = record.get("ending")
+    if raw is None:
+        return Ending()
+    if not isinstance(raw, Mapping):
+        raise RecordError("ending", 'an object such as {"by": "declarer_gave_up"}')
+    unknown = sorted(set(raw) - _ENDING_FIELDS)
+    if unknown:
+        raise RecordError(f"ending.{unknown[0]}", "unknown field")
+    try:
+        by = EndedBy(raw.get("by"))
+    except ValueError:
+        raise RecordError("ending.by", f"{raw.get('by')!r}: one of " + ", ".join(e.value for e in EndedBy)) from None
+    try:
+        proven = Level.parse(raw.get("proven_level"))
+    except DeclarationError as exc:
+        raise RecordError("ending.proven_level", str(exc)) from None
+    return Ending(
+        by=by,
+        defender_points=_optional_int(raw, "defender_points", "ending."),
+        defender_tricks=_optional_int(raw, "defender_tricks", "ending."),
+        level_possible=_bool(raw, "level_possible", default=True, prefix="ending."),
+        proven_level=proven,
+    )
+
+
+def _play_from_counts(record: Mapping[str, Any], declaration: Declaration) -> Play:
+    matadors = 0 if declaration.game.is_null and "matadors" not in record else _int(record, "matadors")
+    points = 0 if declaration.game.is_null and "declarer_points" not in record else _int(record, "declarer_points")
+    return Play(points, _int(record, "declarer_tricks"), matadors)
+
+
+def _played(record: Mapping[str, Any], game: GameType) -> PlayedGame:
+    declarer = record.get("declarer")
+    if not isinstance(declarer, int) or isinstance(declarer, bool) or declarer not in (0, 1, 2):
+        raise RecordError("declarer", f"{declarer!r}: 0 (Vorhand), 1 (Mittelhand) or 2 (Hinterhand)")
+    skat = _cards(record.get("skat"), "skat")
+    raw_tricks = record.get("tricks")
+    if not isinstance(raw_tricks, list):
+        raise RecordError("tricks", "a list of tricks, each a list of 3 card codes")
+    tricks = [_cards(t, f"tricks[{i}]") for i, t in enumerate(raw_tricks)]
+    try:
+        return play_game(game, declarer, skat, tricks)
+    except PlayError as exc:
+        raise RecordError("tricks" if "trick" in str(exc) else "skat" if "skat" in str(exc) else "tricks", str(exc)) from None
+
+
+def _play_from_cards(
+    record: Mapping[str, Any], declaration: Declaration, played: PlayedGame, ending: Ending
+) -> tuple[Play, Ending, dict[str, Any] | None]:
+    """Counts from the cards; a false following ends the game at that trick (ISkO 4.2.4)."""
+    violation = played.violation
+    if violation is None and not played.complete and ending.by is EndedBy.PLAYED:
+        raise RecordError("tricks", f"{len(played.trick_winners)} tricks: a game ended early needs 'ending'")
+    upto = violation.trick_index if violation is not None else len(played.trick_winners)
+    counts = _counts_until(record, played, upto)
+    matadors = _matadors(record, declaration, played)
+    if violation is None:
+        return Play(counts[0], counts[1], matadors), _with_defender_counts(ending, counts), None
+    offender_is_declarer = violation.seat == played.declarer
+    by = EndedBy.DECLARER_VIOLATION if offender_is_declarer else EndedBy.DEFENDERS_VIOLATION
+    ending = Ending(by=by, defender_points=counts[2], defender_tricks=counts[3], level_possible=ending.level_possible)
+    note = {"trick": violation.trick_index + 1, "seat": violation.seat, "card": str(violation.card),
+            "by": "declarer" if offender_is_declarer else "defenders"}
+    return Play(counts[0], counts[1], matadors), ending, note
+
+
+def _counts_until(record: Mapping[str, Any], played: PlayedGame, upto: int) -> tuple[int, int, int, int]:
+    """Declarer points (with skat), declarer tricks, defender points, defender tricks before trick ``upto``."""
+    declarer_points = sum(c.points for c in played.skat)
+    declarer_tricks = defender_points = defender_tricks = 0
+    for trick, winner in zip(played.tricks[:upto], played.trick_winners[:upto]):
+        pts = sum(c.points for c in trick)
+        if winner == played.declarer:
+            declarer_points, declarer_tricks = declarer_points + pts, declarer_tricks + 1
+        else:
+            defender_points, defender_tricks = defender_points + pts, defender_tricks + 1
+    return declarer_points, declarer_tricks, defender_points, defender_tricks
+
+
+def _matadors(record: Mapping[str, Any], declaration: Declaration, played: PlayedGame) -> int:
+    if declaration.game.is_null:
+        return 0
+    if played.matadors is not None:
+        if "matadors" in record and record["matadors"] != played.matadors:
+            raise RecordError("matadors", f"{record['matadors']} does not match the cards, which give {played.matadors}")
+        return played.matadors
+    if "matadors" not in record:
+        raise RecordError("matadors", "missing: the cards of a game ended early do not show all of the declarer's cards")
+    return _int(record, "matadors")
+
+
+def _with_defender_counts(ending: Ending, counts: tuple[int, int, int, int]) -> Ending:
+    if ending.by is EndedBy.PLAYED:
+        return ending
+    return Ending(ending.by, counts[2], counts[3], ending.level_possible, ending.proven_level)
+
+
+def _cards(raw: object, field: str) -> list[Card]:
+    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+        raise RecordError(field, "a list of card codes such as [\"CJ\", \"HT\"]")
+    try:
+        return [Card.parse(c) for c in raw]
+    except CardError as exc:
+        raise RecordError(field, str(exc)) from None
+
+
+def _int(record: Mapping[str, Any], field: str, prefix: str = "") -> int:
+    value = record.get(field)
+    if value is None:
+        raise RecordError(prefix + field, "missing")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(prefix + field, f"{value!r} is not a whole number")
+    return value
+
+
+def _optional_int(record: Mapping[str, Any], field: str, prefix: str = "") -> int | None:
+    return None if record.get(field) is None else _int(record, field, prefix)
+
+
+def _bool(record: Mapping[str, Any], field: str, *, default: bool = False, prefix: str = "") -> bool:
+    value = record.get(field, default)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise RecordError(prefix + field, f"{value!r} is not true or false")
+    return value
+

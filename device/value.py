@@ -1,0 +1,326 @@
+"""Game value and outcome by the ISkO (section 5), including shortened games (4.1–4.3).
+
+:func:`score_game` turns a declaration, the bid and the counted result of play into the
+list entry. Suit and Grand games multiply the base value by the sum of matadors and levels
+(Summe der Fälle, 5.3.2); Null games have fixed values (5.1.2); a lost game counts double
+(5.3.4); an overbid game is lost at the smallest multiple of the base value that reaches the
+bid (5.4.1, 5.4.2), and no game is worth more than 264 (so never below -528).
+
+Kreuz Hand mit 2, won simple: (2 + Spiel + Hand) x 12 = 48.
+
+>>> decl = Declaration.make(GameType.CLUBS, hand=True)
+>>> result = score_game(decl, 18, Play(declarer_points=75, declarer_tricks=6, matadors=2))
+>>> result.won, result.value, result.score, result.levels
+(True, 48, 48, ('mit 2', 'Spiel', 'Hand'))
+
+ISkO 5.4.2: Herz Hand ohne 3 bid to 36, Kreuz-Bube in the skat (so only "mit 1"): the game
+is won on points but overbid, and lost at 4 x 10:
+
+>>> r = score_game(Declaration.make(GameType.HEARTS, hand=True), 36, Play(80, 7, matadors=1))
+>>> r.won, r.overbid, r.value, r.score
+(False, True, 40, -80)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from device.bidding import is_bid_value
+from device.declaration import Declaration, Level
+from device.errors import DeclarationError, PlayError
+from device.games import GameType
+from device.profile import ISKO, RuleProfile
+
+MAX_VALUE = 264  # the highest game value (Grand ouvert mit 4); ISkO court ruling on 5.4.2
+MAX_SUIT_FACTOR = 18  # 11 matadors + 7 levels (ISkO 5.3.2)
+MAX_MATADORS = {GameType.GRAND: 4}  # suit games: 11
+_CARD_VALUES = sorted([11] * 4 + [10] * 4 + [4] * 4 + [3] * 4 + [2] * 4 + [0] * 12, reverse=True)
+
+
+class InvalidResultError(PlayError):
+    """A counted result that no Skat game can have; ``field`` names the culprit."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+class EndedBy(enum.Enum):
+    """How a game ended: played to the end, or shortened (ISkO 4.1–4.3)."""
+
+    PLAYED = "played"
+    DECLARER_GAVE_UP = "declarer_gave_up"  # 4.3.1, 4.3.2
+    DEFENDERS_GAVE_UP = "defenders_gave_up"  # 4.3.3
+    DECLARER_VIOLATION = "declarer_violation"  # 4.1.3-4.1.6, 4.2.3/4.2.4 by the declarer
+    DEFENDERS_VIOLATION = "defenders_violation"  # ... by a defender
+
+    @property
+    def by_defenders(self) -> bool:
+        return self in (EndedBy.DEFENDERS_GAVE_UP, EndedBy.DEFENDERS_VIOLATION)
+
+    @property
+    def by_declarer(self) -> bool:
+        return self in (EndedBy.DECLARER_GAVE_UP, EndedBy.DECLARER_VIOLATION)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The counted result of play: the declarer's card points (skat included) and tricks.
+
+    In a shortened game these are the counts when it ended. ``matadors`` is signed
+    (+2 "mit 2", -3 "ohne 3"); 0 for Null.
+    """
+
+    declarer_points: int
+    declarer_tricks: int
+    matadors: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How the game ended, with what a shortened game needs to be decided.
+
+    ``defender_points``/``defender_tricks``: the defenders' counts when the game ended
+    (needed when the defenders ended it: has the declarer's required level already been
+    prevented? 4.1.5). ``level_possible``: False when the level the declarer needed was
+    theoretically out of reach before the first trick (5.4.3). ``proven_level``: a higher
+    level the innocent party is proven to have been sure to reach (4.1.4, second sentence).
+    """
+
+    by: EndedBy = EndedBy.PLAYED
+    defender_points: int | None = None
+    defender_tricks: int | None = None
+    level_possible: bool = True
+    proven_level: Level = Level.SIMPLE
+
+
+PLAYED_OUT = Ending()
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A scored game: what the list records (ISkO 5.5.2) and the signed list entry."""
+
+    declaration: Declaration
+    bid: int
+    won: bool
+    value: int
+    score: int
+    overbid: bool
+    matadors: int
+    multiplier: int
+    base_value: int
+    factor: int  # Summe der Fälle; 0 for Null
+    levels: tuple[str, ...]
+    schneider: bool
+    schwarz: bool
+    declarer_points: int
+    declarer_tricks: int
+    ended_by: EndedBy
+
+    def describe_de(self) -> str:
+        """The list entry in words, e.g. 'Kreuz Hand mit 2, Spiel 3, Hand 4 = 48, gewonnen +48'."""
+        head = self.declaration.describe_de()
+        if self.declaration.game.is_null:
+            body = f"{head} = {self.value}"
+        else:
+            steps = [self.levels[0]] + [f"{word} {n}" for n, word in enumerate(self.levels[1:], start=abs(self.matadors) + 1)]
+            body = f"{head} {', '.join(steps)} = {self.value}"
+            if self.overbid:
+                body = f"{head} {self.levels[0]}, überreizt = {self.value}"
+        outcome = "gewonnen" if self.won else "verloren"
+        return f"{body}, {outcome} {self.score:+d}"
+
+
+def score_game(
+    declaration: Declaration,
+    bid: int,
+    play: Play,
+    *,
+    ending: Ending = PLAYED_OUT,
+    multiplier: int = 1,
+    profile: RuleProfile = ISKO,
+) -> GameResult:
+    """Score one declarer game. ``multiplier`` is Kontra/Re/Bock (1, 2, 4, ...)."""
+    _check_bid(declaration, bid)
+    _check_play(declaration, play, ending)
+    if multiplier < 1:
+        raise InvalidResultError("multiplier", f"{multiplier} is not a multiplier: 1 or more")
+    if declaration.game.is_null:
+        won = _null_won(play, ending)
+        return _result(declaration, bid, play, ending, won, declaration.null_value, 0, (), False, False,
+                       False, multiplier, profile)
+    won, schneider, schwarz = _decide(declaration, bid, play, ending)
+    base = _base_value(declaration, profile)
+    factor, levels = _factor(declaration, play.matadors, schneider, schwarz)
+    value, overbid = base * factor, False
+    if value < bid:
+        won, overbid = False, True
+        value = min(MAX_VALUE, -(-bid // base) * base)
+    return _result(declaration, bid, play, ending, won, value, factor, levels, overbid, schneider, schwarz,
+                   multiplier, profile)
+
+
+def _result(
+    decl: Declaration, bid: int, play: Play, ending: Ending, won: bool, value: int, factor: int,
+    levels: tuple[str, ...], overbid: bool, schneider: bool, schwarz: bool, multiplier: int, profile: RuleProfile,
+) -> GameResult:
+    lost_factor = 1 if (decl.hand and not profile.lost_hand_doubled) else 2
+    score = (value if won else -lost_factor * value) * multiplier
+    return GameResult(
+        declaration=decl, bid=bid, won=won, value=value, score=score, overbid=overbid,
+        matadors=play.matadors, multiplier=multiplier, base_value=_base_value(decl, profile), factor=factor,
+        levels=levels, schneider=schneider, schwarz=schwarz, declarer_points=play.declarer_points,
+        declarer_tricks=play.declarer_tricks, ended_by=ending.by,
+    )
+
+
+def _base_value(decl: Declaration, profile: RuleProfile) -> int:
+    if decl.game is GameType.GRAND and decl.ouvert:
+        return profile.grand_ouvert_base
+    return decl.game.base_value
+
+
+def _factor(decl: Declaration, matadors: int, schneider: bool, schwarz: bool) -> tuple[int, tuple[str, ...]]:
+    """Summe der Fälle (5.3.2) and the words of each step, e.g. ('mit 2', 'Spiel', 'Hand')."""
+    steps = [
+        (True, "Spiel"),
+        (decl.hand, "Hand"),
+        (schneider, "Schneider"),
+        (decl.announced >= Level.SCHNEIDER, "Schneider angesagt"),
+        (schwarz, "Schwarz"),
+        (decl.announced is Level.SCHWARZ, "Schwarz angesagt"),
+        (decl.ouvert, "ouvert"),
+    ]
+    words = tuple(word for counted, word in steps if counted)
+    with_word = "mit" if matadors > 0 else "ohne"
+    return abs(matadors) + len(words), (f"{with_word} {abs(matadors)}", *words)
+
+
+def _decide(decl: Declaration, bid: int, play: Play, ending: Ending) -> tuple[bool, bool, bool]:
+    """Won? and which of the levels Schneider and Schwarz count (suit and Grand games)."""
+    if ending.by is EndedBy.PLAYED:
+        return _decide_played(decl, play)
+    if ending.by is EndedBy.DECLARER_VIOLATION:
+        won, schneider, schwarz = _decide_played(decl, play)
+        if won and _value(decl, play.matadors, schneider, schwarz) >= bid and decl.announced < Level.SCHWARZ:
+            return won, schneider, schwarz  # already decided for him (4.1.3)
+    if ending.by.by_declarer:
+        return _lost_simple(decl, ending)
+    return _decide_defenders_ended(decl, bid, play, ending)
+
+
+def _decide_played(decl: Declaration, play: Play) -> tuple[bool, bool, bool]:
+    made_schneider = play.declarer_points >= 90
+    made_schwarz = play.declarer_tricks == 10
+    announced = decl.announced
+    won = (
+        play.declarer_points >= 61
+        and (announced < Level.SCHNEIDER or made_schneider)
+        and (announced < Level.SCHWARZ or made_schwarz)
+    )
+    if won:
+        return True, made_schneider, made_schwarz
+    # Lost: his own Schneider/Schwarz counts, the announced level at least, never twice (5.2.5).
+    schneider = play.declarer_points <= 30 or announced >= Level.SCHNEIDER or made_schneider
+    schwarz = play.declarer_tricks == 0 or announced is Level.SCHWARZ
+    return False, schneider, schwarz
+
+
+def _lost_simple(decl: Declaration, ending: Ending) -> tuple[bool, bool, bool]:
+    """Lost 'einfach' (4.1.4, 4.3.1), at least at the announced level (5.2.5)."""
+    level = max(decl.announced, ending.proven_level)
+    return False, level >= Level.SCHNEIDER, level is Level.SCHWARZ
+
+
+def _decide_defenders_ended(decl: Declaration, bid: int, play: Play, ending: Ending) -> tuple[bool, bool, bool]:
+    """The defenders gave up or broke a rule: the declarer wins, with the level he needed
+    awarded (4.1.5) unless it was already out of his reach or theoretically impossible (5.4.3)."""
+    defender_points = ending.defender_points or 0
+    defender_tricks = ending.defender_tricks or 0
+    needed = _level_needed(decl, play.matadors, bid)
+    if needed is None or defender_points >= 60:
+        return _lost_simple(decl, ending)
+    if needed >= Level.SCHNEIDER and (defender_points > 30 or not ending.level_possible):
+        return _lost_simple(decl, ending)
+    if needed is Level.SCHWARZ and defender_tricks > 0:
+        return _lost_simple(decl, ending)
+    level = max(needed, ending.proven_level, Level.SCHNEIDER if play.declarer_points >= 90 else Level.SIMPLE)
+    return True, level >= Level.SCHNEIDER, level is Level.SCHWARZ
+
+
+def _level_needed(decl: Declaration, matadors: int, bid: int) -> Level | None:
+    """The lowest level that wins this declaration at this bid; None if none does."""
+    for level in Level:
+        if level < decl.announced:
+            continue
+        if _value(decl, matadors, level >= Level.SCHNEIDER, level is Level.SCHWARZ) >= bid:
+            return level
+    return None
+
+
+def _value(decl: Declaration, matadors: int, schneider: bool, schwarz: bool) -> int:
+    return decl.game.base_value * _factor(decl, matadors, schneider, schwarz)[0]
+
+
+def _null_won(play: Play, ending: Ending) -> bool:
+    if ending.by.by_declarer:
+        return False
+    # Played out or ended by the defenders: won unless he has already taken a trick (5.2.7).
+    return play.declarer_tricks == 0
+
+
+def _check_bid(decl: Declaration, bid: int) -> None:
+    if not is_bid_value(bid):
+        raise InvalidResultError("bid", f"{bid} is not a bid value (18, 20, 22, 23, 24, 27, 30, ...)")
+    if decl.game.is_null and bid > decl.null_value:
+        raise DeclarationError(
+            f"bid: {decl.describe_de()} is worth {decl.null_value} and cannot be played after bidding {bid} "
+            "(ISkO 3.4.4): such a game is lost as a suit or Grand game — enter that game"
+        )
+
+
+def _check_play(decl: Declaration, play: Play, ending: Ending) -> None:
+    points, tricks = play.declarer_points, play.declarer_tricks
+    if not 0 <= tricks <= 10:
+        raise InvalidResultError("declarer_tricks", f"{tricks} is not a number of tricks: 0 to 10")
+    if not 0 <= points <= 120:
+        raise InvalidResultError("declarer_points", f"{points} is not a number of card points: 0 to 120")
+    if points > _most_points(3 * tricks + 2):
+        raise InvalidResultError("declarer_points", f"{points} points cannot be in {tricks} tricks and the skat")
+    if ending.by is EndedBy.PLAYED and 120 - points > _most_points(3 * (10 - tricks)):
+        raise InvalidResultError(
+            "declarer_points", f"{points} points with {tricks} tricks leaves the defenders more than {10 - tricks} tricks can hold"
+        )
+    _check_matadors(decl.game, play.matadors)
+    if ending.by.by_defenders and not decl.game.is_null:
+        _check_defender_counts(play, ending)
+
+
+def _check_defender_counts(play: Play, ending: Ending) -> None:
+    if ending.defender_points is None or ending.defender_tricks is None:
+        raise InvalidResultError(
+            "ending", "when the defenders ended the game, give their card points and tricks so far (defender_points, defender_tricks)"
+        )
+    if not 0 <= ending.defender_tricks <= 10 - play.declarer_tricks:
+        raise InvalidResultError("ending.defender_tricks", f"{ending.defender_tricks} tricks do not fit beside the declarer's {play.declarer_tricks}")
+    if not 0 <= ending.defender_points <= min(120 - play.declarer_points, _most_points(3 * ending.defender_tricks)):
+        raise InvalidResultError("ending.defender_points", f"{ending.defender_points} points cannot be in {ending.defender_tricks} tricks")
+
+
+def _check_matadors(game: GameType, matadors: int) -> None:
+    if game.is_null:
+        if matadors != 0:
+            raise InvalidResultError("matadors", "Null games have no matadors (give 0 or leave it out)")
+        return
+    most = MAX_MATADORS.get(game, 11)
+    if matadors == 0 or abs(matadors) > most:
+        raise InvalidResultError(
+            "matadors", f"{matadors} is not possible in {game.german}: 'mit' 1 to {most} (positive) or 'ohne' 1 to {most} (negative)"
+        )
+
+
+def _most_points(cards: int) -> int:
+    return sum(_CARD_VALUES[: max(0, cards)])

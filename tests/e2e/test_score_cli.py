@@ -1,0 +1,48 @@
+"""`skattisch score` as a user runs it: a real process, JSON lines in and out."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "records.jsonl"
+
+
+def skattisch(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ui.cli", *args], input=stdin, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_shipped_examples_score_and_the_bad_one_fails_the_exit_code() -> None:
+    result = skattisch("score", str(EXAMPLES))
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.returncode == 1  # the last example is a bad record on purpose
+    assert [line.get("score") for line in lines[:6]] == [48, 48, -100, -240, 184, -66]
+    assert lines[6] == {"line": 15, "error": "bid: 19 is not a bid value (18, 20, 22, 23, 24, 27, 30, ...)",
+                        "field": "bid", "reason": "19 is not a bid value (18, 20, 22, 23, 24, 27, 30, ...)"}
+
+
+def test_stdin_with_a_garbled_line_reports_it_and_goes_on() -> None:
+    good = json.dumps({"game": "grand", "bid": 24, "matadors": 2, "declarer_points": 91, "declarer_tricks": 8})
+    result = skattisch("score", stdin=f"{good}\n{{not json\n\n{good}\n")
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.returncode == 1
+    assert [line.get("score") for line in lines] == [96, None, 96]
+    assert lines[1]["line"] == 2 and lines[1]["error"].startswith("not JSON")
+
+
+def test_all_good_records_exit_zero_and_text_mode_speaks_german() -> None:
+    record = json.dumps({"game": "null", "hand": True, "bid": 35, "declarer_tricks": 1})
+    result = skattisch("score", "--text", stdin=record + "\n")
+    assert result.returncode == 1 - 1
+    assert result.stdout.strip() == "Null Hand = 35, verloren -70"
+
+
+def test_pre1999_profile_counts_lost_hand_games_single() -> None:
+    record = json.dumps({"game": "null", "hand": True, "bid": 35, "declarer_tricks": 1})
+    result = skattisch("score", "--profile", "pre1999", stdin=record + "\n")
+    assert json.loads(result.stdout)["score"] == -35
+    assert skattisch("score", "--profile", "nonsense", stdin="").returncode == 2
