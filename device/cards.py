@@ -33,6 +33,10 @@ class Suit(enum.Enum):
     HEARTS = "H"
     DIAMONDS = "D"
 
+    # Members are singletons: identity hashing is correct and much cheaper than Enum's
+    # name hashing (cards are hashed constantly in trick play).
+    __hash__ = object.__hash__
+
     @property
     def german(self) -> str:
         return _SUIT_GERMAN[self]
@@ -57,6 +61,8 @@ class Rank(enum.Enum):
     QUEEN = "Q"
     KING = "K"
     ACE = "A"
+
+    __hash__ = object.__hash__
 
     @property
     def points(self) -> int:
