@@ -1,0 +1,138 @@
+"""The Raspberry Pi installation files in deploy/: they parse, and they agree with each other."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from drivers.config import Config, load_config
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+INSTALL = DEPLOY / "install.sh"
+UNIT = DEPLOY / "skattisch.service"
+RULES = DEPLOY / "99-skattisch-reader.rules"
+
+
+def unit_entries() -> dict[str, list[tuple[str, str]]]:
+    """The unit file as sections of (key, value) pairs, in order (keys may repeat)."""
+    sections: dict[str, list[tuple[str, str]]] = {}
+    current = None
+    for line in UNIT.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        header = re.fullmatch(r"\[(\w+)\]", line)
+        if header:
+            current = sections.setdefault(header.group(1), [])
+            continue
+        assert current is not None, f"{line!r} before the first section"
+        key, sep, value = line.partition("=")
+        assert sep, f"not a key=value line: {line!r}"
+        current.append((key.strip(), value.strip()))
+    return sections
+
+
+def values(section: str, key: str) -> list[str]:
+    return [value for k, value in unit_entries().get(section, []) if k == key]
+
+
+def install_variable(name: str) -> str:
+    found = re.search(rf"^{name}=(\S+)$", INSTALL.read_text(encoding="utf-8"), re.MULTILINE)
+    assert found, f"install.sh sets no {name}"
+    return found.group(1)
+
+
+def test_install_script_is_valid_bash() -> None:
+    result = subprocess.run(["bash", "-n", str(INSTALL)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_install_script_explains_itself_without_root() -> None:
+    result = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "sudo deploy/install.sh" in result.stdout and "--no-start" in result.stdout
+    wrong = subprocess.run(["bash", str(INSTALL), "--bogus"], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "unknown option --bogus" in wrong.stderr
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+def test_install_script_passes_shellcheck() -> None:
+    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def test_install_script_does_what_the_brief_asks() -> None:
+    text = INSTALL.read_text(encoding="utf-8")
+    assert text.startswith("#!/usr/bin/env bash\n") and "set -euo pipefail" in text
+    assert install_variable("VENV") == "$PREFIX/venv" and install_variable("PREFIX") == "/opt/skattisch"
+    assert '".[ui,pi]"' in text
+    for group in ("dialout", "gpio", "video", "input"):
+        assert re.search(rf"GROUPS_WANTED=\(.*\b{group}\b.*\)", text), group
+    for name in (UNIT.name, RULES.name, "skattisch.example.toml"):  # the files it installs exist
+        assert f"$SRC/deploy/{name}" in text and (DEPLOY / name).is_file()
+    assert "systemctl enable skattisch.service" in text
+    assert "[ ! -e \"$CONF_DIR/skattisch.toml\" ]" in text, "an existing config must be kept"
+
+
+def test_unit_has_the_needed_keys() -> None:
+    assert values("Unit", "Description")
+    assert values("Service", "Restart") == ["on-failure"]
+    assert values("Service", "User") == ["skattisch"]
+    assert values("Install", "WantedBy") == ["multi-user.target"]
+    env = dict(value.split("=", 1) for value in values("Service", "Environment"))
+    assert env["SDL_VIDEODRIVER"] == "kmsdrm" and env["KIVY_WINDOW"] == "sdl2"
+    assert env["SKATTISCH_CONFIG"] == "/etc/skattisch/skattisch.toml"
+    assert env["KIVY_NO_ARGS"] == "1"  # Kivy must leave the command line to skattisch
+
+
+def test_unit_runs_the_installed_skattisch() -> None:
+    venv = "/opt/skattisch/venv"  # install.sh: PREFIX=/opt/skattisch, VENV=$PREFIX/venv
+    assert values("Service", "ExecStart") == [f"{venv}/bin/skattisch run"]
+    assert values("Service", "ExecStartPre") == [f"{venv}/bin/skattisch config"]
+
+
+def test_unit_state_folder_holds_the_example_store() -> None:
+    state = Path("/var/lib") / values("Service", "StateDirectory")[0]
+    assert load_config(DEPLOY / "skattisch.example.toml").store.path.is_relative_to(state)
+    assert values("Service", "WorkingDirectory") == [str(state)]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_systemd_accepts_the_unit() -> None:
+    result = subprocess.run(["systemd-analyze", "verify", str(UNIT)], capture_output=True, text=True)
+    complaints = [
+        line
+        for line in (result.stdout + result.stderr).splitlines()
+        if line.strip() and "is not executable" not in line  # /opt/skattisch is not installed here
+    ]
+    assert complaints == []
+
+
+def rules() -> list[dict[str, str]]:
+    """The active udev rules, each as {"KEY op": value}."""
+    parsed = []
+    for line in RULES.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        pairs = re.findall(r'\s*([A-Za-z_]+(?:\{[^}]*\})?)\s*(==|!=|\+=|:=|=)\s*"([^"]*)"\s*(?:,|$)', line)
+        rebuilt = ", ".join(f'{key}{op}"{value}"' for key, op, value in pairs)
+        assert rebuilt == line.strip(), f"cannot read this rule: {line}"
+        parsed.append({f"{key} {op}": value for key, op, value in pairs})
+    return parsed
+
+
+def test_udev_rules_make_the_reader_symlink_the_config_expects() -> None:
+    assert rules(), "no active rule"
+    default_port = Config().reader.port
+    for rule in rules():
+        assert rule["SUBSYSTEM =="] == "tty"
+        assert re.fullmatch(r"[0-9a-f]{4}", rule["ATTRS{idVendor} =="])
+        assert re.fullmatch(r"[0-9a-f]{4}", rule["ATTRS{idProduct} =="])
+        assert "/dev/" + rule["SYMLINK +="] == default_port
+        assert rule["GROUP ="] == "dialout"  # a group the service's user is in
+    pairs = [(r["ATTRS{idVendor} =="], r["ATTRS{idProduct} =="]) for r in rules()]
+    assert len(pairs) == len(set(pairs))
