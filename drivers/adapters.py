@@ -1,0 +1,100 @@
+"""Adapters chosen by name from the config, each with its simulated twin.
+
+The composition root (``skattisch run``) calls these once: nothing here opens a port or a
+pin until it is called. ``simulate=True`` gives the fakes used by the tests and by
+``skattisch run --simulate`` on a laptop: a :class:`SimulatedReader` (the on-screen card
+picker scans through it) and a :class:`~drivers.panel.FakePanel` (on-screen buttons).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from device.cards import Card
+from device.hardware import CardScanned, ReaderStatus, UnknownCardScanned
+from device.ports import CardReader, EventStore, Panel
+from drivers.config import Config, ReaderConfig
+
+Submit = Callable[[object], None]
+
+
+class SimulatedReader:
+    """A card reader without hardware: :meth:`scan` submits what a real reader would.
+
+    Implements :class:`device.ports.CardReader`; :meth:`unplug`/:meth:`replug` let a test or
+    a demo show the reader status changing.
+    """
+
+    port = "simulated"
+
+    def __init__(self) -> None:
+        self._submit: Submit | None = None
+        self._lock = threading.Lock()
+        self.connected = False
+
+    def start(self, submit: Submit) -> None:
+        with self._lock:
+            self._submit = submit
+        self.replug()
+
+    def scan(self, card: Card | str) -> None:
+        """One card read: a card, or a code (an unknown code is reported like a real reader's)."""
+        if isinstance(card, str):
+            try:
+                card = Card.parse(card)
+            except ValueError:
+                self._send(UnknownCardScanned(raw=card, reason=f"unbekannte Karte {card!r}"))
+                return
+        self._send(CardScanned(card, raw=card.code, source="simulated"))
+
+    def unplug(self) -> None:
+        self.connected = False
+        self._send(ReaderStatus(False, self.port, "Leser getrennt (Simulation)"))
+
+    def replug(self) -> None:
+        self.connected = True
+        self._send(ReaderStatus(True, self.port, "Simulation: Karten im Kartenwähler antippen"))
+
+    def close(self) -> None:
+        with self._lock:
+            self._submit = None
+        self.connected = False
+
+    def _send(self, command: object) -> None:
+        with self._lock:
+            submit = self._submit
+        if submit is not None:
+            submit(command)
+
+
+def build_reader(config: ReaderConfig, *, simulate: bool) -> CardReader | SimulatedReader:
+    """The configured card reader; not started (call ``start(submit)``)."""
+    if simulate or not config.enabled:
+        return SimulatedReader()
+    from drivers.deck import Deck
+    from drivers.reader import SerialCardReader
+
+    deck = Deck.load(config.deck) if config.deck is not None else None
+    return SerialCardReader(config.port, mode=config.mode, baud=config.baud, deck=deck,
+                            debounce=config.debounce_ms / 1000)
+
+
+def build_panel(config: Config, submit: Submit, *, simulate: bool) -> Panel:
+    """The GPIO panel, or a :class:`~drivers.panel.FakePanel` when simulating or disabled."""
+    from drivers.panel import FakePanel, open_panel
+
+    if simulate:
+        return FakePanel(submit)
+    return open_panel(config.gpio, submit)
+
+
+def build_store(config: Config, *, simulate: bool, directory: Path | None = None) -> EventStore:
+    """The durable store under the configured path; in a simulation a store in ``directory``
+    (a temporary folder the caller owns) or in memory."""
+    from drivers.store import MemoryEventStore, TinyDBEventStore
+
+    if simulate:
+        return TinyDBEventStore(directory) if directory is not None else MemoryEventStore()
+    return TinyDBEventStore(config.store.path)

@@ -1,0 +1,91 @@
+"""Adapters built by name from the config: real ones when asked, fakes when simulating."""
+
+from __future__ import annotations
+
+import os
+import tty
+from pathlib import Path
+
+import pytest
+
+from device.cards import Card
+from device.hardware import Button, ButtonPressed, CardScanned, ReaderStatus, UnknownCardScanned
+from device.inbox import Inbox
+from drivers.adapters import SimulatedReader, build_panel, build_reader, build_store
+from drivers.config import parse_config
+from drivers.panel import FakePanel
+from drivers.reader import SerialCardReader
+from drivers.store import MemoryEventStore, TinyDBEventStore
+
+
+def test_the_simulated_reader_submits_what_a_real_reader_would() -> None:
+    inbox: Inbox[object] = Inbox()
+    reader = SimulatedReader()
+    reader.start(inbox.submit)
+    reader.scan("cj")
+    reader.scan(Card.parse("HT"))
+    reader.scan("X9")
+    reader.unplug()
+    reader.close()
+    reader.scan("SA")  # after close: nothing
+    got = inbox.drain()
+    assert got[0] == ReaderStatus(True, "simulated", "Simulation: Karten im Kartenwähler antippen")
+    assert got[1:3] == [CardScanned(Card.parse("CJ"), raw="CJ", source="simulated"),
+                        CardScanned(Card.parse("HT"), raw="HT", source="simulated")]
+    assert isinstance(got[3], UnknownCardScanned) and got[3].raw == "X9"
+    assert isinstance(got[4], ReaderStatus) and not got[4].connected
+    assert len(got) == 5
+
+
+def test_simulate_builds_fakes_and_touches_no_hardware(tmp_path: Path) -> None:
+    config = parse_config('[reader]\nport = "/dev/does-not-exist"\n[gpio]\nconfirm = 17\n')
+    inbox: Inbox[object] = Inbox()
+    assert isinstance(build_reader(config.reader, simulate=True), SimulatedReader)
+    panel = build_panel(config, inbox.submit, simulate=True)
+    assert isinstance(panel, FakePanel)
+    panel.press(Button.CONFIRM)
+    assert inbox.drain() == [ButtonPressed(Button.CONFIRM)]
+    assert isinstance(build_store(config, simulate=True), MemoryEventStore)
+    store = build_store(config, simulate=True, directory=tmp_path)
+    assert isinstance(store, TinyDBEventStore)
+    store.close()
+
+
+def test_the_configured_serial_reader_reads_from_its_port() -> None:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    config = parse_config(f'[reader]\nport = "{os.ttyname(slave)}"\nmode = "barcode"\ndebounce_ms = 0\n')
+    reader = build_reader(config.reader, simulate=False)
+    assert isinstance(reader, SerialCardReader)
+    inbox: Inbox[object] = Inbox()
+    reader.start(inbox.submit)
+    try:
+        assert isinstance(inbox.get(timeout=10), ReaderStatus)
+        os.write(master, b"SQ\r\n")
+        assert inbox.get(timeout=10) == CardScanned(Card.parse("SQ"), raw="SQ")
+    finally:
+        reader.close()
+        os.close(master)
+        os.close(slave)
+
+
+def test_the_configured_store_lives_where_the_config_says(tmp_path: Path) -> None:
+    config = parse_config(f'[store]\npath = "{tmp_path / "data"}"\n')
+    store = build_store(config, simulate=False)
+    store.append("evening", [{"id": "a", "seq": 1}])
+    store.close()
+    assert (tmp_path / "data").is_dir()
+    reopened = TinyDBEventStore(tmp_path / "data")
+    assert reopened.load("evening") == [{"id": "a", "seq": 1}]
+    reopened.close()
+
+
+def test_a_disabled_gpio_gives_the_fake_panel_even_without_simulate() -> None:
+    config = parse_config("[gpio]\nenabled = false\n")
+    assert isinstance(build_panel(config, lambda c: None, simulate=False), FakePanel)
+
+
+@pytest.mark.parametrize("simulate", [True, False])
+def test_a_disabled_reader_is_the_simulated_one(simulate: bool) -> None:
+    config = parse_config("[reader]\nenabled = false\n")
+    assert isinstance(build_reader(config.reader, simulate=simulate), SimulatedReader)
