@@ -53,6 +53,14 @@ class Declaration:
     ouvert: bool = False
     announced: Level = Level.SIMPLE
 
+    def __post_init__(self) -> None:
+        # Scoring trusts a Declaration, so one built directly must already be checked and complete.
+        complete = _complete(self.game, self.hand, self.ouvert, self.announced)
+        if complete != (self.game, self.hand, self.ouvert, self.announced):
+            raise DeclarationError(
+                f"{self.game.german} ouvert is announced Schwarz (ISkO 5.2.6): build it with Declaration.make"
+            )
+
     @classmethod
     def make(
         cls, game: GameType, *, hand: bool = False, ouvert: bool = False, announced: Level = Level.SIMPLE
@@ -62,20 +70,7 @@ class Declaration:
         Suit and Grand ouvert are hand games announced Schwarz (5.2.6): ``announced`` is
         raised to Schwarz, but ``hand=False`` with them is a contradiction and refused.
         """
-        name = game.german
-        if game.is_null:
-            if announced is not Level.SIMPLE:
-                raise DeclarationError(f"Null games have no Schneider or Schwarz to announce ({announced.german} angesagt)")
-            return cls(game, hand, ouvert, Level.SIMPLE)
-        if ouvert:
-            if not hand:
-                raise DeclarationError(
-                    f"{name} ouvert is always a hand game: it cannot be declared after taking up the skat (ISkO 3.4.4, 5.2.6)"
-                )
-            return cls(game, True, True, Level.SCHWARZ)
-        if announced is not Level.SIMPLE and not hand:
-            raise DeclarationError(f"{announced.german} angesagt is only possible in a hand game (ISkO 3.4.4, 5.2.5)")
-        return cls(game, hand, False, announced)
+        return cls(*_complete(game, hand, ouvert, announced))
 
     def check_skat(self, *, skat_taken: bool) -> None:
         """Refuse what cannot be declared after taking up the skat (ISkO 3.4.4)."""
@@ -95,3 +90,20 @@ class Declaration:
         if self.announced is not Level.SIMPLE:
             words.append(f"{self.announced.german} angesagt")
         return " ".join(words)
+
+
+def _complete(game: GameType, hand: bool, ouvert: bool, announced: Level) -> tuple[GameType, bool, bool, Level]:
+    """The checked and completed fields of a declaration (ISkO 3.4.4, 5.2.5, 5.2.6)."""
+    if game.is_null:
+        if announced is not Level.SIMPLE:
+            raise DeclarationError(f"Null games have no Schneider or Schwarz to announce ({announced.german} angesagt)")
+        return game, hand, ouvert, Level.SIMPLE
+    if ouvert:
+        if not hand:
+            raise DeclarationError(
+                f"{game.german} ouvert is always a hand game: it cannot be declared after taking up the skat (ISkO 3.4.4, 5.2.6)"
+            )
+        return game, True, True, Level.SCHWARZ
+    if announced is not Level.SIMPLE and not hand:
+        raise DeclarationError(f"{announced.german} angesagt is only possible in a hand game (ISkO 3.4.4, 5.2.5)")
+    return game, hand, False, announced

@@ -4,7 +4,9 @@
 list entry. Suit and Grand games multiply the base value by the sum of matadors and levels
 (Summe der Fälle, 5.3.2); Null games have fixed values (5.1.2); a lost game counts double
 (5.3.4); an overbid game is lost at the smallest multiple of the base value that reaches the
-bid (5.4.1, 5.4.2), and no game is worth more than 264 (so never below -528).
+bid (5.4.1, 5.4.2), and no game is worth more than 264 (so never below -528). A result the
+cards cannot give (Augen no set of cards adds up to, a Schwarz "ohne") is refused, and a level
+the matadors rule out is never awarded for the defenders' fault (5.4.3).
 
 Kreuz Hand mit 2, won simple: (2 + Spiel + Hand) x 12 = 48.
 
@@ -19,6 +21,14 @@ is won on points but overbid, and lost at 4 x 10:
 >>> r = score_game(Declaration.make(GameType.HEARTS, hand=True), 36, Play(80, 7, matadors=1))
 >>> r.won, r.overbid, r.value, r.score
 (False, True, 40, -80)
+
+ISkO 5.4.3: Pik Hand ohne 1 bid to 55 needs Schwarz, which no deal allows "ohne": the
+defenders' concession does not win it.
+
+>>> gave_up = Ending(EndedBy.DEFENDERS_GAVE_UP, defender_points=0, defender_tricks=0)
+>>> r = score_game(Declaration.make(GameType.SPADES, hand=True), 55, Play(0, 0, matadors=-1), ending=gave_up)
+>>> r.won, r.value, r.score
+(False, 55, -110)
 """
 
 from __future__ import annotations
@@ -27,15 +37,31 @@ import enum
 from dataclasses import dataclass
 
 from device.bidding import is_bid_value
+from device.cards import DECK
 from device.declaration import Declaration, Level
-from device.errors import DeclarationError, PlayError
+from device.errors import BidError, DeclarationError, PlayError
 from device.games import GameType
 from device.profile import ISKO, RuleProfile
+from device.tricks import trump_order
 
 MAX_VALUE = 264  # the highest game value (Grand ouvert mit 4); ISkO court ruling on 5.4.2
+SCHNEIDER_LINE = 30  # a party with 30 Augen or fewer is Schneider (5.2.3)
 MAX_SUIT_FACTOR = 18  # 11 matadors + 7 levels (ISkO 5.3.2)
 MAX_MATADORS = {GameType.GRAND: 4}  # suit games: 11
-_CARD_VALUES = sorted([11] * 4 + [10] * 4 + [4] * 4 + [3] * 4 + [2] * 4 + [0] * 12, reverse=True)
+
+
+def _totals_by_count() -> tuple[frozenset[int], ...]:
+    """For n = 0..32: every total of Augen that some n cards of the deck hold (1 never: no card
+    is worth 1; two cards never make 9)."""
+    totals: list[set[int]] = [{0}] + [set() for _ in DECK]
+    for card in DECK:
+        for n in range(len(DECK) - 1, -1, -1):
+            totals[n + 1] |= {total + card.points for total in totals[n]}
+    return tuple(frozenset(t) for t in totals)
+
+
+_TOTALS = _totals_by_count()
+_MOST = tuple(max(t) for t in _TOTALS)  # the most Augen n cards can hold
 
 
 class InvalidResultError(PlayError):
@@ -45,6 +71,10 @@ class InvalidResultError(PlayError):
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason
+
+
+class InvalidBidError(InvalidResultError, BidError):
+    """A bid that is not a bid value (ISkO 3.3.1); ``field`` is ``"bid"``."""
 
 
 class EndedBy(enum.Enum):
@@ -152,13 +182,15 @@ def score_game(
         won = _null_won(play, ending)
         return _result(declaration, bid, play, ending, won, declaration.null_value, 0, (), False, False,
                        False, multiplier, profile)
-    won, schneider, schwarz = _decide(declaration, bid, play, ending)
+    won, schneider, schwarz = _decide(declaration, bid, play, ending, profile)
     base = _base_value(declaration, profile)
-    factor, levels = _factor(declaration, play.matadors, schneider, schwarz)
+    factor, levels = _factor(declaration, play.matadors, schneider, schwarz, profile)
     value, overbid = base * factor, False
     if value < bid:
+        # 5.4.1/5.4.2: the smallest multiple of the base value reaching the bid, but never
+        # more than the highest game (court ruling on 5.4.2: at most 264, so -528).
         won, overbid = False, True
-        value = min(MAX_VALUE, -(-bid // base) * base)
+        value = min(_highest_value(profile), -(-bid // base) * base)
     return _result(declaration, bid, play, ending, won, value, factor, levels, overbid, schneider, schwarz,
                    multiplier, profile)
 
@@ -183,7 +215,21 @@ def _base_value(decl: Declaration, profile: RuleProfile) -> int:
     return decl.game.base_value
 
 
-def _factor(decl: Declaration, matadors: int, schneider: bool, schwarz: bool) -> tuple[int, tuple[str, ...]]:
+def _counts_ouvert(decl: Declaration, profile: RuleProfile) -> bool:
+    """Ouvert is a level of its own (5.2.6); before 1999 not in Grand ouvert, which had its own
+    base value 36 instead (file 001, Varianten): Grand ouvert mit 4 was 10 x 36 = 360."""
+    return decl.ouvert and (decl.game is not GameType.GRAND or profile.grand_ouvert_counts_ouvert)
+
+
+def _highest_value(profile: RuleProfile) -> int:
+    """The value of the highest game, Grand ouvert mit 4: 264 by the ISkO (360 before 1999)."""
+    grand_ouvert = Declaration.make(GameType.GRAND, hand=True, ouvert=True)
+    return _value(grand_ouvert, 4, True, True, profile)
+
+
+def _factor(
+    decl: Declaration, matadors: int, schneider: bool, schwarz: bool, profile: RuleProfile
+) -> tuple[int, tuple[str, ...]]:
     """Summe der Fälle (5.3.2) and the words of each step, e.g. ('mit 2', 'Spiel', 'Hand')."""
     steps = [
         (True, "Spiel"),
@@ -192,24 +238,27 @@ def _factor(decl: Declaration, matadors: int, schneider: bool, schwarz: bool) ->
         (decl.announced >= Level.SCHNEIDER, "Schneider angesagt"),
         (schwarz, "Schwarz"),
         (decl.announced is Level.SCHWARZ, "Schwarz angesagt"),
-        (decl.ouvert, "ouvert"),
+        (_counts_ouvert(decl, profile), "ouvert"),
     ]
     words = tuple(word for counted, word in steps if counted)
     with_word = "mit" if matadors > 0 else "ohne"
     return abs(matadors) + len(words), (f"{with_word} {abs(matadors)}", *words)
 
 
-def _decide(decl: Declaration, bid: int, play: Play, ending: Ending) -> tuple[bool, bool, bool]:
+def _decide(decl: Declaration, bid: int, play: Play, ending: Ending, profile: RuleProfile) -> tuple[bool, bool, bool]:
     """Won? and which of the levels Schneider and Schwarz count (suit and Grand games)."""
     if ending.by is EndedBy.PLAYED:
         return _decide_played(decl, play)
     if ending.by is EndedBy.DECLARER_VIOLATION:
         won, schneider, schwarz = _decide_played(decl, play)
-        if won and _value(decl, play.matadors, schneider, schwarz) >= bid and decl.announced < Level.SCHWARZ:
-            return won, schneider, schwarz  # already decided for him (4.1.3)
+        if won and _value(decl, play.matadors, schneider, schwarz, profile) >= bid and decl.announced < Level.SCHWARZ:
+            # Already decided for him (4.1.3), but the guilty party proves no higher level
+            # (court ruling on 4.1.3/4.1.4): only the level the bid and his announcement need.
+            needed = _level_needed(decl, play.matadors, bid, profile) or Level.SIMPLE
+            return True, needed >= Level.SCHNEIDER, needed is Level.SCHWARZ
     if ending.by.by_declarer:
         return _lost_simple(decl, ending)
-    return _decide_defenders_ended(decl, bid, play, ending)
+    return _decide_defenders_ended(decl, bid, play, ending, profile)
 
 
 def _decide_played(decl: Declaration, play: Play) -> tuple[bool, bool, bool]:
@@ -235,15 +284,18 @@ def _lost_simple(decl: Declaration, ending: Ending) -> tuple[bool, bool, bool]:
     return False, level >= Level.SCHNEIDER, level is Level.SCHWARZ
 
 
-def _decide_defenders_ended(decl: Declaration, bid: int, play: Play, ending: Ending) -> tuple[bool, bool, bool]:
+def _decide_defenders_ended(
+    decl: Declaration, bid: int, play: Play, ending: Ending, profile: RuleProfile
+) -> tuple[bool, bool, bool]:
     """The defenders gave up or broke a rule: the declarer wins, with the level he needed
     awarded (4.1.5) unless it was already out of his reach or theoretically impossible (5.4.3)."""
     defender_points = ending.defender_points or 0
     defender_tricks = ending.defender_tricks or 0
-    needed = _level_needed(decl, play.matadors, bid)
+    needed = _level_needed(decl, play.matadors, bid, profile)
     if needed is None or defender_points >= 60:
         return _lost_simple(decl, ending)
-    if needed >= Level.SCHNEIDER and (defender_points > 30 or not ending.level_possible):
+    possible = ending.level_possible and level_reachable(decl.game, play.matadors, needed)
+    if needed >= Level.SCHNEIDER and (defender_points > SCHNEIDER_LINE or not possible):
         return _lost_simple(decl, ending)
     if needed is Level.SCHWARZ and defender_tricks > 0:
         return _lost_simple(decl, ending)
@@ -251,18 +303,51 @@ def _decide_defenders_ended(decl: Declaration, bid: int, play: Play, ending: End
     return True, level >= Level.SCHNEIDER, level is Level.SCHWARZ
 
 
-def _level_needed(decl: Declaration, matadors: int, bid: int) -> Level | None:
+def _level_needed(decl: Declaration, matadors: int, bid: int, profile: RuleProfile) -> Level | None:
     """The lowest level that wins this declaration at this bid; None if none does."""
     for level in Level:
         if level < decl.announced:
             continue
-        if _value(decl, matadors, level >= Level.SCHNEIDER, level is Level.SCHWARZ) >= bid:
+        if _value(decl, matadors, level >= Level.SCHNEIDER, level is Level.SCHWARZ, profile) >= bid:
             return level
     return None
 
 
-def _value(decl: Declaration, matadors: int, schneider: bool, schwarz: bool) -> int:
-    return decl.game.base_value * _factor(decl, matadors, schneider, schwarz)[0]
+def _value(decl: Declaration, matadors: int, schneider: bool, schwarz: bool, profile: RuleProfile) -> int:
+    return _base_value(decl, profile) * _factor(decl, matadors, schneider, schwarz, profile)[0]
+
+
+def missing_top_points(game: GameType, matadors: int) -> int:
+    """Card points of the top trumps a declarer "ohne" lacks; 0 "mit".
+
+    Those trumps sit with the defenders (matadors count the skat too) and win every trick
+    they fall in, so the defenders are sure of these Augen.
+
+    >>> missing_top_points(GameType.HEARTS, -6), missing_top_points(GameType.HEARTS, -7)
+    (29, 33)
+    >>> missing_top_points(GameType.GRAND, -4), missing_top_points(GameType.CLUBS, 3)
+    (8, 0)
+    """
+    return sum(card.points for card in trump_order(game)[: max(0, -matadors)])
+
+
+def level_reachable(game: GameType, matadors: int, level: Level) -> bool:
+    """Whether the matadors alone leave a level theoretically reachable (ISkO 5.4.3).
+
+    "Ohne" the defenders hold the Kreuz Bube, which takes a trick: no Schwarz (the example
+    of 5.4.3). Schneider is out of reach when the missing top trumps alone carry more than
+    30 Augen (ohne 7 and more in a suit game: the four jacks, ace, ten and king are 33).
+
+    >>> level_reachable(GameType.SPADES, -1, Level.SCHWARZ), level_reachable(GameType.SPADES, 1, Level.SCHWARZ)
+    (False, True)
+    >>> level_reachable(GameType.SPADES, -6, Level.SCHNEIDER), level_reachable(GameType.SPADES, -7, Level.SCHNEIDER)
+    (True, False)
+    """
+    if level is Level.SCHWARZ:
+        return matadors > 0
+    if level is Level.SCHNEIDER:
+        return missing_top_points(game, matadors) <= SCHNEIDER_LINE
+    return True
 
 
 def _null_won(play: Play, ending: Ending) -> bool:
@@ -274,7 +359,7 @@ def _null_won(play: Play, ending: Ending) -> bool:
 
 def _check_bid(decl: Declaration, bid: int) -> None:
     if not is_bid_value(bid):
-        raise InvalidResultError("bid", f"{bid} is not a bid value (18, 20, 22, 23, 24, 27, 30, ...)")
+        raise InvalidBidError("bid", f"{bid} is not a bid value (18, 20, 22, 23, 24, 27, 30, ...)")
     if decl.game.is_null and bid > decl.null_value:
         raise DeclarationError(
             f"bid: {decl.describe_de()} is worth {decl.null_value} and cannot be played after bidding {bid} "
@@ -288,15 +373,42 @@ def _check_play(decl: Declaration, play: Play, ending: Ending) -> None:
         raise InvalidResultError("declarer_tricks", f"{tricks} is not a number of tricks: 0 to 10")
     if not 0 <= points <= 120:
         raise InvalidResultError("declarer_points", f"{points} is not a number of card points: 0 to 120")
-    if points > _most_points(3 * tricks + 2):
+    _check_matadors(decl.game, play.matadors)
+    if decl.game.is_null:
+        return  # a Null game counts tricks only; its card points are no part of the result (5.2.7)
+    cards = 3 * tricks + 2
+    if points > _MOST[cards]:
         raise InvalidResultError("declarer_points", f"{points} points cannot be in {tricks} tricks and the skat")
-    if ending.by is EndedBy.PLAYED and 120 - points > _most_points(3 * (10 - tricks)):
+    if ending.by is EndedBy.PLAYED and 120 - points > _MOST[32 - cards]:
         raise InvalidResultError(
             "declarer_points", f"{points} points with {tricks} tricks leaves the defenders more than {10 - tricks} tricks can hold"
         )
-    _check_matadors(decl.game, play.matadors)
-    if ending.by.by_defenders and not decl.game.is_null:
+    if points not in _TOTALS[cards]:
+        raise InvalidResultError(
+            "declarer_points", f"{points} points cannot be in {tricks} tricks and the skat: no {cards} cards add up to that"
+        )
+    if ending.by is EndedBy.PLAYED:
+        _check_played_out(decl.game, play)
+    if ending.by.by_defenders:
         _check_defender_counts(play, ending)
+
+
+def _check_played_out(game: GameType, play: Play) -> None:
+    """A game played to the end: the top trumps the declarer is without won their tricks for the
+    defenders (see level_reachable)."""
+    points, tricks, matadors = play.declarer_points, play.declarer_tricks, play.matadors
+    if matadors > 0:
+        return
+    if tricks == 10:
+        raise InvalidResultError(
+            "declarer_tricks", f"10 tricks 'ohne {-matadors}': the defenders hold the Kreuz Bube and win a trick with it"
+        )
+    if points > 120 - missing_top_points(game, matadors):
+        raise InvalidResultError(
+            "declarer_points",
+            f"{points} points 'ohne {-matadors}': the missing top trumps give the defenders at least "
+            f"{missing_top_points(game, matadors)} of the 120",
+        )
 
 
 def _check_defender_counts(play: Play, ending: Ending) -> None:
@@ -306,7 +418,11 @@ def _check_defender_counts(play: Play, ending: Ending) -> None:
         )
     if not 0 <= ending.defender_tricks <= 10 - play.declarer_tricks:
         raise InvalidResultError("ending.defender_tricks", f"{ending.defender_tricks} tricks do not fit beside the declarer's {play.declarer_tricks}")
-    if not 0 <= ending.defender_points <= min(120 - play.declarer_points, _most_points(3 * ending.defender_tricks)):
+    if ending.defender_points > 120 - play.declarer_points:
+        raise InvalidResultError(
+            "ending.defender_points", f"{ending.defender_points} points and the declarer's {play.declarer_points} are more than 120"
+        )
+    if ending.defender_points not in _TOTALS[3 * ending.defender_tricks]:
         raise InvalidResultError("ending.defender_points", f"{ending.defender_points} points cannot be in {ending.defender_tricks} tricks")
 
 
@@ -320,7 +436,3 @@ def _check_matadors(game: GameType, matadors: int) -> None:
         raise InvalidResultError(
             "matadors", f"{matadors} is not possible in {game.german}: 'mit' 1 to {most} (positive) or 'ohne' 1 to {most} (negative)"
         )
-
-
-def _most_points(cards: int) -> int:
-    return sum(_CARD_VALUES[: max(0, cards)])
