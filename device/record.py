@@ -33,6 +33,7 @@ from device.errors import CardError, DeclarationError, PlayError, RecordError
 from device.games import GameType
 from device.profile import ISKO, RuleProfile
 from device.tricks import PlayedGame, play_game
+from device.variants import VariantError, kontra_multiplier
 from device.value import Ending, EndedBy, GameResult, InvalidResultError, Play, score_game
 
 RECORD_VERSION = 1
@@ -144,18 +145,19 @@ def _declaration(record: Mapping[str, Any]) -> Declaration:
 
 
 def _multiplier(record: Mapping[str, Any], profile: RuleProfile) -> int:
-    multiplier = 1
-    if _bool(record, "kontra"):
-        multiplier *= 2
-    if _bool(record, "re"):
-        if not _bool(record, "kontra"):
-            raise RecordError("re", "Re answers a Kontra: set kontra too")
-        multiplier *= 2
+    """Kontra/Re and Bock: only where the rule profile plays them (the ISkO plays neither)."""
+    kontra, re = _bool(record, "kontra"), _bool(record, "re")
+    try:
+        multiplier = kontra_multiplier(kontra, re, profile)
+    except VariantError as exc:
+        raise RecordError("re" if re and not kontra else "kontra", f"{exc} (score with --profile kneipe, or a club profile)") from None
     bock = record.get("bock", 1)
     if isinstance(bock, bool):
         bock = 2 if bock else 1
     if not isinstance(bock, int) or bock < 1:
         raise RecordError("bock", f"{bock!r} is not a multiplier: a whole number 1 or more (2 = Bock)")
+    if bock > 1 and not profile.bock:
+        raise RecordError("bock", f"Bock rounds are not played under the rule profile {profile.name!r}")
     return multiplier * bock
 
 

@@ -20,7 +20,7 @@ def test_the_shipped_examples_score_and_the_bad_one_fails_the_exit_code() -> Non
     result = skattisch("score", str(EXAMPLES))
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.returncode == 1  # the last example is a bad record on purpose
-    assert [line.get("score") for line in lines[:6]] == [48, 48, -100, -240, 184, -66]
+    assert [line.get("score") for line in lines[:6]] == [48, 48, -100, -240, 46, -66]
     assert lines[6] == {"line": 15, "error": "bid: 19 is not a bid value (18, 20, 22, 23, 24, 27, 30, ...)",
                         "field": "bid", "reason": "19 is not a bid value (18, 20, 22, 23, 24, 27, 30, ...)"}
 
@@ -46,3 +46,12 @@ def test_pre1999_profile_counts_lost_hand_games_single() -> None:
     result = skattisch("score", "--profile", "pre1999", stdin=record + "\n")
     assert json.loads(result.stdout)["score"] == -35
     assert skattisch("score", "--profile", "nonsense", stdin="").returncode == 2
+
+
+def test_kontra_and_bock_need_a_profile_that_plays_them() -> None:
+    kneipe = ROOT / "examples" / "kneipe.jsonl"
+    result = skattisch("score", "--profile", "kneipe", str(kneipe))
+    assert result.returncode == 0, result.stdout
+    assert [json.loads(line)["score"] for line in result.stdout.splitlines()] == [184, -176]
+    refused = [json.loads(line) for line in skattisch("score", str(kneipe)).stdout.splitlines()]
+    assert refused[0]["field"] == "kontra" and "not played under the rule profile 'isko'" in refused[0]["reason"]

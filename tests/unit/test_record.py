@@ -65,12 +65,18 @@ def test_a_counted_record_gives_every_documented_output_field() -> None:
         True, 48, 48, "Kreuz Hand mit 2, Spiel 3, Hand 4 = 48, gewonnen +48")
 
 
-def test_kontra_re_and_bock_multiply_the_score() -> None:
+def test_kontra_re_and_bock_multiply_the_score_where_the_profile_plays_them() -> None:
+    from device.profile import find_profile
+
+    kneipe = find_profile("kneipe")
     base = {"game": "spades", "bid": 18, "matadors": 1, "declarer_points": 50, "declarer_tricks": 4}
     assert result_to_json(score_record(base))["score"] == -44
-    assert result_to_json(score_record({**base, "kontra": True}))["score"] == -88
-    assert result_to_json(score_record({**base, "kontra": True, "re": True}))["score"] == -176
-    out = result_to_json(score_record({**base, "kontra": True, "bock": 2}))
+    assert result_to_json(score_record({**base, "kontra": True}, profile=kneipe))["score"] == -88
+    assert result_to_json(score_record({**base, "kontra": True, "re": True}, profile=kneipe))["score"] == -176
+    for refused in ({**base, "kontra": True}, {**base, "bock": 2}):
+        with pytest.raises(RecordError, match="not played under the rule profile 'isko'"):
+            score_record(refused)
+    out = result_to_json(score_record({**base, "kontra": True, "bock": 2}, profile=kneipe))
     assert (out["score"], out["multiplier"]) == (-176, 4)
 
 
@@ -112,7 +118,7 @@ def test_false_following_in_the_cards_ends_the_game_against_that_party() -> None
       "ending": {"by": "defenders_gave_up"}}, "ending", "defender_points"),
     ({"game": "clubs", "bid": 18, "matadors": 1, "declarer_points": 10, "declarer_tricks": 1,
       "ending": {"by": "nobody"}}, "ending.by", "one of"),
-    ({"game": "clubs", "bid": 18, "matadors": 1, "declarer_points": 70, "declarer_tricks": 6, "re": True}, "re", "Kontra"),
+    ({"game": "clubs", "bid": 18, "matadors": 1, "declarer_points": 70, "declarer_tricks": 6, "re": True}, "re", "Re answers a Kontra"),
     ({"game": "clubs", "bid": 18, "matadors": 1, "declarer_points": 70, "declarer_tricks": 6, "v": 2}, "v", "not supported"),
     ([1, 2], "record", "JSON object"),
 ])
