@@ -1,0 +1,324 @@
+"""Commands: what the touch UI, the card reader and the GPIO panel ask the table to do.
+
+Submit them to :meth:`device.table.service.TableService.submit` from any thread. The hardware
+commands of :mod:`device.hardware` (``CardScanned``, ``UnknownCardScanned``, ``ButtonPressed``,
+``ReaderStatus``) are accepted as they are.
+
+Who is who:
+
+- ``position``: a seat in the game being played, 0 Vorhand, 1 Mittelhand, 2 Hinterhand (as
+  in :mod:`device.bidding`, :mod:`device.tricks` and the game record);
+- ``seat``: a player's place at the list, 0 = Platz 1 (deals first), 1 = his left neighbour …
+  (the snapshot's ``seats`` say who sits where and which position he has now).
+
+>>> Declare.parse("clubs/hand/schneider")
+Declare(game=<GameType.CLUBS: 'clubs'>, hand=True, ouvert=False, announced=<Level.SCHNEIDER: 1>)
+>>> Declare.parse("null/ouvert").key
+'null/ouvert'
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, TypeAlias
+
+from device.cards import Card
+from device.declaration import Level
+from device.errors import DeclarationError
+from device.games import GameType
+from device.hardware import ButtonPressed, CardScanned, ReaderStatus, UnknownCardScanned
+
+__all__ = [
+    "AcceptFalseFollowing", "AddBock", "Bid", "Command", "Confirm", "ConfirmList",
+    "ConsentCorrection", "Declare", "EndGame", "EndHow", "EndSeries", "EnterMatadors",
+    "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "LeavePlayer", "OpenList",
+    "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "RejectCard", "SyncAcknowledged",
+    "TakeSkat", "Undo", "WithdrawCorrection",
+]
+
+
+# --------------------------------------------------------------------------- setting up
+
+
+@dataclass(frozen=True, slots=True)
+class OpenList:
+    """Start a list (series). ``players`` in seat order (Platz 1 first) unless ``draw``:
+    then the seats are drawn (Auslosen) with the service's random generator.
+
+    ``series_length``: games in the series (36 at three, 48 at four in tournaments; see
+    :func:`device.table.rotation.tournament_length`), or None for open-ended. ``scoring``:
+    a :class:`device.scoring.ScoringSystem` value ("seeger_fabian", "classic", "bierlachs").
+    ``bierlachs_limit``: 301 at three and 401 at four when not given. ``profile``: a rule
+    profile name (:func:`device.profile.find_profile`). ``stake``: coins (cents) per point
+    for the money settlement; 0 for none (SkWO 9.2).
+    """
+
+    players: tuple[str, ...]
+    draw: bool = False
+    series_length: int | None = None
+    scoring: str = "seeger_fabian"
+    bierlachs_limit: int | None = None
+    profile: str = "isko"
+    stake: Fraction | int | str = 0
+
+
+@dataclass(frozen=True, slots=True)
+class JoinPlayer:
+    """A new player joins at the start of a round (ISkO 3.1.2): to the right of Platz 1 (the
+    last seat), or in the seat of the player ``replaces`` (a seat) who leaves."""
+
+    name: str
+    replaces: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LeavePlayer:
+    """A player leaves at the start of a round (at least three stay)."""
+
+    seat: int
+
+
+# --------------------------------------------------------------------------- bidding
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """``position`` says ``value`` (Vorhand alone after two passes says 18 to play)."""
+
+    position: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """``position`` holds the value said to it ("ja")."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """``position`` passes ("passe")."""
+
+    position: int
+
+
+# --------------------------------------------------------------------------- declaration
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSkat:
+    """The declarer takes up the skat (Skat aufnehmen); after it no hand game (ISkO 3.4.4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PushSkat:
+    """A skat card tapped on the screen (scanned cards are routed here while the skat is
+    expected): a pushed card after taking up the skat, or the skat cards at the end."""
+
+    card: Card
+    source: str = "screen"
+
+
+class EndHow(enum.Enum):
+    """How a game ends before its tenth trick."""
+
+    NULL_LOST = "null_lost"  # the declarer took a trick in a Null game
+    DECLARER_GAVE_UP = "declarer_gave_up"  # ISkO 4.3.1, 4.3.2
+    DEFENDERS_GAVE_UP = "defenders_gave_up"  # 4.3.3
+    DECLARER_VIOLATION = "declarer_violation"  # a rule violation by the declarer (4.1)
+    DEFENDERS_VIOLATION = "defenders_violation"  # ... by a defender
+
+    @property
+    def german(self) -> str:
+        return _END_GERMAN[self]
+
+
+_END_GERMAN = {
+    EndHow.NULL_LOST: "Null verloren (Stich bekommen)",
+    EndHow.DECLARER_GAVE_UP: "Alleinspieler gibt auf",
+    EndHow.DEFENDERS_GAVE_UP: "Gegenspieler geben auf",
+    EndHow.DECLARER_VIOLATION: "Regelverstoß des Alleinspielers",
+    EndHow.DEFENDERS_VIOLATION: "Regelverstoß der Gegenspieler",
+}
+
+_LEVEL_WORDS = {"schneider": Level.SCHNEIDER, "schwarz": Level.SCHWARZ}
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """The declaration. The snapshot lists the options with a ``key`` each: ``Declare.parse(key)``."""
+
+    game: GameType
+    hand: bool = False
+    ouvert: bool = False
+    announced: Level = Level.SIMPLE
+
+    @classmethod
+    def parse(cls, key: str) -> Declare:
+        """From an option key: ``game[/hand][/ouvert][/schneider|/schwarz]``."""
+        words = key.strip().lower().split("/")
+        game = GameType.parse(words[0])
+        rest = set(words[1:])
+        unknown = rest - {"hand", "ouvert", *_LEVEL_WORDS}
+        if unknown:
+            raise DeclarationError(f"cannot read declaration {key!r}: unknown word {sorted(unknown)[0]!r}")
+        announced = max((_LEVEL_WORDS[w] for w in rest if w in _LEVEL_WORDS), default=Level.SIMPLE)
+        return cls(game, "hand" in rest, "ouvert" in rest, announced)
+
+    @property
+    def key(self) -> str:
+        words = [self.game.value] + (["hand"] if self.hand else []) + (["ouvert"] if self.ouvert else [])
+        if self.announced is not Level.SIMPLE and not self.ouvert:
+            words.append(self.announced.name.lower())
+        return "/".join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class Kontra:
+    """A defender says Kontra before he plays to the first trick (club variant)."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Re:
+    """The declarer answers a Kontra with Re (club variant)."""
+
+    position: int
+
+
+# --------------------------------------------------------------------------- play and result
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """A card tapped on the screen's card picker: the same path as a scanned card."""
+
+    card: Card
+    source: str = "screen"
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptFalseFollowing:
+    """Answer to the false-following question: yes, it was false following (ISkO 4.2.4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RejectCard:
+    """Answer to the false-following question: no, a wrong scan; drop the card."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame:
+    """End the game early (Null lost, a party gives up, a rule violation). ``matadors``
+    (signed, +2 "mit 2", -3 "ohne 3") when the cards so far do not show them."""
+
+    how: EndHow
+    matadors: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EnterResult:
+    """The counted result instead of cards: the declarer's tricks, card points (skat
+    included; may be left out in Null) and matadors (not in Null)."""
+
+    declarer_tricks: int
+    declarer_points: int | None = None
+    matadors: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EnterMatadors:
+    """The matadors of a game that ended before its cards showed them."""
+
+    matadors: int
+
+
+@dataclass(frozen=True, slots=True)
+class EnterRamsch:
+    """A Ramsch's end (club variant, when the profile plays it), per position: card points
+    and tricks without the skat, the skat's card points, who took the last trick, and how
+    many players pushed the skat on unseen (Schieberamsch). Scored by the profile's rules."""
+
+    points: tuple[int, int, int]
+    tricks: tuple[int, int, int]
+    skat_points: int
+    last_trick: int
+    pushes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """The player at ``seat`` confirms the shown result. A game enters the list when the
+    declarer and one defender have confirmed (a Ramsch: any two players of it)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last step of the current game (a bid, the skat, a card, an ending…),
+    or an eingepasst entered by the last tap."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddBock:
+    """Bock (club variant): the next ``games`` deals count double; None: one round."""
+
+    games: int | None = None
+
+
+# --------------------------------------------------------------------------- the list
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeCorrection:
+    """Correct entry ``entry`` (1-based): a new game record (JSON, :mod:`device.record`) and
+    the declarer's seat, or ``record`` None for eingepasst. Needs every player's consent
+    (ISkO 5.5.3); the proposer's consent counts at once."""
+
+    entry: int
+    record: dict[str, Any] | None
+    declarer_seat: int | None
+    by_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConsentCorrection:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawCorrection:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class EndSeries:
+    """No more games: an open-ended list is finished, or a series is stopped early."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmList:
+    """The player at ``seat`` confirms the finished list; closed when everyone has."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SyncAcknowledged:
+    """The laptop acknowledged every event of this device up to ``seq`` (from the sync driver)."""
+
+    seq: int
+
+
+Command: TypeAlias = (
+    OpenList | JoinPlayer | LeavePlayer | Bid | Hold | Pass | TakeSkat | PushSkat | Declare
+    | Kontra | Re | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
+    | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
+    | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged
+    | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus
+)

@@ -1,0 +1,129 @@
+"""The list's figures for the screen: running totals, totals, ranking and money.
+
+A thin adapter from the table's rows to :mod:`device.scoring`, which does all the arithmetic.
+Players are the people on the list, in the order they first sat down. When the table changed
+(a player joined or left at the start of a round, ISkO 3.1.2) the list is scored in
+segments of the same table, each with its own table size (Seeger-Fabian's credit is 40 at
+three, 30 at four), and the segments are added up per person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from device.scoring import (
+    BierlachsResult, Entry, Game, PassedIn, Ramsch, ScoreSheet, ScoringSystem,
+    Settlement, Standing, TABLE_SIZES, bierlachs, classic_totals, endzahlen, entry_points, rank,
+    running_totals, settle, settle_variant3, tallies, totals, transfers,
+)
+from device.table.state import Row
+
+__all__ = ["ListFigures", "figures", "row_entry"]
+
+
+@dataclass(frozen=True, slots=True)
+class ListFigures:
+    """Everything the list screen shows, per person (index into ``players``).
+
+    ``points``: what each row writes on the classic list (None: not at the table then).
+    ``running``: the totals under the list's scoring system after each row.
+    ``standings``: SkWO ranking (higher total, more won, fewer lost; equal places shared).
+    ``settlement``: the money (ISkO 5.5.4/5.5.5) on the classic totals; None without a stake.
+    ``bierlachs``: the Bierlachs games each person lost (Bierlachs lists only).
+    """
+
+    players: tuple[str, ...]
+    system: ScoringSystem
+    points: tuple[tuple[int | None, ...], ...]
+    running: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    classic: tuple[int, ...]
+    won: tuple[int, ...]
+    lost: tuple[int, ...]
+    standings: tuple[Standing, ...]
+    settlement: Settlement | None
+    bierlachs_losses: tuple[int, ...] | None
+
+
+def row_entry(row: Row) -> Entry:
+    """The :mod:`device.scoring` entry of a row (players are the row's seats)."""
+    if row.kind == "game" and row.result is not None and row.declarer_seat is not None:
+        result = row.result
+        # Lost games count double, except lost hand games under the pre-1999 rules.
+        lost_factor = 2 if result.won else -result.score // (result.value * result.multiplier)
+        return Game(row.declarer_seat, result.score, result.won, row.active, lost_factor)
+    if row.kind == "ramsch" and row.ramsch is not None:
+        return Ramsch.of({row.active[position]: score for position, score in enumerate(row.ramsch)})
+    return PassedIn()
+
+
+def _segments(rows: Sequence[Row], seating: Sequence[str]) -> list[tuple[tuple[str, ...], list[Row]]]:
+    segments: list[tuple[tuple[str, ...], list[Row]]] = []
+    for row in rows:
+        if segments and segments[-1][0] == row.seating:
+            segments[-1][1].append(row)
+        else:
+            segments.append((row.seating, [row]))
+    return segments or [(tuple(seating), [])]
+
+
+def figures(rows: Sequence[Row], seating: Sequence[str], system: ScoringSystem, *,
+            bierlachs_limit: int | None = None, stake: Fraction = Fraction(0)) -> ListFigures:
+    """The list's figures for ``rows`` (``seating``: the table now, for an empty list)."""
+    segments = _segments(rows, seating)
+    players: list[str] = []
+    for names, _ in segments:
+        players.extend(n for n in names if n not in players)
+    for name in seating:
+        if name not in players:
+            players.append(name)
+    count = len(players)
+    zero = (0,) * count
+    point_rows: list[tuple[int | None, ...]] = []
+    running: list[tuple[int, ...]] = []
+    total, classic, won, lost, losses = list(zero), list(zero), list(zero), list(zero), list(zero)
+    for names, seg_rows in segments:
+        index = [players.index(n) for n in names]
+        sheet = ScoreSheet(len(names), tuple(row_entry(r) for r in seg_rows))
+        base = tuple(total)
+        for entry in sheet.entries:
+            written: list[int | None] = [None] * count
+            for seat, value in enumerate(entry_points(entry, sheet.players)):
+                written[index[seat]] = value
+            point_rows.append(tuple(written))
+        for seg_running in running_totals(sheet, system, bierlachs_limit=bierlachs_limit):
+            row_total = list(base)
+            for seat, value in enumerate(seg_running):
+                row_total[index[seat]] += value
+            running.append(tuple(row_total))
+        _add(total, index, totals(sheet, system, bierlachs_limit=bierlachs_limit))
+        _add(classic, index, classic_totals(sheet))
+        tally = tallies(sheet)
+        _add(won, index, [t.won for t in tally])
+        _add(lost, index, [t.lost for t in tally])
+        if system is ScoringSystem.BIERLACHS:
+            result: BierlachsResult = bierlachs(sheet, bierlachs_limit)
+            _add(losses, index, result.losses)
+    return ListFigures(
+        players=tuple(players), system=system, points=tuple(point_rows), running=tuple(running),
+        totals=tuple(total), classic=tuple(classic), won=tuple(won), lost=tuple(lost),
+        standings=rank(total, won, lost),
+        settlement=_settlement(classic, stake) if stake > 0 else None,
+        bierlachs_losses=tuple(losses) if system is ScoringSystem.BIERLACHS else None,
+    )
+
+
+def _add(into: list[int], index: Sequence[int], values: Sequence[int]) -> None:
+    for seat, value in enumerate(values):
+        into[index[seat]] += value
+
+
+def _settlement(classic: Sequence[int], stake: Fraction) -> Settlement:
+    if len(classic) in TABLE_SIZES:
+        return settle(classic, stake)
+    # More people than a table seats (players came and went): variant 3 works for any number.
+    figures_ = endzahlen(classic, stake)
+    amounts = settle_variant3(figures_)
+    return Settlement(stake, figures_, amounts, transfers(amounts))

@@ -1,0 +1,627 @@
+"""The snapshot: a frozen, plain view of the table for the UI, with no rules left to apply.
+
+Everything a screen draws is here, already decided and worded (German): the phase, game n of
+N, who deals, who sits out, Vorhand/Mittelhand/Hinterhand, what the bidder may say, which
+declarations are possible (and why the others are greyed out), the trick on the table, each
+party's points and tricks, the result as the list entry, the list with running totals, the
+end-of-series totals, ranking and money, the reader and the sync. Fields are str, int, bool,
+None and tuples of those or of other views; a screen only reads them and sends commands.
+
+Build it with :meth:`device.table.service.TableService.snapshot`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from device.cards import Card
+from device.declaration import Declaration, Level
+from device.games import GameType
+from device.scoring import ScoringSystem
+from device.table.commands import Declare
+from device.table.events import BidMade
+from device.table.flow import (
+    Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
+)
+from device.table.listing import ListFigures, figures
+from device.table.outcome import counts, matador_choices, preview
+from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
+from device.table.state import Deal, Phase, Row, TableState
+from device.tricks import trick_winner
+from device.value import GameResult
+from device.variants import may_say_kontra, may_say_re
+
+__all__ = [
+    "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
+    "PlayView", "PlayedCardView", "QuestionView", "ReaderView", "RefusalView", "ResultView", "RowView",
+    "SeatView", "SetupView", "StandingView", "SyncView", "TableSnapshot", "TransferView", "TrickView",
+    "build_snapshot", "declaration_options", "money_de",
+]
+
+SCORING_LABELS = {
+    ScoringSystem.SEEGER_FABIAN.value: "Seeger-Fabian",
+    ScoringSystem.CLASSIC.value: "klassisch",
+    ScoringSystem.BIERLACHS.value: "Bierlachs",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One player at the table. ``position`` 0/1/2 (Vorhand …) in the current game, None if out."""
+
+    seat: int
+    number: int  # Platz 1, 2, …
+    name: str
+    dealer: bool
+    sits_out: bool
+    position: int | None
+    position_name: str | None
+    declarer: bool
+    total: int  # under the list's scoring system
+
+
+@dataclass(frozen=True, slots=True)
+class BiddingView:
+    """Who speaks and what he may say: bid buttons ``values``, "ja" if ``may_hold``, "passe"."""
+
+    prompt: str
+    speaker: int
+    speaker_name: str
+    role: str  # "bidding", "answering", "deciding"
+    partner: int | None
+    current: int | None
+    values: tuple[int, ...]
+    may_hold: bool
+    may_pass: bool
+    history: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationOption:
+    """One declaration button: send ``Declare.parse(key)``; greyed out with ``reason`` if not allowed."""
+
+    key: str
+    label: str
+    game: str
+    hand: bool
+    ouvert: bool
+    announced: str | None
+    allowed: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationView:
+    declarer: int
+    declarer_name: str
+    bid: int
+    skat_taken: bool
+    may_take_skat: bool
+    options: tuple[DeclarationOption, ...]
+    skat: tuple[str, ...]  # pushed cards scanned or tapped so far
+    prompt: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedCardView:
+    position: int
+    name: str
+    card: str
+    german: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    number: int  # 1-based
+    cards: tuple[PlayedCardView, ...]
+    winner: int | None  # position holding or taking it
+    winner_name: str | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionView:
+    """A question for the table (false following): answer with AcceptFalseFollowing/RejectCard."""
+
+    text: str
+    accept_label: str
+    reject_label: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayView:
+    """The game being played. Points include the known skat for the declarer."""
+
+    declaration: str
+    declarer: int
+    declarer_name: str
+    bid: int
+    to_play: int | None
+    to_play_name: str | None
+    trick: TrickView
+    last_trick: TrickView | None
+    tricks_done: int
+    declarer_points: int
+    declarer_tricks: int
+    defender_points: int
+    defender_tricks: int
+    kontra: bool
+    re: bool
+    may_kontra: tuple[int, ...]  # positions that may say Kontra now
+    may_re: bool
+    null_lost: bool  # the declarer of a Null took a trick: offer EndGame(NULL_LOST)
+    question: QuestionView | None
+    cards_seen: tuple[str, ...]  # cards the picker greys out
+    may_enter_result: bool
+    may_push_skat: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ResultView:
+    """The result as the list entry, waiting for the declarer and one defender to confirm."""
+
+    text: str
+    won: bool | None
+    base_value: int | None
+    matadors: str | None
+    levels: tuple[str, ...]
+    value: int | None
+    score: int | None
+    overbid: bool
+    multiplier: int
+    marks: tuple[str, ...]
+    ending: str | None
+    note: str | None
+    needs_matadors: bool
+    matador_choices: tuple[int, ...]
+    problem: str | None
+    confirmed: tuple[str, ...]
+    waiting_for: str
+    may_confirm: tuple[int, ...]  # seats whose confirmation counts now
+    may_add_skat: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RowView:
+    number: int
+    kind: str  # "game", "passed_in", "ramsch"
+    dealer: str
+    declarer: str | None
+    text: str
+    score: int | None
+    points: tuple[int | None, ...]  # per list player: classic points written (None: not at the table)
+    totals: tuple[int, ...]  # per list player: running totals under the scoring system
+    marks: tuple[str, ...]  # "Kontra", "Re", "Bock"
+    corrected: bool
+    earlier: tuple[str, ...]  # the texts this entry had before corrections, oldest first
+
+
+@dataclass(frozen=True, slots=True)
+class ListView:
+    players: tuple[str, ...]
+    system: str
+    system_label: str
+    rows: tuple[RowView, ...]
+    totals: tuple[int, ...]
+    classic: tuple[int, ...]
+    won: tuple[int, ...]
+    lost: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingView:
+    rank: int
+    name: str
+    total: int
+    won: int
+    lost: int
+
+
+@dataclass(frozen=True, slots=True)
+class TransferView:
+    payer: str
+    payee: str
+    amount: int  # coins (cents)
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndView:
+    """Totals, ranking (SkWO tie-breaks) and money; the closing confirmations."""
+
+    system_label: str
+    totals: tuple[int, ...]
+    ranking: tuple[StandingView, ...]
+    stake: str
+    endzahlen: tuple[int, ...]
+    amounts: tuple[int, ...]  # per list player, coins: + receives, - pays
+    transfers: tuple[TransferView, ...]
+    bierlachs_losses: tuple[int, ...] | None
+    confirmed: tuple[str, ...]
+    waiting_for: tuple[str, ...]
+    closed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionView:
+    entry: int
+    proposed_by: str
+    old_text: str
+    new_text: str
+    consented: tuple[str, ...]
+    waiting_for: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderView:
+    connected: bool
+    port: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class SyncView:
+    acked_seq: int
+    last_seq: int
+    synced_games: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetupView:
+    roster: tuple[str, ...]
+    scoring: tuple[tuple[str, str], ...]  # (value, label), default first
+    profiles: tuple[str, ...]
+    tournament_lengths: tuple[tuple[int, int], ...]  # (players, games)
+    last_players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalView:
+    code: str
+    text: str  # German, for the screen
+    reason: str  # English
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """The whole table as plain data. Sub-views are None when they do not apply."""
+
+    phase: str
+    list_id: str | None
+    device: str
+    players: tuple[str, ...]  # seat order
+    table_size: int
+    game_no: int  # the game being played (or the next), 1-based
+    series_length: int | None
+    game_text: str  # "Spiel 5 von 36"
+    round_no: int
+    dealer: int | None
+    dealer_name: str | None
+    seats: tuple[SeatView, ...]
+    positions: tuple[str, ...]  # names of Vorhand, Mittelhand, Hinterhand
+    sitting_out: tuple[str, ...]
+    bidding: BiddingView | None
+    declaration: DeclarationView | None
+    play: PlayView | None
+    result: ResultView | None
+    list: ListView | None
+    end: EndView | None
+    correction: CorrectionView | None
+    reader: ReaderView
+    sync: SyncView
+    refusal: RefusalView | None
+    setup: SetupView
+    may_undo: bool
+    may_join: bool
+    may_end_series: bool
+    bock_games: int  # Bock deals still to play (the current one included)
+    bock_text: str  # e.g. "Bock (noch 3 Spiele)"; "" without Bock
+    kontra_enabled: bool
+    bock_enabled: bool
+
+
+# --------------------------------------------------------------------------- building
+
+
+def money_de(cents: int) -> str:
+    """An amount in cents as players read it.
+
+    >>> money_de(134), money_de(-5), money_de(0)
+    ('1,34 €', '-0,05 €', '0,00 €')
+    """
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100},{abs(cents) % 100:02d} €"
+
+
+def _with_names(text: str, state: TableState, deal: Deal) -> str:
+    for position, word in enumerate(POSITION_NAMES):
+        text = text.replace(word, f"{word} ({state.seating[deal.active[position]]})")
+    return text
+
+
+def _bidding(state: TableState, deal: Deal) -> BiddingView:
+    auction = deal.auction
+    options = auction.options()
+    history = []
+    for step in deal.steps:
+        body = step.body
+        if isinstance(body, BidMade):
+            said = str(body.value) if body.kind == "bid" else "ja" if body.kind == "hold" else "passe"
+            history.append(f"{POSITION_NAMES[body.position]} ({state.seating[deal.active[body.position]]}): {said}")
+    return BiddingView(
+        prompt=_with_names(options.prompt_de, state, deal), speaker=options.seat,
+        speaker_name=state.seating[deal.active[options.seat]], role=options.role.value,
+        partner=options.partner, current=options.current, values=options.values,
+        may_hold=options.may_hold, may_pass=options.may_pass, history=tuple(history),
+    )
+
+
+def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
+    """Every declaration with whether it is allowed now (ISkO 3.4.4) and why not."""
+    variants: list[Declare] = []
+    for game in GameType:
+        if game.is_null:
+            variants += [Declare(game), Declare(game, hand=True), Declare(game, ouvert=True),
+                         Declare(game, hand=True, ouvert=True)]
+        else:
+            variants += [Declare(game), Declare(game, hand=True),
+                         Declare(game, hand=True, announced=Level.SCHNEIDER),
+                         Declare(game, hand=True, announced=Level.SCHWARZ),
+                         Declare(game, hand=True, ouvert=True)]
+    options = []
+    for variant in variants:
+        declaration = Declaration.make(variant.game, hand=variant.hand, ouvert=variant.ouvert, announced=variant.announced)
+        refused = option_refusal(deal, declaration)
+        options.append(DeclarationOption(
+            key=variant.key, label=declaration.describe_de(), game=variant.game.value, hand=declaration.hand,
+            ouvert=declaration.ouvert, announced=declaration.announced.record_name,
+            allowed=refused is None, reason="" if refused is None else refused[1]))
+    return tuple(options)
+
+
+def _declaration(state: TableState, deal: Deal) -> DeclarationView:
+    assert deal.declarer is not None and deal.bid is not None
+    name = state.seating[deal.active[deal.declarer]]
+    if not deal.skat_taken:
+        prompt = f"{name} spielt ({deal.bid}): Skat aufnehmen oder Hand ansagen"
+    elif len(deal.skat) < 2:
+        prompt = f"{name}: die zwei gedrückten Karten scannen (oder am Ende) und das Spiel ansagen"
+    else:
+        prompt = f"{name}: Spiel ansagen"
+    return DeclarationView(
+        declarer=deal.declarer, declarer_name=name, bid=deal.bid, skat_taken=deal.skat_taken,
+        may_take_skat=not deal.skat_taken, options=declaration_options(deal),
+        skat=tuple(c.code for c in deal.skat), prompt=prompt)
+
+
+def _trick_view(state: TableState, deal: Deal, number: int, cards: tuple[Card, ...], leader: int) -> TrickView:
+    assert deal.game is not None
+    shown = []
+    for offset, card in enumerate(cards):
+        position = (leader + offset) % 3
+        shown.append(PlayedCardView(position, state.seating[deal.active[position]], card.code, card.german))
+    winner = (leader + trick_winner(cards, deal.game)) % 3 if cards else None
+    return TrickView(number, tuple(shown), winner,
+                     None if winner is None else state.seating[deal.active[winner]],
+                     sum(c.points for c in cards))
+
+
+def _play(state: TableState, deal: Deal) -> PlayView:
+    assert deal.declaration is not None and deal.declarer is not None and deal.bid is not None and deal.game is not None
+    leaders = deal.trick_leaders()
+    got = counts(deal.game, deal.declarer, deal.tricks)
+    to_play = deal.to_play
+    current = _trick_view(state, deal, len(deal.tricks) + 1, deal.trick, leaders[-1])
+    last = (_trick_view(state, deal, len(deal.tricks), deal.tricks[-1], leaders[-2]) if deal.tricks else None)
+    played_now = {(leaders[-1] + i) % 3 for i in range(len(deal.trick))}
+    may_kontra = tuple(p for p in range(3) if deal.kontra is None and may_say_kontra(
+        state.profile, seat=p, declarer=deal.declarer, cards_played=len(deal.cards_played), auction=deal.auction))
+    question = None
+    if deal.query is not None:
+        q = deal.query
+        who = f"{POSITION_NAMES[q.position]} ({state.seating[deal.active[q.position]]})"
+        question = QuestionView(
+            text=(f"{who} hat im {q.trick_index + 1}. Stich nicht bedient ({q.discarded.german} auf {q.led.german}) "
+                  f"und spielt jetzt {q.card.german}. Falsch bedient (ISkO 4.2.4)?"),
+            accept_label="Ja, falsch bedient: Spiel endet", reject_label="Nein, falsch gescannt: Karte verwerfen")
+    skat_points = sum(c.points for c in deal.skat)
+    return PlayView(
+        declaration=deal.declaration.describe_de(), declarer=deal.declarer,
+        declarer_name=state.seating[deal.active[deal.declarer]], bid=deal.bid, to_play=to_play,
+        to_play_name=None if to_play is None else state.seating[deal.active[to_play]],
+        trick=current, last_trick=last, tricks_done=len(deal.tricks),
+        declarer_points=got.declarer_points + skat_points, declarer_tricks=got.declarer_tricks,
+        defender_points=got.defender_points, defender_tricks=got.defender_tricks,
+        kontra=deal.kontra is not None, re=deal.re is not None, may_kontra=may_kontra,
+        may_re=deal.kontra is not None and deal.re is None and may_say_re(
+            state.profile, seat=deal.declarer, declarer=deal.declarer, kontra_said=True,
+            cards_since_kontra=cards_since_kontra(deal)),
+        null_lost=deal.game.is_null and deal.declarer in leaders[1:], question=question,
+        cards_seen=tuple(c.code for c in (*deal.skat, *deal.cards_played)),
+        may_enter_result=not deal.cards_played and deal.query is None,
+        may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not deal.cards_played,
+    )
+
+
+def _marks(record: dict[str, object] | None) -> tuple[str, ...]:
+    if record is None:
+        return ()
+    marks = []
+    if record.get("kontra"):
+        marks.append("Kontra")
+    if record.get("re"):
+        marks.append("Re")
+    bock = record.get("bock", 1)
+    if isinstance(bock, int) and bock > 1:
+        marks.append("Bock" if bock == 2 else f"Bock x{bock}")
+    return tuple(marks)
+
+
+def _matadors_de(result: GameResult) -> str | None:
+    if result.declaration.game.is_null:
+        return None
+    return result.levels[0] if result.levels else None
+
+
+def _result(state: TableState, deal: Deal) -> ResultView:
+    names = [state.seating[s] for s in deal.confirmations]
+    if deal.ramsch is not None:
+        text = deal.ramsch.describe_de(tuple(state.seating[s] for s in deal.active))
+        waiting = "" if len(names) >= 2 else "Es bestätigen zwei Spieler dieses Ramsch"
+        return ResultView(text, None, None, None, (), None, None, False, 1, (), None, None, False, (), None,
+                          tuple(names), waiting, tuple(s for s in deal.active if s not in deal.confirmations), False)
+    shown = preview(deal, state.profile)
+    assert shown is not None and deal.game is not None and deal.declarer_seat is not None
+    declarer = state.seating[deal.declarer_seat]
+    ending = None if deal.early is None else _ENDINGS_DE.get(deal.early.how, deal.early.how)
+    note = deal.early.note if deal.early is not None else None
+    confirmed_declarer = deal.declarer_seat in deal.confirmations
+    confirmed_defender = any(s != deal.declarer_seat for s in deal.confirmations)
+    missing = ([f"Alleinspieler ({declarer})"] if not confirmed_declarer else []) + ([] if confirmed_defender else ["ein Gegenspieler"])
+    waiting = "Es bestätigen noch: " + " und ".join(missing)
+    may_confirm = tuple(s for s in deal.active if s not in deal.confirmations
+                        and (s == deal.declarer_seat or not confirmed_defender))
+    may_add_skat = deal.early is not None and len(deal.skat) < 2
+    if shown.scored is None:
+        text = ("Spitzen fehlen: bitte mit/ohne … eingeben" if shown.needs_matadors
+                else f"Ergebnis nicht möglich: {shown.problem}")
+        return ResultView(text, None, None, None, (), None, None, False, 1, _marks(shown.record), ending, note,
+                          shown.needs_matadors, matador_choices(deal.game), shown.problem, tuple(names), waiting,
+                          may_confirm, may_add_skat)
+    result = shown.scored.result
+    false_following = shown.scored.false_following
+    if false_following is not None and note is None:
+        note = f"Falsch bedient im {false_following['trick']}. Stich ({false_following['card']})"
+    return ResultView(
+        text=f"{declarer}: {result.describe_de()}", won=result.won, base_value=result.base_value,
+        matadors=_matadors_de(result), levels=result.levels, value=result.value, score=result.score,
+        overbid=result.overbid, multiplier=result.multiplier, marks=_marks(shown.record), ending=ending,
+        note=note, needs_matadors=False, matador_choices=(), problem=None, confirmed=tuple(names),
+        waiting_for=waiting, may_confirm=may_confirm, may_add_skat=may_add_skat)
+
+
+_ENDINGS_DE = {
+    "null_lost": "Null verloren: Stich bekommen", "declarer_gave_up": "Alleinspieler hat aufgegeben",
+    "defenders_gave_up": "Gegenspieler haben aufgegeben", "declarer_violation": "Regelverstoß des Alleinspielers",
+    "defenders_violation": "Regelverstoß der Gegenspieler",
+}
+
+
+def _row_text(row: Row) -> str:
+    if row.kind == "passed_in":
+        return "eingepasst"
+    if row.kind == "ramsch" and row.ramsch is not None:
+        scored = [f"{row.seating[row.active[p]]} {s:+d}" for p, s in enumerate(row.ramsch) if s]
+        return "Ramsch: " + (", ".join(scored) if scored else "keine Wertung")
+    if row.result is not None and row.declarer_seat is not None:
+        return f"{row.seating[row.declarer_seat]}: {row.result.describe_de()}"
+    return "?"
+
+
+def _list(state: TableState, figs: ListFigures) -> ListView:
+    rows = []
+    for index, row in enumerate(state.rows):
+        rows.append(RowView(
+            number=row.entry, kind=row.kind, dealer=row.seating[row.dealer],
+            declarer=None if row.declarer_seat is None else row.seating[row.declarer_seat],
+            text=_row_text(row), score=None if row.result is None else row.result.score,
+            points=figs.points[index], totals=figs.running[index], marks=_marks(row.record),
+            corrected=row.corrected, earlier=tuple(_row_text(r) for r in row.earlier)))
+    system = figs.system.value
+    return ListView(figs.players, system, SCORING_LABELS[system], tuple(rows), figs.totals, figs.classic,
+                    figs.won, figs.lost)
+
+
+def _end(state: TableState, figs: ListFigures) -> EndView:
+    assert state.setup is not None
+    ranking = tuple(StandingView(s.rank, figs.players[s.player], s.total, s.won, s.lost) for s in figs.standings)
+    settlement = figs.settlement
+    transfers: tuple[TransferView, ...] = ()
+    if settlement is not None:
+        transfers = tuple(TransferView(figs.players[t.payer], figs.players[t.payee], t.amount,
+                                       f"{figs.players[t.payer]} zahlt {figs.players[t.payee]} {money_de(t.amount)}")
+                          for t in settlement.transfers)
+    confirmed = tuple(state.seating[s] for s in state.list_confirmations)
+    waiting = tuple(n for s, n in enumerate(state.seating) if s not in state.list_confirmations)
+    return EndView(
+        system_label=SCORING_LABELS[figs.system.value], totals=figs.totals, ranking=ranking,
+        stake=state.setup.stake, endzahlen=() if settlement is None else settlement.endzahlen,
+        amounts=() if settlement is None else settlement.amounts, transfers=transfers,
+        bierlachs_losses=figs.bierlachs_losses, confirmed=confirmed,
+        waiting_for=waiting if state.series_over and not state.closed else (), closed=state.closed)
+
+
+def _correction(state: TableState) -> CorrectionView | None:
+    correction = state.correction
+    if correction is None:
+        return None
+    old = state.rows[correction.entry - 1]
+    if correction.record is None or correction.result is None or correction.declarer_seat is None:
+        new_text = "eingepasst"
+    else:
+        new_text = f"{old.seating[correction.declarer_seat]}: {correction.result.describe_de()}"
+    return CorrectionView(
+        entry=correction.entry, proposed_by=state.seating[correction.by_seat], old_text=_row_text(old),
+        new_text=new_text, consented=tuple(state.seating[s] for s in correction.consents),
+        waiting_for=tuple(n for s, n in enumerate(state.seating) if s not in correction.consents))
+
+
+def _figures(state: TableState) -> ListFigures:
+    assert state.setup is not None
+    return figures(state.rows, state.seating, ScoringSystem(state.setup.scoring),
+                   bierlachs_limit=state.setup.bierlachs_limit, stake=parse_stake(state.setup.stake))
+
+
+def build_snapshot(
+    state: TableState, *, device: str, reader: ReaderView, acked_seq: int = 0, last_seq: int = 0,
+    synced_games: int = 0, refusal: Refusal | None = None, roster: tuple[str, ...] = (),
+    last_players: tuple[str, ...] = (), profiles: tuple[str, ...] = ("isko",),
+) -> TableSnapshot:
+    """The snapshot of ``state`` plus what the service knows beside it (reader, sync, refusal)."""
+    deal = state.deal
+    phase = state.phase
+    setup = state.setup
+    figs = _figures(state) if setup is not None else None
+    size = state.table_size
+    dealer = dealer_seat(state) if setup is not None else None
+    out = sitting_out(deal.dealer, size) if deal is not None else ()
+    totals_by_name = dict(zip(figs.players, figs.totals)) if figs is not None else {}
+    seats = tuple(
+        SeatView(seat=s, number=s + 1, name=name, dealer=deal is not None and s == deal.dealer,
+                 sits_out=s in out,
+                 position=deal.active.index(s) if deal is not None and s in deal.active else None,
+                 position_name=POSITION_NAMES[deal.active.index(s)] if deal is not None and s in deal.active else None,
+                 declarer=deal is not None and deal.declarer_seat == s, total=totals_by_name.get(name, 0))
+        for s, name in enumerate(state.seating))
+    game_no = len(state.rows) + (1 if deal is not None else 0)
+    length = setup.series_length if setup is not None else None
+    game_text = "" if setup is None else (f"Spiel {game_no} von {length}" if length else f"Spiel {game_no}")
+    sync_text = f"synchronisiert bis Spiel {synced_games}" if synced_games else "noch nicht synchronisiert"
+    refusal_view = None if refusal is None else RefusalView(refusal.code, refusal.reason_de, refusal.reason)
+    deal_busy = deal is not None and bool(deal.steps)
+    playing = deal is not None and phase not in (Phase.SERIES_OVER, Phase.CLOSED, Phase.SETUP)
+    return TableSnapshot(
+        phase=phase, list_id=state.list_id, device=device, players=state.seating, table_size=size,
+        game_no=game_no, series_length=length, game_text=game_text, round_no=state.rotation.round_no,
+        dealer=dealer, dealer_name=None if dealer is None else state.seating[dealer], seats=seats,
+        positions=tuple(state.seating[s] for s in deal.active) if deal is not None else (),
+        sitting_out=tuple(state.seating[s] for s in out),
+        bidding=_bidding(state, deal) if deal is not None and phase == Phase.BIDDING else None,
+        declaration=_declaration(state, deal) if deal is not None and phase == Phase.DECLARING else None,
+        play=_play(state, deal) if deal is not None and phase == Phase.PLAYING else None,
+        result=_result(state, deal) if deal is not None and phase == Phase.RESULT else None,
+        list=_list(state, figs) if figs is not None else None,
+        end=_end(state, figs) if figs is not None else None,
+        correction=_correction(state), reader=reader,
+        sync=SyncView(acked_seq, last_seq, synced_games, sync_text), refusal=refusal_view,
+        setup=SetupView(roster=roster, scoring=tuple(SCORING_LABELS.items()), profiles=profiles,
+                        tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players),
+        may_undo=playing and (deal_busy or withdrawable_passed_in(state)),
+        may_join=playing and not deal_busy and state.rotation.at_round_start and not state.closed,
+        may_end_series=playing and not deal_busy and not (state.bock is not None and state.bock.must_play_on),
+        bock_games=state.bock.bock_deals_left if state.bock is not None else 0,
+        bock_text=state.bock.german if state.bock is not None else "", kontra_enabled=setup is not None and state.profile.kontra,
+        bock_enabled=setup is not None and state.profile.bock,
+    )
+

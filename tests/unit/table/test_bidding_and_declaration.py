@@ -1,0 +1,148 @@
+"""The bidding step by step and the declaration with only valid options (ISkO 3.3, 3.4)."""
+
+from __future__ import annotations
+
+from device.cards import Card
+from device.declaration import Level
+from device.games import GameType
+from device.hardware import CardScanned
+from device.table.commands import Bid, Declare, Hold, Pass, PushSkat, TakeSkat, Undo
+from tests.table_helpers import Table
+
+
+def table() -> Table:
+    return Table("Anna", "Bernd", "Carla")  # Anna deals: Vorhand Bernd, Mittelhand Carla, Hinterhand Anna
+
+
+def test_the_snapshot_says_who_speaks_and_what_he_may_say() -> None:
+    t = table()
+    b = t.snap.bidding
+    assert b is not None
+    assert b.prompt == "Mittelhand (Carla) sagt … — an Vorhand (Bernd)"
+    assert (b.speaker, b.speaker_name, b.role, b.may_hold, b.may_pass) == (1, "Carla", "bidding", False, True)
+    assert b.values[:4] == (18, 20, 22, 23) and b.values[-1] == 264
+    t.bid("M", 18)
+    b = t.snap.bidding
+    assert b is not None and b.role == "answering" and b.values == () and b.may_hold
+    assert b.prompt == "Mittelhand (Carla) sagt 18 — Vorhand (Bernd): ja / passe"
+    assert b.history == ("Mittelhand (Carla): 18",)
+
+
+def test_bidding_out_of_turn_is_refused_with_a_reason() -> None:
+    t = table()
+    refusal = t.refused(Bid(2, 18), "not_your_turn")
+    assert "Hinterhand (Anna) ist nicht an der Reihe" in refusal.reason_de
+    assert "Mittelhand" in refusal.reason
+    t.refused(Pass(0), "not_your_turn")  # Vorhand waits for a value first (3.3.6)
+
+
+def test_wrong_bids_are_refused_with_reasons() -> None:
+    t = table()
+    assert "kein Reizwert" in t.refused(Bid(1, 19), "bad_bid").reason_de
+    t.refused(Hold(1), "bad_bid")
+    t.say("M 20", "V ja")
+    refusal = t.refused(Bid(1, 20), "bad_bid")
+    assert "mehr als 20" in refusal.reason_de and "22" in refusal.reason_de
+    t.say("M passe")
+    assert "gepasst" in t.refused(Bid(1, 30), "not_your_turn").reason_de
+    t.refused(Bid(0, 22), "not_your_turn")  # Hinterhand bids now
+    t.say("H 22")
+    assert "antwortet" in t.refused(Bid(0, 23), "bad_bid").reason_de
+
+
+def test_vorhand_alone_plays_for_18_or_passes() -> None:
+    t = table()
+    t.say("M passe", "H passe")
+    b = t.snap.bidding
+    assert b is not None and b.role == "deciding" and b.values == (18,)
+    assert "18" in t.refused(Bid(0, 20), "bad_bid").reason_de
+    t.say("V 18")
+    d = t.snap.declaration
+    assert d is not None and (d.declarer_name, d.bid) == ("Bernd", 18)
+
+
+def test_all_passed_is_eingepasst_and_the_next_player_deals() -> None:
+    t = table()
+    t.say("M passe", "H passe", "V passe")
+    t.assert_list_entry(1, kind="passed_in", dealer="Anna")
+    snap = t.snap
+    assert snap.phase == "bidding" and snap.dealer_name == "Bernd" and snap.game_no == 2
+    assert snap.positions == ("Carla", "Anna", "Bernd")
+
+
+def test_undo_takes_back_a_bid_and_even_a_wrong_last_passe() -> None:
+    t = table()
+    t.say("M 18", "V ja")
+    t.undo()
+    assert t.snap.bidding is not None and t.snap.bidding.history == ("Mittelhand (Carla): 18",)
+    t.undo()
+    assert t.snap.bidding is not None and t.snap.bidding.history == ()
+    t.refused(Undo(), "nothing_to_undo")
+    t.say("M passe", "H passe", "V passe")
+    assert t.snap.may_undo
+    t.undo()  # the wrong "passe" of Vorhand: back to Vorhand's decision, no entry on the list
+    snap = t.snap
+    assert snap.list is not None and snap.list.rows == ()
+    assert snap.dealer_name == "Anna" and snap.bidding is not None and snap.bidding.role == "deciding"
+    t.say("V 18")
+    assert t.snap.phase == "declaring"
+
+
+def test_before_the_skat_only_hand_games_and_after_it_no_hand_game() -> None:
+    t = table()
+    t.say("M 18", "V passe", "H passe")  # Carla plays for 18
+    d = t.snap.declaration
+    assert d is not None and d.may_take_skat and not d.skat_taken
+    options = {o.key: o for o in d.options}
+    assert len(options) == 29
+    assert options["clubs/hand"].allowed and options["grand/hand/ouvert"].allowed and options["null/hand"].allowed
+    assert not options["clubs"].allowed and "Skat aufnehmen" in options["clubs"].reason
+    assert options["grand/hand/ouvert"].label == "Grand ouvert" and options["grand/hand/ouvert"].announced == "schwarz"
+    refusal = t.refused(Declare(GameType.SPADES), "bad_declaration")
+    assert "Skat aufnehmen" in refusal.reason_de
+    t.ok(TakeSkat())
+    d = t.snap.declaration
+    assert d is not None and d.skat_taken and not d.may_take_skat
+    options = {o.key: o for o in d.options}
+    assert options["clubs"].allowed and options["null/ouvert"].allowed and options["null"].allowed
+    for key in ("clubs/hand", "hearts/hand/schneider", "grand/hand/ouvert", "null/hand/ouvert"):
+        assert not options[key].allowed and "3.4.4" in options[key].reason
+    assert "3.4.4" in t.refused(Declare(GameType.HEARTS, hand=True), "bad_declaration").reason_de
+    t.refused(Declare(GameType.HEARTS, announced=Level.SCHNEIDER), "bad_declaration")
+    t.refused(TakeSkat(), "skat_taken")
+
+
+def test_a_null_below_the_bid_is_greyed_out() -> None:
+    t = table()
+    t.say("M 24", "V passe", "H passe")
+    options = {o.key: o for o in t.snap.declaration.options}  # type: ignore[union-attr]
+    assert options["null/hand"].allowed  # Null Hand is 35 >= 24
+    assert not options["null"].allowed and "23" in options["null"].reason and "24" in options["null"].reason
+    t.ok(TakeSkat())
+    t.refused(Declare(GameType.NULL), "bad_declaration")
+    t.declare("null/ouvert")
+    assert t.snap.play is not None and t.snap.play.declaration == "Null ouvert"
+
+
+def test_every_option_key_parses_back_to_its_declaration() -> None:
+    t = table()
+    t.say("M 18", "V passe", "H passe")
+    for option in t.snap.declaration.options:  # type: ignore[union-attr]
+        assert Declare.parse(option.key).key == option.key
+
+
+def test_pushed_cards_are_scanned_after_taking_up_the_skat() -> None:
+    t = table()
+    t.say("M 18", "V passe", "H passe")
+    t.refused(CardScanned(Card.parse("S7")), "no_card_expected")  # the skat is not taken yet
+    t.take_skat()
+    t.scan("S7")
+    t.refused(PushSkat(Card.parse("S7")), "card_seen")
+    t.scan("S8")
+    assert t.snap.declaration is not None and t.snap.declaration.skat == ("S7", "S8")
+    t.refused(PushSkat(Card.parse("S9")), "skat_full")
+    t.declare("hearts")
+    play = t.snap.play
+    assert play is not None and play.declarer_points == 0 and "S7" in play.cards_seen
+    # a pushed card cannot be played
+    assert "Skat" in t.refused(CardScanned(Card.parse("S8")), "card_seen").reason_de
