@@ -1,0 +1,83 @@
+"""Start-up of the table: replaying a full 48-game list from the durable store (issue 3).
+
+A four-table list of 48 games, every card scanned (about 1,100 events), is recorded into a
+real TinyDB store; then the table is started again and again over it. Reported: the start-up
+time (store load + replay + first snapshot) and, as its baseline, the time to just read and
+parse the same list file (``json.load``), measured in the same run.
+
+    .venv/bin/python -m tests.bench.bench_service            # 48 games, 20 restarts
+    .venv/bin/python -m tests.bench.bench_service --games 6 --restarts 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from device.table import TableService
+from drivers.store import TinyDBEventStore, device_id
+from tests.e2e.service_crash_writer import next_command
+
+PLAYERS = ("Anna", "Bernd", "Carla", "Dora")
+
+
+def record_list(directory: Path, games: int) -> int:
+    """Record ``games`` card-by-card games; return the number of stored events."""
+    store = TinyDBEventStore(directory)
+    service = TableService(store, device_id=device_id(directory))
+    done = 0
+    while done < games:
+        command = next_command(service, done + 1, players=PLAYERS, length=games, card_by_card_every=1)
+        for single in command if isinstance(command, list) else [command]:
+            service.submit(single)
+        done += sum(1 for e in service.pump().events if e.body.TYPE == "game_recorded")
+    events = len(service.events)
+    store.close()
+    return events
+
+
+def measure(games: int, restarts: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        events = record_list(directory, games)
+        list_file = next((directory / "lists").glob("*.json"))
+        starts, loads = [], []
+        for _ in range(restarts):
+            began = time.perf_counter()
+            with list_file.open(encoding="utf-8") as handle:
+                json.load(handle)
+            loads.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            store = TinyDBEventStore(directory)
+            service = TableService(store, device_id=device_id(directory))
+            service.snapshot()
+            starts.append(time.perf_counter() - began)
+            assert service.state.rows and len(service.state.rows) == games
+            store.close()
+    return {"games": games, "events": events, "start_s": statistics.median(starts),
+            "load_s": statistics.median(loads)}
+
+
+def report(figures: dict[str, float]) -> str:
+    ratio = figures["start_s"] / figures["load_s"]
+    return (f"{int(figures['games'])}-game list, {int(figures['events'])} events (median of restarts)\n"
+            f"  json.load of the list file (baseline) {figures['load_s'] * 1000:8.1f} ms\n"
+            f"  table start-up: load + replay + snapshot {figures['start_s'] * 1000:8.1f} ms   {ratio:6.1f} x baseline")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=48)
+    parser.add_argument("--restarts", type=int, default=20)
+    args = parser.parse_args(argv)
+    print(report(measure(args.games, args.restarts)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
