@@ -94,18 +94,18 @@ class TableService:
     # -- loading -----------------------------------------------------------------------
 
     def _load(self) -> tuple[int, list[Event], tuple[str, ...]]:
-        """The highest seq of this device over all lists, and the events of its latest list."""
-        last_seq, latest_seq, latest_docs = 0, -1, []
-        for list_id in self._store.list_ids():
+        """The highest seq of this device and the events of its latest list.
+
+        Only the current list is ever appended to and seq only rises, so the newest list
+        holding this device's events has both: start-up reads one list, not the history.
+        """
+        for list_id in reversed(self._store.list_ids()):
             docs = self._store.load(list_id)
-            own = [d.get("seq", 0) for d in docs if d.get("device") == self._device]
-            top = max((s for s in own if isinstance(s, int)), default=0)
-            last_seq = max(last_seq, top)
-            if docs and top > latest_seq:
-                latest_seq, latest_docs = top, docs
-        events = [Event.from_json(d) for d in latest_docs]
-        players = replay(events).seating if events else ()
-        return last_seq, events, players
+            own = [d["seq"] for d in docs if d.get("device") == self._device and isinstance(d.get("seq"), int)]
+            if own:
+                events = [Event.from_json(d) for d in docs]
+                return max(own), events, replay(events).seating
+        return 0, [], ()
 
     # -- the inbox -----------------------------------------------------------------------
 
