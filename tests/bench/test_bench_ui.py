@@ -1,0 +1,24 @@
+"""Smoke run of the UI benchmark: tiny sizes, checks it measures both apps; no timing asserts."""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+
+import pytest
+
+from tests.bench import bench_ui
+
+
+@pytest.mark.bench
+@pytest.mark.ui
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed (./dev.sh test installs it)")
+def test_the_smoke_run_measures_both_apps_and_prints_ratios(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_ui.main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+    for name in ("cold start to first frame", r"card to frame, p99 \(6 cards\)", "resident memory, 3-game list"):
+        match = re.search(rf"^{name} +(\d+\.\d+) \S+ +(\d+\.\d+) \S+ +(\d+\.\d\d)x$", out, re.MULTILINE)
+        assert match, f"no line {name!r} in:\n{out}"
+        table, bare, ratio = (float(g) for g in match.groups())
+        assert table > 0 and bare > 0 and math.isclose(ratio, table / bare, rel_tol=0.02, abs_tol=0.01)

@@ -1,0 +1,97 @@
+"""Running the real table under Xvfb: one ``skattisch run --simulate`` process per scenario.
+
+Kivy runs one App per process, so each scenario is its own process: the table starts, the
+script's steps go through the real UI (touches on real widgets, cards through the on-screen
+picker or the simulated reader), and the process ends. What it did comes back as the
+runner's JSON report, one line per step (which commands reached the service), and as
+screenshots under ``tests/artifacts/screens/<size>/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts" / "screens"
+SIZES = ("800x480", "1280x720")
+
+
+@dataclass
+class Run:
+    """A finished table process: exit code, output and the report of its steps."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    report: list[dict[str, object]]
+
+    def check(self) -> Run:
+        assert self.returncode == 0, f"the table failed:\n{self.stdout[-3000:]}\n{self.stderr[-3000:]}"
+        return self
+
+    def step(self, text: str, occurrence: int = 1) -> dict[str, object]:
+        """The report line of the ``occurrence``-th step written ``text`` (e.g. 'tap bid_18')."""
+        found = [line for line in self.report if line["step"] == text]
+        assert len(found) >= occurrence, f"no step {text!r} (#{occurrence}) in the report"
+        return found[occurrence - 1]
+
+    def sent(self, text: str, occurrence: int = 1) -> list[str]:
+        sent = self.step(text, occurrence)["sent"]
+        assert isinstance(sent, list)
+        return [str(s["command"]) for s in sent]
+
+
+def start_xvfb() -> tuple[subprocess.Popen[bytes], str] | None:
+    """A private X server for the tests (``Xvfb``), or None if there is none installed."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        return None
+    read, write = os.pipe()
+    process = subprocess.Popen(
+        [xvfb, "-displayfd", str(write), "-screen", "0", "1280x720x24", "-nolisten", "tcp", "-noreset"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    number = b""
+    with os.fdopen(read, "rb") as pipe:
+        while not number.endswith(b"\n"):
+            chunk = pipe.read(1)
+            if not chunk:
+                process.kill()
+                return None
+            number += chunk
+    return process, f":{number.decode().strip()}"
+
+
+def run_table(display: str, steps: Sequence[str], *, size: str = "800x480", lang: str | None = None,
+              seed: int = 1, args: Sequence[str] = (), config: str | None = None, timeout: float = 150) -> Run:
+    """Run ``skattisch run --simulate`` with ``steps`` as its script; named screenshots go to
+    ``tests/artifacts/screens/<size>/``. ``config``: the text of a config file to run with
+    (``{tmp}`` in it is the run's temporary folder); its store is then a real TinyDB store."""
+    shots = ARTIFACTS / size
+    shots.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="skattisch-ui-") as tmp:
+        script = Path(tmp) / "script.txt"
+        script.write_text("\n".join(steps) + "\n", encoding="utf-8")
+        report = Path(tmp) / "report.jsonl"
+        if config is not None:
+            config_file = Path(tmp) / "skattisch.toml"
+            config_file.write_text(config.replace("{tmp}", tmp), encoding="utf-8")
+            args = [*args, "--config", str(config_file)]
+        command = [sys.executable, "-m", "ui.cli", "run", "--simulate", "--size", size, "--script", str(script),
+                   "--screenshots", str(shots), "--shots", "named", "--report", str(report),
+                   "--exit-when-done", "--seed", str(seed), *(("--lang", lang) if lang else ()), *args]
+        env = {**os.environ, "DISPLAY": display, "KIVY_NO_ARGS": "1", "KIVY_HOME": str(Path(tmp) / "kivy"),
+               "XDG_DATA_HOME": str(Path(tmp) / "data"), "XDG_CONFIG_HOME": str(Path(tmp) / "config"),
+               "SKATTISCH_CONFIG": ""}
+        env.pop("SKATTISCH_CONFIG")
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+        lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()] if report.exists() else []
+    return Run(done.returncode, done.stdout, done.stderr, lines)

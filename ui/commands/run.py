@@ -1,0 +1,203 @@
+"""``skattisch run``: start the table — the composition root.
+
+It reads the config, opens the event store, builds the table service, the card reader and
+the GPIO panel (the real ones, or with ``--simulate`` the fakes: a card picker on screen and
+on-screen panel buttons, and a store in memory unless ``--config`` names one), and runs the
+Kivy touch UI. Hardware is touched only here, when the adapters are built.
+
+``--script FILE`` feeds steps through the real UI (see ``docs/ui.md`` for the format),
+``--screenshots DIR`` saves a PNG after each step, ``--exit-when-done`` ends the program after
+the script with exit code 0 (every step passed) or 1 (the failing step and why are printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+SIZES = ("800x480", "1280x720")
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT, e.g. 800x480, not {text!r}") from None
+    if not (320 <= width <= 7680 and 240 <= height <= 4320):
+        raise argparse.ArgumentTypeError(f"{text}: between 320x240 and 7680x4320")
+    return width, height
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--simulate", action="store_true",
+                        help="no hardware: a card picker on screen, on-screen panel buttons, lists in memory "
+                             "(unless --config names a store)")
+    parser.add_argument("--config", metavar="FILE", help="the config file (default: $SKATTISCH_CONFIG, "
+                        "/etc/skattisch/skattisch.toml, ~/.config/skattisch/skattisch.toml)")
+    parser.add_argument("--script", metavar="FILE", help="feed these steps through the UI (docs/ui.md)")
+    parser.add_argument("--screenshots", metavar="DIR", help="save a PNG of the screen after each script step")
+    parser.add_argument("--shots", choices=("all", "named"), default="all",
+                        help="with --screenshots: after every step (all) or only at 'screenshot NAME' steps")
+    parser.add_argument("--report", metavar="FILE", help="write one JSON line per script step (what it sent)")
+    parser.add_argument("--exit-when-done", action="store_true",
+                        help="end after the script; exit code 1 if a step failed")
+    parser.add_argument("--size", type=_size, metavar="WxH",
+                        help="window size, e.g. 800x480 or 1280x720 (a window, not full screen)")
+    parser.add_argument("--lang", choices=("de", "en"), help="language of the screen (default: the config's)")
+    parser.add_argument("--seed", type=int, help="random seed for Auslosen (reproducible demos and tests)")
+    parser.add_argument("--players", metavar="NAMES",
+                        help="open a list at once with these comma-separated players (demos, tests)")
+
+
+def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, bool]:
+    """Settle Kivy's options before Kivy is imported (it reads them at import)."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # not xclip/xsel, which may be missing
+    size = args.size
+    fullscreen = size is None and not args.simulate and config.ui.fullscreen
+    width, height = size if size is not None else (config.ui.width, config.ui.height)
+    from kivy.config import Config as KivyConfig
+
+    KivyConfig.set("graphics", "width", str(width))
+    KivyConfig.set("graphics", "height", str(height))
+    KivyConfig.set("graphics", "resizable", "0" if size is not None else "1")
+    KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    KivyConfig.set("graphics", "show_cursor", "1" if args.simulate or size is not None else "0")
+    KivyConfig.set("graphics", "vsync", "0")  # never wait for a vertical blank before the next tap's frame
+    KivyConfig.set("graphics", "multisamples", "0")  # no MSAA: flat shapes need none, and the Pi draws faster
+    KivyConfig.set("kivy", "exit_on_escape", "0")
+    KivyConfig.set("kivy", "log_level", os.environ.get("SKATTISCH_KIVY_LOG", "warning"))
+    KivyConfig.set("kivy", "keyboard_mode", "" if args.simulate else "systemanddock")
+    KivyConfig.set("kivy", "keyboard_layout", "de" if (args.lang or config.table.language) == "de" else "qwerty")
+    if fullscreen:
+        # The table's touchscreen comes through the kernel (probesysfs/hidinput); SDL also
+        # turns each touch into a mouse click, which would make one tap count twice.
+        if KivyConfig.has_option("input", "mouse"):
+            KivyConfig.remove_option("input", "mouse")
+    else:
+        # a mouse is a finger here: no red multitouch dots on right-click
+        KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
+    return width, height, fullscreen
+
+
+def run(args: argparse.Namespace) -> int:
+    from drivers.config import ConfigError, load_config
+    from ui.table.script import ScriptError, load_script
+
+    try:
+        config = load_config(args.config)
+        steps = load_script(args.script) if args.script else []
+    except (ConfigError, ScriptError) as exc:
+        print(f"skattisch run: {exc}", file=sys.stderr)
+        return 2
+    _kivy_environment(args, config)
+    parts = _Parts()
+    try:
+        return _run(args, config, steps, parts)
+    finally:
+        parts.close()
+
+
+class _Parts:
+    """What was built, closed in reverse order however the run ends."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+
+    def add(self, item: Any) -> Any:
+        self.items.append(item)
+        return item
+
+    def close(self) -> None:
+        for item in reversed(self.items):
+            try:
+                item.close()
+            except Exception as exc:  # closing must go on for the rest
+                print(f"skattisch run: closing {item!r}: {exc}", file=sys.stderr)
+
+
+def _store(args: argparse.Namespace, config: Any) -> Any:
+    from drivers.store import MemoryEventStore, TinyDBEventStore
+
+    if args.simulate and args.config is None:
+        return MemoryEventStore()
+    return TinyDBEventStore(config.store.path)
+
+
+def _reader(args: argparse.Namespace, config: Any) -> Any:
+    from ui.table.runner import SimulatedReader
+
+    if args.simulate or not config.reader.enabled:
+        return SimulatedReader() if args.simulate else None
+    from drivers.deck import Deck
+    from drivers.reader import SerialCardReader
+
+    deck = Deck.load(config.reader.deck) if config.reader.deck is not None else None
+    return SerialCardReader(config.reader.port, mode=config.reader.mode, baud=config.reader.baud, deck=deck,
+                            debounce=config.reader.debounce_ms / 1000)
+
+
+def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts) -> int:
+    from device.table import OpenList, TableService
+    from drivers.panel import FakePanel, open_panel
+    from ui.table.app import TableApp
+    from ui.table.runner import ScriptRunner
+
+    store = parts.add(_store(args, config))
+    rng = random.Random(args.seed) if args.seed is not None else None
+    service = TableService(store, device_id=store.device_id, rng=rng)
+    if args.players:
+        names = tuple(n.strip() for n in args.players.split(",") if n.strip())
+        result = service.handle(OpenList(names, series_length=None if len(names) > 4 else {3: 36, 4: 48}[len(names)]))
+        if result.refusals:
+            print(f"skattisch run: --players: {result.refusals[0].reason}", file=sys.stderr)
+            return 2
+    runner: ScriptRunner | None = None
+    report = parts.add(open(args.report, "w", encoding="utf-8")) if args.report else None
+
+    def started(app: TableApp) -> None:
+        if runner is not None:
+            runner.start(app)
+
+    app = TableApp(
+        service, simulate=args.simulate, table_number=config.table.number, table_name=config.table.name,
+        club_pin=config.table.club_pin, language=args.lang or config.table.language, config=config,
+        hooks={"shutdown": _shutdown_hook(args)}, on_started=started)
+    panel = parts.add(FakePanel(app.panel_submit) if args.simulate else open_panel(config.gpio, app.panel_submit))
+    app.panel = panel
+    reader = _reader(args, config)
+    if reader is not None:
+        parts.add(reader)
+        reader.start(app.reader_submit)
+    if steps:
+        shots_dir = Path(args.screenshots) if args.screenshots else None
+        runner = ScriptRunner(app, steps, shots_dir=shots_dir, shots=args.shots, report=report,
+                              exit_when_done=args.exit_when_done,
+                              reader=reader if args.simulate else None)
+    elif args.exit_when_done:
+        from kivy.clock import Clock
+
+        app._on_started = lambda a: Clock.schedule_once(lambda _dt: a.stop(), 0.2)
+    app.run()
+    return runner.exit_code if runner is not None else 0
+
+
+def _shutdown_hook(args: argparse.Namespace) -> Any:
+    def shutdown(app: Any) -> None:
+        if args.simulate:
+            app.stop()
+            return
+        import subprocess
+
+        try:
+            subprocess.run(["systemctl", "poweroff"], check=True, timeout=20)
+        except (OSError, subprocess.SubprocessError) as exc:
+            app.hint(f"Ausschalten ging nicht: {exc}", level="error")
+
+    return shutdown

@@ -1,0 +1,519 @@
+"""The table App: the controller between the service and the screens.
+
+Threads: only the Kivy main thread touches widgets. The reader and the GPIO panel submit
+their commands to the service from their own threads; the App pumps the service on the main
+thread from a clock interval (every :data:`PUMP_SECONDS`) and, when something happened,
+refreshes the screens from ``service.snapshot()`` once per frame at most (a clock trigger
+coalesces bursts of events).
+
+Screens never hold rules: they read the snapshot and call the App's intents (``app.bid(18)``,
+``app.pass_()``, ``app.declare(key)``, ``app.confirm_seat(seat)``, …), which send the
+service's commands. What the service refuses comes back as a refusal and is shown in the
+hint banner, in the service's words.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.text import DEFAULT_FONT, LabelBase
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from device.cards import Card
+from device.hardware import Button, ButtonPressed, CardScanned
+from device.table import commands as cmd
+from device.table.state import Phase
+from ui import i18n
+from ui.i18n import tr
+from ui.table import theme
+from ui.table.widgets import Hint, StatusBar
+
+log = logging.getLogger(__name__)
+
+PUMP_SECONDS = 0.03  # how often the service is pumped on the main thread
+HINT_SECONDS = 6.0  # a reason or an error: long enough to read at arm's length
+INFO_SECONDS = 3.0  # news ("Spiel 3 steht in der Liste") over the status bar
+HERE = Path(__file__).parent
+
+# phase -> the screen that shows it
+PHASE_SCREENS = {
+    Phase.SETUP: "setup",
+    Phase.BIDDING: "game",
+    Phase.DECLARING: "declare",
+    Phase.PLAYING: "play",
+    Phase.RAMSCH: "result",
+    Phase.RESULT: "result",
+    Phase.SERIES_OVER: "end",
+    Phase.CLOSED: "end",
+}
+# screens a person opens on top of the game; they stay until closed
+OVERLAY_SCREENS = ("list", "settings")
+
+
+@dataclass
+class Sent:
+    """A command that reached the service's inbox, and from where (for the script report)."""
+
+    source: str
+    command: object
+
+
+@dataclass
+class Counters:
+    """What the App did, for scripts, tests and the benchmark."""
+
+    pumps: int = 0
+    refreshes: int = 0
+    events: int = 0
+    refusals: list[str] = field(default_factory=list)
+    sent: list[Sent] = field(default_factory=list)
+
+
+def register_font() -> None:
+    """Make DejaVu Sans the default font: it has ♣ ♠ ♥ ♦, Kivy's Roboto has not."""
+    if theme.FONT_REGULAR.exists():
+        bold = theme.FONT_BOLD if theme.FONT_BOLD.exists() else theme.FONT_REGULAR
+        LabelBase.register(DEFAULT_FONT, str(theme.FONT_REGULAR), fn_bold=str(bold))
+    else:  # still usable; suit symbols show as boxes until fonts-dejavu-core is installed
+        log.warning("%s missing: install fonts-dejavu-core for the suit symbols", theme.FONT_REGULAR)
+
+
+class Root(FloatLayout):
+    """Status bar over the screens, and the hint banner floating above both."""
+
+
+class TableApp(App):
+    """The table's touch UI. ``service`` is a :class:`device.table.TableService` (or anything
+    with its ``submit``/``pump``/``snapshot``).
+
+    ``panel``: a :class:`drivers.panel.FakePanel` or GPIO panel (shown the service's
+    ``panel_view()``); ``simulate``: show the on-screen card picker and panel buttons;
+    ``hooks``: what the settings screen may do to the machine (``shutdown``,
+    ``save_settings``); ``on_started``: called on the main thread once the first frame is
+    up (the script runner starts there).
+    """
+
+    scale = NumericProperty(1.0)
+    simulate = BooleanProperty(False)
+    table_number = NumericProperty(1)
+    language = StringProperty("de")
+    snapshot = ObjectProperty(None, allownone=True)
+    can_leave_setup = BooleanProperty(False)
+
+    def __init__(
+        self, service: Any, *, panel: Any = None, simulate: bool = False, table_number: int = 1,
+        table_name: str = "", club_pin: str = "", language: str = "de", config: Any = None,
+        hooks: dict[str, Callable[..., Any]] | None = None,
+        on_started: Callable[[TableApp], None] | None = None, **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.service = service
+        self.panel = panel
+        self.simulate = simulate
+        self.table_number = table_number
+        self.table_name = table_name
+        self.club_pin = club_pin
+        self.table_config = config
+        self.hooks = dict(hooks or {})
+        self.language = language
+        i18n.set_language(language)
+        self.counters = Counters()
+        self._on_started = on_started
+        self._send_lock = threading.Lock()
+        self._in_flight = 0
+        self._last_panel_view: Any = None
+        self._refresh_trigger = Clock.create_trigger(self.refresh, -1)
+        self._pump_trigger = Clock.create_trigger(self._pump, -1)
+        self._hint_clear = Clock.create_trigger(self._clear_hint, HINT_SECONDS)
+        self.title = "Skattisch"
+        self.first_frame_at: float | None = None
+        self.listeners: list[Callable[[Any], None]] = []  # called with each PumpResult
+        self._picker: Any = None
+        self._setup_forced = False
+        self._settings_unlocked = not club_pin
+        self._reader_capture: Callable[[Any], None] | None = None
+        self._panel_capture: Callable[[Any], None] | None = None
+
+    # -- building ------------------------------------------------------------------------
+
+    def build(self) -> Root:
+        register_font()
+        self._update_scale()
+        Window.clearcolor = theme.BACKGROUND
+        Window.bind(size=lambda *_: self._update_scale())
+        from ui.table import screens  # noqa: F401  (registers the screen classes for kv)
+
+        Builder.load_file(str(HERE / "widgets.kv"))
+        Builder.load_file(str(HERE / "popups.kv"))
+        for kv in sorted((HERE / "screens").glob("*.kv")):
+            Builder.load_file(str(kv))
+        Builder.load_file(str(HERE / "app.kv"))
+        root = Root()
+        self.status_bar: StatusBar = root.ids.status_bar
+        self.hint_banner: Hint = root.ids.hint
+        self.manager: ScreenManager = root.ids.manager
+        self.manager.transition = NoTransition()  # no animation that delays the next tap
+        from ui.table.screens import SCREEN_CLASSES
+
+        for name, cls in SCREEN_CLASSES.items():
+            self.manager.add_widget(cls(name=name))
+        return root
+
+    def on_start(self) -> None:
+        self._pump_event = Clock.schedule_interval(self._pump, PUMP_SECONDS)
+        Clock.schedule_interval(self._tick_clock, 1.0)
+        self._tick_clock()
+        self.refresh()
+        Clock.schedule_once(self._started, 0)
+
+    def _started(self, _dt: float) -> None:
+        self.first_frame_at = time.perf_counter()
+        if self._on_started is not None:
+            self._on_started(self)
+
+    def on_stop(self) -> None:
+        self._pump_event.cancel() if hasattr(self, "_pump_event") else None
+
+    def _update_scale(self) -> None:
+        self.scale = theme.scale_for(Window.height)
+
+    # -- talking to the service ----------------------------------------------------------
+
+    def submit(self, command: object, source: str = "screen") -> None:
+        """Hand a command to the service (safe from any thread: reader and panel use it too)."""
+        with self._send_lock:
+            self._in_flight += 1
+            self.counters.sent.append(Sent(source, command))
+        self.service.submit(command)
+        if threading.current_thread() is threading.main_thread():
+            self._pump_trigger()  # a tap: pump before the next frame instead of at the next interval
+
+    @property
+    def in_flight(self) -> int:
+        """Commands submitted that no pump has taken yet."""
+        with self._send_lock:
+            return self._in_flight
+
+    def _pump(self, _dt: float = 0.0) -> bool:
+        with self._send_lock:
+            taken = self._in_flight
+        result = self.service.pump()
+        with self._send_lock:
+            self._in_flight -= taken
+        self.counters.pumps += 1
+        if result:
+            self.counters.events += len(result.events)
+            for refusal in result.refusals:
+                self.counters.refusals.append(refusal.code)
+                self.hint(refusal.reason_de, level="error")
+            for event in result.events:
+                self._announce(event)
+            for listener in list(self.listeners):
+                listener(result)
+            self._refresh_trigger()
+        return True
+
+    def _announce(self, event: Any) -> None:
+        """Say in the banner what would otherwise pass unnoticed."""
+        kind = getattr(event, "type", "")
+        if kind == "list_opened":
+            self._setup_forced = False
+        elif kind == "card_played" and self.manager.current == "list":
+            self.manager.current = PHASE_SCREENS[Phase.PLAYING]  # the game goes on: show its trick
+        if kind == "passed_in":
+            self.hint(tr("passed_in_game", n=getattr(event.body, "entry", "")), level="info")
+        elif kind == "game_recorded":
+            self.hint(tr("entered_game", n=getattr(event.body, "entry", "")), level="info")
+
+    def refresh(self, *_args: Any) -> None:
+        """Show the service's current snapshot on the screen in view (main thread only)."""
+        snap = self.service.snapshot()
+        self.snapshot = snap
+        self.counters.refreshes += 1
+        self._update_status(snap)
+        self._update_panel()
+        wanted = PHASE_SCREENS.get(snap.phase, "setup")
+        current = self.manager.current
+        self.can_leave_setup = snap.phase != Phase.SETUP
+        if not (current in OVERLAY_SCREENS or (current == "setup" and self._setup_forced)):
+            current = wanted  # an opened list or settings screen stays until it is closed
+        # Only the screen on view is rebuilt; the others are shown the snapshot when they come up.
+        self._switch(current, snap)
+        self._update_picker(snap)
+
+    def _switch(self, name: str, snap: Any = None) -> None:
+        screen = self.manager.get_screen(name)
+        screen.show(snap if snap is not None else self.snapshot)
+        if self.manager.current != name:
+            self.manager.current = name
+            if self.hint_banner.level != "info":
+                self._clear_hint()  # a reason given on the last screen does not belong to this one
+
+    def _update_panel(self) -> None:
+        if self.panel is None or not hasattr(self.service, "panel_view"):
+            return
+        view = self.service.panel_view()
+        if view != self._last_panel_view:
+            self._last_panel_view = view
+            self.panel.show(view)
+
+    # -- the status bar ------------------------------------------------------------------
+
+    def _update_status(self, snap: Any) -> None:
+        bar = self.status_bar
+        bar.table_text = self.table_name or tr("table_n", number=self.table_number)
+        reader = snap.reader
+        if self.simulate:
+            bar.reader_text, bar.reader_color = tr("reader_simulated"), theme.OK
+        elif reader.connected:
+            bar.reader_text, bar.reader_color = tr("reader_ok"), theme.OK
+        else:
+            bar.reader_text, bar.reader_color = tr("reader_off"), theme.BAD
+        sync = snap.sync
+        if sync.synced_games:
+            bar.sync_text = tr("sync_upto", game=sync.synced_games)
+        else:
+            bar.sync_text = tr("sync_none")
+        bar.sync_color = theme.OK if sync.acked_seq >= sync.last_seq and sync.last_seq else theme.WARN
+
+    def _tick_clock(self, *_args: Any) -> None:
+        self.status_bar.clock_text = time.strftime("%H:%M")
+
+    # -- hints -----------------------------------------------------------------------------
+
+    def hint(self, text: str, level: str = "hint") -> None:
+        """Show why something is not possible (or what happened) in the banner."""
+        if level == "info" and self.hint_banner.text and self.hint_banner.level != "info":
+            return  # a reason or an error stays readable; the news can wait
+        self.hint_banner.level = level
+        self.hint_banner.text = text or tr("why_greyed")
+        self._hint_clear.cancel()
+        self._hint_clear.timeout = INFO_SECONDS if level == "info" else HINT_SECONDS
+        self._hint_clear()
+
+    def _clear_hint(self, *_args: Any) -> None:
+        self.hint_banner.text = ""
+
+    # -- helpers for kv ------------------------------------------------------------------
+
+    def rank_label(self, rank: str) -> str:
+        table = theme.RANK_LABEL_DE if self.language == "de" else theme.RANK_LABEL_EN
+        return table.get(rank, rank)
+
+    def tr(self, key: str, **values: Any) -> str:
+        return tr(key, **values)
+
+    def set_language(self, lang: str) -> None:
+        i18n.set_language(lang)
+        self.language = lang
+        for screen in self.manager.screens:
+            screen.retranslate()
+        self.refresh()
+        self._switch(self.manager.current)
+
+    # -- navigation ------------------------------------------------------------------------
+
+    def show_list(self) -> None:
+        """The list, one tap from anywhere."""
+        self._open_overlay("list")
+
+    def show_settings(self) -> None:
+        """The settings, behind the club PIN (if the config sets one)."""
+        if self._settings_unlocked:
+            self._open_overlay("settings")
+            return
+        from ui.table.popups import PinPopup
+
+        PinPopup(self._check_pin).open()
+
+    def _check_pin(self, pin: str) -> None:
+        if pin == self.club_pin:
+            self._settings_unlocked = True
+            self._clear_hint()
+            self._open_overlay("settings")
+        else:
+            self.hint(tr("pin_wrong"), level="error")
+
+    def lock_settings(self) -> None:
+        self._settings_unlocked = not self.club_pin
+
+    def _open_overlay(self, name: str) -> None:
+        self._switch(name)
+        self.manager.get_screen(name).opened()
+
+    def new_list(self) -> None:
+        """After a closed list: set up the next one."""
+        self._setup_forced = True
+        self._switch("setup")
+
+    def leave_setup(self) -> None:
+        if self._setup_forced:
+            self._setup_forced = False
+            self.close_overlay()
+
+    def close_overlay(self) -> None:
+        """Back from the list or the settings to the game."""
+        if self.manager.current == "settings":
+            self.lock_settings()
+        snap = self.snapshot
+        wanted = PHASE_SCREENS.get(snap.phase, "setup") if snap is not None else "setup"
+        self._switch(wanted)
+
+    @property
+    def current_screen(self) -> str:
+        return str(self.manager.current)
+
+    # -- the card picker (simulation) and the hardware's commands --------------------------
+
+    def open_picker(self) -> None:
+        """The 32 cards on screen instead of the reader (``--simulate``)."""
+        from ui.table.popups import CardPicker
+
+        if self._picker is None:
+            self._picker = CardPicker(self.pick_card)
+            self._picker.bind(on_dismiss=lambda *_: setattr(self, "_picker", None))
+            self._picker.open()
+        if self.snapshot is not None:
+            self._picker.show_state(self.snapshot)
+
+    @property
+    def picker_open(self) -> bool:
+        return self._picker is not None
+
+    def _update_picker(self, snap: Any) -> None:
+        if self._picker is None:
+            return
+        wanted = snap.play is not None or snap.declaration is not None or (
+            snap.result is not None and snap.result.may_add_skat)
+        if wanted:
+            self._picker.show_state(snap)
+        else:
+            self._picker.dismiss()
+
+    def reader_submit(self, command: object) -> None:
+        """What the reader sends (any thread): to the service, or to the deck teach-in."""
+        capture = self._reader_capture
+        if capture is not None:
+            Clock.schedule_once(lambda _dt: capture(command), 0)
+        else:
+            self.submit(command, "reader")
+
+    def panel_submit(self, command: object) -> None:
+        """What the panel sends (any thread): to the service, or to the button test."""
+        capture = self._panel_capture
+        if capture is not None:
+            Clock.schedule_once(lambda _dt: capture(command), 0)
+        else:
+            self.submit(command, "panel")
+
+    def capture_reader(self, capture: Callable[[Any], None] | None) -> None:
+        self._reader_capture = capture
+
+    def capture_panel(self, capture: Callable[[Any], None] | None) -> None:
+        self._panel_capture = capture
+
+    def force_panel_update(self) -> None:
+        self._last_panel_view = None
+        self._update_panel()
+
+    # -- intents: the table ----------------------------------------------------------------
+
+    def open_list(self, players: Sequence[str], *, draw: bool, series_length: int | None,
+                  scoring: str, profile: str, stake: str) -> None:
+        self.submit(cmd.OpenList(tuple(players), draw=draw, series_length=series_length, scoring=scoring,
+                                 profile=profile, stake=stake))
+
+    def bid(self, value: int) -> None:
+        bidding = self._bidding()
+        if bidding is not None:
+            self.submit(cmd.Bid(bidding.speaker, value))
+
+    def hold(self) -> None:
+        bidding = self._bidding()
+        if bidding is not None:
+            self.submit(cmd.Hold(bidding.speaker))
+
+    def pass_(self) -> None:
+        bidding = self._bidding()
+        if bidding is not None:
+            self.submit(cmd.Pass(bidding.speaker))
+
+    def _bidding(self) -> Any:
+        return None if self.snapshot is None else self.snapshot.bidding
+
+    def take_skat(self) -> None:
+        self.submit(cmd.TakeSkat())
+
+    def declare(self, key: str) -> None:
+        self.submit(cmd.Declare.parse(key))
+
+    def kontra(self, position: int) -> None:
+        self.submit(cmd.Kontra(position))
+
+    def re(self, position: int) -> None:
+        self.submit(cmd.Re(position))
+
+    def pick_card(self, code: str) -> None:
+        """A card from the on-screen picker: it stands in for the reader, so it goes the
+        reader's way (the service decides whether it is a trick card or a skat card)."""
+        self.submit(CardScanned(Card.parse(code), raw=code, source="picker"), source="picker")
+
+    def undo(self) -> None:
+        self.submit(cmd.Undo())
+
+    def end_game(self, how: str) -> None:
+        self.submit(cmd.EndGame(cmd.EndHow(how)))
+
+    def enter_result(self, tricks: int, points: int | None, matadors: int | None = None) -> None:
+        self.submit(cmd.EnterResult(tricks, points, matadors))
+
+    def enter_matadors(self, matadors: int) -> None:
+        self.submit(cmd.EnterMatadors(matadors))
+
+    def answer_question(self, accept: bool) -> None:
+        self.submit(cmd.AcceptFalseFollowing() if accept else cmd.RejectCard())
+
+    def confirm_seat(self, seat: int) -> None:
+        """A player confirms the shown result (the declarer and one defender must)."""
+        self.submit(cmd.Confirm(seat))
+
+    def add_bock(self) -> None:
+        self.submit(cmd.AddBock())
+
+    def end_series(self) -> None:
+        self.submit(cmd.EndSeries())
+
+    def confirm_list(self, seat: int) -> None:
+        self.submit(cmd.ConfirmList(seat))
+
+    def consent_correction(self, seat: int) -> None:
+        self.submit(cmd.ConsentCorrection(seat))
+
+    def withdraw_correction(self) -> None:
+        self.submit(cmd.WithdrawCorrection())
+
+    def press(self, button: str) -> None:
+        """A panel button: through the panel if there is one (the fake's ``press``)."""
+        if self.panel is not None and hasattr(self.panel, "press"):
+            self.panel.press(button)  # the fake panel submits through panel_submit
+        else:
+            self.submit(ButtonPressed(Button(button), source="screen"), source="panel")
+
+    def shutdown(self) -> None:
+        hook = self.hooks.get("shutdown")
+        if hook is not None:
+            hook(self)
+        else:
+            self.stop()

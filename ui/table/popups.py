@@ -1,0 +1,247 @@
+"""Windows over a screen: the 32-card picker (``--simulate``), a list of choices (how a game
+was shortened, the false-following question), the result entered directly, the PIN pad.
+
+They are Kivy ``ModalView``\\ s: they sit on the window above the screens, so scripts and
+tests find their buttons there (:func:`ui.table.runner.visible_widgets`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.modalview import ModalView
+
+from device.cards import DECK
+from ui.i18n import tr
+from ui.table import theme
+from ui.table.widgets import CardChip, TButton, TLabel, make_button
+
+# The picker's rows: one suit each (♣ ♠ ♥ ♦); columns from the highest card down, as a
+# player sorts his hand: Ass, 10, König, Dame, Bube, 9, 8, 7.
+PICKER_RANKS = "AT KQJ987".replace(" ", "")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    label: str
+    name: str
+    action: Callable[[], None]
+    greyed: bool = False
+    reason: str = ""
+    kind: str = "normal"
+
+
+class TablePopup(ModalView):
+    """A modal window in the table's colours; ``title`` on top."""
+
+    title = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_dismiss", False)
+        kwargs.setdefault("size_hint", (0.96, 0.96))
+        super().__init__(**kwargs)
+
+
+class ChoicePopup(TablePopup):
+    """A question with big answers, one per line (or two columns), and "abbrechen"."""
+
+    text = StringProperty("")
+
+    def __init__(self, title: str, options: Sequence[Option], *, text: str = "", cancel: bool = True,
+                 cols: int | None = None, **kwargs: Any) -> None:
+        super().__init__(title=title, text=text, **kwargs)
+        grid = self.ids.options
+        grid.cols = cols if cols is not None else (1 if len(options) <= 3 else 2)  # all fit at 800×480
+        for option in options:
+            grid.add_widget(make_button(option.label, option.name, self._wrap(option.action), kind=option.kind,
+                                        greyed=option.greyed, reason=option.reason))
+        self.ids.cancel.opacity = 1 if cancel else 0
+        self.ids.cancel.disabled = not cancel
+
+    def _wrap(self, action: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            self.dismiss()
+            action()
+        return run
+
+
+class CardPicker(TablePopup):
+    """The 32 cards on screen, standing in for the card reader in ``--simulate``.
+
+    Each card is a button named ``card_<code>`` (``card_CJ``). Cards the service has seen
+    already are greyed out. It stays open for the next card; the current trick shows on top.
+    """
+
+    def __init__(self, on_pick: Callable[[str], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._on_pick = on_pick
+        self._tiles: dict[str, TButton] = {}
+        grid = self.ids.grid
+        by_code = {card.code: card for card in DECK}
+        for suit in "CSHD":
+            for rank in PICKER_RANKS:
+                code = suit + rank
+                tile = make_button(self._label(code), f"card_{code}", lambda c=code: self._on_pick(c), kind="card")
+                tile.font_size = App.get_running_app().scale * theme.FONT_LARGE
+                tile.height = App.get_running_app().scale * 62
+                assert code in by_code
+                self._tiles[code] = tile
+                grid.add_widget(tile)
+
+    @staticmethod
+    def _label(code: str) -> str:
+        app = App.get_running_app()
+        colour = "".join(f"{round(c * 255):02x}" for c in theme.SUIT_COLOUR[code[0]][:3])
+        return f"[color=#{colour}]{theme.SUIT_SYMBOL[code[0]]} {app.rank_label(code[1])}[/color]"
+
+    def show_state(self, snap: Any) -> None:
+        """Grey out the cards already seen; show the trick on the table."""
+        play = snap.play
+        seen = set(play.cards_seen) if play is not None else set()
+        if snap.declaration is not None:
+            seen |= set(snap.declaration.skat)
+        for code, tile in self._tiles.items():
+            tile.greyed = code in seen
+            tile.reason = tr("card_seen")
+        row = self.ids.trick
+        row.clear_widgets()
+        scale = App.get_running_app().scale
+        if play is not None:
+            trick = play.trick if play.trick.cards or play.last_trick is None else play.last_trick
+            row.add_widget(TLabel(text=tr("trick_n", n=trick.number), size_hint_x=None, width=scale * 90,
+                                  bold=True))
+            for card in trick.cards:
+                row.add_widget(TLabel(text=card.name, halign="right"))
+                row.add_widget(CardChip(code=card.card, size_hint_x=None, width=scale * 46))
+            if play.to_play_name:
+                row.add_widget(TLabel(text=tr("to_play", name=play.to_play_name), halign="right"))
+        elif snap.declaration is not None:
+            row.add_widget(TLabel(text=tr("push_skat_prompt")))
+        elif snap.result is not None:
+            row.add_widget(TLabel(text=tr("skat_at_end_prompt")))
+
+
+class NumberPad(BoxLayout):
+    """Digits for a number (card points): ``value`` is what was typed."""
+
+    value = StringProperty("")
+    limit = NumericProperty(120)
+    masked = BooleanProperty(False)  # a PIN shows dots
+
+    def press(self, key: str) -> None:
+        if key == "⌫":
+            self.value = self.value[:-1]
+        elif key == "C":
+            self.value = ""
+        elif len(self.value) < 3:
+            candidate = (self.value + key).lstrip("0") or "0"
+            if int(candidate) <= self.limit:
+                self.value = candidate
+
+
+class ResultPopup(TablePopup):
+    """The counted result instead of the cards: the declarer's tricks and card points, then
+    (not in Null) his matadors, "mit 1" … "ohne 11" (the service refuses what the game cannot
+    have, and says why)."""
+
+    tricks = NumericProperty(-1)
+    page = NumericProperty(0)
+    null_game = BooleanProperty(False)
+
+    def __init__(self, on_enter: Callable[[int, int | None, int | None], None], *, null_game: bool,
+                 **kwargs: Any) -> None:
+        super().__init__(null_game=null_game, **kwargs)
+        self._on_enter = on_enter
+        grid = self.ids.tricks_grid
+        for n in range(11):
+            grid.add_widget(make_button(str(n), f"tricks_{n}", lambda n=n: self.set_tricks(n), size_hint_y=1))
+        pad = self.ids.pad
+        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "⌫"):
+            pad.ids.keypad.add_widget(make_button(key, f"digit_{key}" if key.isdigit() else
+                                                  ("digit_clear" if key == "C" else "digit_back"),
+                                                  lambda k=key: pad.press(k), size_hint_y=1))
+        matadors = self.ids.matadors_page
+        for sign in (1, -1):
+            for n in range(1, 12):
+                value = sign * n
+                label = tr("with_n", n=n) if sign > 0 else tr("without_n", n=n)
+                matadors.add_widget(make_button(label, f"matadors_{'p' if sign > 0 else 'm'}{n}",
+                                                lambda v=value: self._finish(v), height=self._row_height()))
+
+        self._pages = [self.ids.entry_page, self.ids.matadors_page]
+        self.ids.body.remove_widget(self.ids.matadors_page)
+
+    def on_page(self, _instance: Any, page: int) -> None:
+        # swap the pages: a hidden page must not lie under the shown one (Kivy's disabled
+        # widgets swallow the touches that land on them)
+        body = self.ids.body
+        body.clear_widgets()
+        body.add_widget(self._pages[page])
+
+    @staticmethod
+    def _row_height() -> float:
+        return float(App.get_running_app().scale * 80)
+
+    def set_tricks(self, n: int) -> None:
+        self.tricks = n
+        for button in self.ids.tricks_grid.children:
+            button.kind = "selected" if button.name == f"tricks_{n}" else "normal"
+
+    def enter(self) -> None:
+        """"weiter" (to the matadors) or, in Null, "eintragen"."""
+        if self.tricks < 0:
+            App.get_running_app().hint(tr("tricks_missing"))
+            return
+        if not self.ids.pad.value and not self.null_game:
+            App.get_running_app().hint(tr("points_missing"))
+            return
+        if self.null_game:
+            self._finish(None)
+        else:
+            self.page = 1
+
+    def _finish(self, matadors: int | None) -> None:
+        value = self.ids.pad.value
+        self.dismiss()
+        self._on_enter(self.tricks, int(value) if value else None, matadors)
+
+
+class PinPopup(TablePopup):
+    """The club PIN before the settings."""
+
+    def __init__(self, on_pin: Callable[[str], None], **kwargs: Any) -> None:
+        kwargs.setdefault("size_hint", (0.6, 0.92))
+        super().__init__(**kwargs)
+        self._on_pin = on_pin
+        pad = self.ids.pad
+        pad.limit = 10 ** 9
+        pad.masked = True
+        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "⌫"):
+            pad.ids.keypad.add_widget(make_button(key, f"digit_{key}" if key.isdigit() else
+                                                  ("digit_clear" if key == "C" else "digit_back"),
+                                                  lambda k=key: self._press(k), size_hint_y=1))
+
+    def _press(self, key: str) -> None:
+        pad = self.ids.pad
+        if key == "⌫":
+            pad.value = pad.value[:-1]
+        elif key == "C":
+            pad.value = ""
+        elif len(pad.value) < 12:
+            pad.value += key
+
+    def enter(self) -> None:
+        value = self.ids.pad.value
+        self.ids.pad.value = ""
+        self.dismiss()
+        self._on_pin(value)
+
+
+class Keys(GridLayout):
+    """The key grid of a :class:`NumberPad`."""

@@ -1,0 +1,103 @@
+"""Screen 3, the declaration: the game types with their suit symbols, Grand and Null; Hand,
+Schneider angesagt, Schwarz angesagt, Ouvert; "Skat aufnehmen". What is not possible is
+greyed out (the service lists every declaration and says why one is not possible) and a tap
+on it says why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import BooleanProperty, StringProperty
+
+from ui.i18n import tr
+from ui.table import theme
+from ui.table.screens import TableScreen
+from ui.table.viewmodels import GAME_SUITS, Choice, game_choices, word_choices
+from ui.table.widgets import CardChip, make_button
+
+
+def game_button_text(choice: Choice, scale: float) -> str:
+    """A game button's text: the suit symbol large in its colour, then the name."""
+    if not choice.suit:
+        return f"[b]{choice.label}[/b]"
+    colour = "".join(f"{round(c * 255):02x}" for c in theme.SUIT_COLOUR[choice.suit][:3])
+    return (f"[color=#{colour}][size={int(scale * theme.FONT_HUGE)}]{theme.SUIT_SYMBOL[choice.suit]}[/size][/color]"
+            f" [b]{choice.label}[/b]")
+
+
+class DeclareScreen(TableScreen):
+    title_text = StringProperty("")
+    prompt_text = StringProperty("")
+    summary_text = StringProperty("")
+    summary_suit = StringProperty("")
+    selected = StringProperty("")
+    may_take_skat = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._snap: Any = None
+        self._deal_key: Any = None
+
+    def show(self, snap: Any) -> None:
+        self._snap = snap
+        view = snap.declaration
+        if view is None:
+            self._deal_key = None
+            return
+        deal_key = (snap.game_no, view.declarer, view.skat_taken)
+        if deal_key != self._deal_key:  # a new declaration (or the skat was taken): start afresh
+            self._deal_key = deal_key
+            self.selected = ""
+        self.title_text = tr("declare_title", name=view.declarer_name, bid=view.bid)
+        self.prompt_text = view.prompt if self.app.language == "de" else ""
+        self.may_take_skat = view.may_take_skat
+        self._build(view)
+
+    def retranslate(self) -> None:
+        if self._snap is not None:
+            self.show(self._snap)
+
+    def _build(self, view: Any) -> None:
+        scale = self.app.scale
+        options = view.options
+        if self.selected and not any(o.key == self.selected for o in options):
+            self.selected = ""
+        games = self.ids.games
+        games.clear_widgets()
+        for choice in game_choices(options, self.selected or None):
+            tick = "✔ " if choice.on and not choice.suit else ""  # a suit chip shows its frame instead
+            button = make_button(tick + game_button_text(choice, scale), choice.name,
+                                 (lambda k=choice.key: self.select(k)), kind="card" if choice.suit else "normal",
+                                 greyed=choice.greyed, reason=choice.reason)
+            button.marked = choice.on
+            if choice.on and not choice.suit:
+                button.kind = "selected"
+            button.height = scale * 72
+            games.add_widget(button)
+        words = self.ids.words
+        words.clear_widgets()
+        for choice in word_choices(options, self.selected or None):
+            words.add_widget(make_button(("✔ " if choice.on else "") + choice.label, choice.name,
+                                         (lambda k=choice.key: self.select(k)),
+                                         kind="selected" if choice.on else "normal",
+                                         greyed=choice.greyed, reason=choice.reason))
+        option = next((o for o in options if o.key == self.selected), None)
+        self.summary_text = option.label if option is not None else tr("choose_game")
+        self.summary_suit = GAME_SUITS.get(option.game, "") if option is not None else ""
+        confirm = self.ids.declare
+        confirm.greyed = option is None or not option.allowed
+        confirm.reason = tr("choose_game_first") if option is None else option.reason
+        skat = self.ids.skat
+        skat.clear_widgets()
+        for code in view.skat:  # face down: the pushed skat is the declarer's secret until the end
+            skat.add_widget(CardChip(code=code, hidden=True, size_hint_x=None, width=scale * 40))
+
+    def select(self, key: str | None) -> None:
+        if key is None:
+            return
+        self.selected = key
+        self._build(self._snap.declaration)
+
+    def declare(self) -> None:
+        if self.selected:
+            self.app.declare(self.selected)

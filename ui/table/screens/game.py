@@ -1,0 +1,101 @@
+"""Screen 2, the game: game n of N, dealer, who sits out, the three positions by name, and
+the bidding guided by the service: the next valid values as buttons, "ja", "passe"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import NumericProperty, StringProperty
+
+from ui.i18n import tr
+from ui.table import theme
+from ui.table.screens import TableScreen
+from ui.table.viewmodels import bidding_prompt, page_of_values
+from ui.table.widgets import make_button
+
+VALUES_PER_PAGE = 7  # plus "mehr …": eight buttons of ~95 px at 800 px wide
+
+
+def game_title(snap: Any) -> str:
+    """"Spiel 17/48 · Geber: Anna (sitzt aus)" from the snapshot's numbers and names."""
+    if snap.series_length:
+        game = tr("game_n_of", n=snap.game_no, total=snap.series_length)
+    else:
+        game = tr("game_n", n=snap.game_no)
+    parts = [game]
+    if snap.dealer_name:
+        dealer = tr("dealer_is", name=snap.dealer_name)
+        if snap.dealer_name in snap.sitting_out:
+            dealer += " " + tr("sits_out")
+        parts.append(dealer)
+    others = [n for n in snap.sitting_out if n != snap.dealer_name]
+    if others:
+        parts.append(tr("sit_out", names=", ".join(others)))
+    if snap.bock_games:
+        parts.append(tr("bock_left", n=snap.bock_games))
+    return " · ".join(parts)
+
+
+class GameScreen(TableScreen):
+    title_text = StringProperty("")
+    prompt_text = StringProperty("")
+    history_text = StringProperty("")
+    speaker = NumericProperty(-1)
+    partner = NumericProperty(-1)
+    page_start = NumericProperty(0)
+
+    def show(self, snap: Any) -> None:
+        self._snap = snap
+        bidding = snap.bidding
+        self.title_text = game_title(snap) if snap.list is not None else ""
+        row = self.ids.positions
+        row.clear_widgets()
+        words = (tr("forehand"), tr("middlehand"), tr("rearhand"))
+        for position, name in enumerate(snap.positions):
+            speaking = bidding is not None and position == bidding.speaker
+            row.add_widget(make_button(
+                f"[size={int(self.app.scale * theme.FONT_SMALL)}]{words[position]}[/size]\n[b]{name}[/b]",
+                f"position_{position}", None, kind="selected" if speaking else "flat"))
+        if bidding is None:
+            self.prompt_text = ""
+            self.history_text = ""
+            self.ids.value_buttons.clear_widgets()
+            self.ids.answers.clear_widgets()
+            return
+        if bidding.speaker != self.speaker or bidding.role == "answering":
+            self.page_start = 0
+        self.speaker = bidding.speaker
+        self.partner = -1 if bidding.partner is None else bidding.partner
+        self.prompt_text = bidding_prompt(bidding, snap.positions, self.app.language)
+        self.history_text = " · ".join(bidding.history[-4:])
+        self._show_values(bidding)
+        answers = self.ids.answers
+        answers.clear_widgets()
+        if bidding.may_hold:
+            answers.add_widget(make_button(tr("hold"), "hold", self.app.hold, kind="confirm",
+                                           font_size=self.app.scale * theme.FONT_LARGE))
+        if bidding.may_pass:
+            answers.add_widget(make_button(tr("pass"), "pass", self.app.pass_,
+                                           font_size=self.app.scale * theme.FONT_LARGE))
+
+    def _show_values(self, bidding: Any) -> None:
+        grid = self.ids.value_buttons
+        grid.clear_widgets()
+        if not bidding.values:
+            return
+        page = page_of_values(bidding.values, self.page_start, VALUES_PER_PAGE)
+        if page.less:
+            grid.add_widget(make_button(tr("fewer_values"), "fewer_values", self.fewer))
+        for value in page.values[: VALUES_PER_PAGE - (1 if page.less else 0)]:
+            grid.add_widget(make_button(str(value), f"bid_{value}", lambda v=value: self.app.bid(v),
+                                        kind="normal", font_size=self.app.scale * theme.FONT_LARGE, bold=True))
+        if page.more:
+            grid.add_widget(make_button(tr("more_values"), "more_values", self.more))
+
+    def more(self) -> None:
+        self.page_start += VALUES_PER_PAGE - (1 if self.page_start else 0)
+        self.show(self._snap)
+
+    def fewer(self) -> None:
+        self.page_start = max(0, self.page_start - (VALUES_PER_PAGE - 1))
+        self.show(self._snap)

@@ -1,0 +1,149 @@
+"""Screen 4, play: the current trick at the three seats (cards appear as they are scanned or
+picked), the trick's winner, each party's running points and tricks; undo the last card,
+shorten the game, or enter the result directly. Kontra/Re when the profile allows it, and
+the table's question when a card looks like false following."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from ui.i18n import tr
+from ui.table.popups import ChoicePopup, Option, ResultPopup
+from ui.table.screens import TableScreen
+from ui.table.viewmodels import suit_in
+from ui.table.widgets import make_button
+
+END_HOWS = ("null_lost", "declarer_gave_up", "defenders_gave_up", "declarer_violation", "defenders_violation")
+
+
+def party_line(party: str, points: int, tricks: int) -> str:
+    """"Alleinspieler (Carla):  58 Augen · 4 Stiche" (one Stich, several Stiche)."""
+    key = "party_line_one" if tricks == 1 else "party_line"
+    return tr(key, party=party, points=points, tricks=tricks)
+
+
+class SeatPlace(BoxLayout):
+    """One of the three places of the trick: position, name and the card played there."""
+
+    position_text = StringProperty("")
+    name_text = StringProperty("")
+    code = StringProperty("")
+    to_play = BooleanProperty(False)
+    winner = BooleanProperty(False)
+    faded = BooleanProperty(False)
+
+
+class PlayScreen(TableScreen):
+    title_text = StringProperty("")
+    title_suit = StringProperty("")
+    trick_text = StringProperty("")
+    winner_text = StringProperty("")
+    declarer_text = StringProperty("")
+    defenders_text = StringProperty("")
+    may_enter_result = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._snap: Any = None
+        self._question: ChoicePopup | None = None
+
+    def show(self, snap: Any) -> None:
+        self._snap = snap
+        play = snap.play
+        if play is None:
+            self._close_question()
+            return
+        marks = [m for m, on in (("Kontra", play.kontra), ("Re", play.re)) if on]
+        self.title_text = (tr("game_n", n=snap.game_no) + " · " +
+                           tr("plays", name=play.declarer_name, game=play.declaration, bid=play.bid) +
+                           ("" if not marks else " · " + " ".join(marks)))
+        self.title_suit = suit_in(play.declaration)
+        showing_last = not play.trick.cards and play.last_trick is not None
+        trick = play.last_trick if showing_last else play.trick
+        self.trick_text = tr("trick_n", n=trick.number)
+        if trick.winner_name and (showing_last or len(trick.cards) == 3):
+            self.winner_text = tr("takes_trick", name=trick.winner_name, points=trick.points)
+        elif trick.winner_name and trick.cards:
+            self.winner_text = tr("holds_trick", name=trick.winner_name)
+        else:
+            self.winner_text = ""
+        by_position = {c.position: c.card for c in trick.cards}
+        words = (tr("forehand"), tr("middlehand"), tr("rearhand"))
+        for position, place in enumerate((self.ids.seat0, self.ids.seat1, self.ids.seat2)):
+            place.position_text = words[position] + (" · " + tr("declarer_short") if position == play.declarer else "")
+            place.name_text = snap.positions[position] if position < len(snap.positions) else ""
+            place.code = by_position.get(position, "")
+            place.to_play = play.to_play == position
+            place.winner = trick.winner == position and bool(trick.cards)
+            place.faded = showing_last
+        self.declarer_text = party_line(tr("declarer") + f" ({play.declarer_name})", play.declarer_points,
+                                        play.declarer_tricks)
+        self.defenders_text = party_line(tr("defenders"), play.defender_points, play.defender_tricks)
+        self.may_enter_result = play.may_enter_result
+        self._build_extra(snap, play)
+        self._show_question(play)
+
+    def retranslate(self) -> None:
+        if self._snap is not None:
+            self.show(self._snap)
+
+    def _build_extra(self, snap: Any, play: Any) -> None:
+        """Kontra/Re and "Null verloren", only when the service offers them."""
+        box = self.ids.extra
+        box.clear_widgets()
+        for position in play.may_kontra:
+            name = snap.positions[position]
+            box.add_widget(make_button(tr("kontra_by", name=name), f"kontra_{position}",
+                                       lambda p=position: self.app.kontra(p)))
+        if play.may_re:
+            box.add_widget(make_button(tr("re_by", name=play.declarer_name), "re",
+                                       lambda: self.app.re(play.declarer)))
+        if play.null_lost:
+            box.add_widget(make_button(tr("end_null_lost"), "null_lost", lambda: self.app.end_game("null_lost"),
+                                       kind="confirm"))
+
+    # -- the false-following question --
+
+    def _show_question(self, play: Any) -> None:
+        question = play.question
+        if question is None:
+            self._close_question()
+            return
+        if self._question is not None:
+            return
+        self._question = ChoicePopup(
+            tr("question_title"), [
+                Option(question.accept_label, "accept_false_following", lambda: self.app.answer_question(True)),
+                Option(question.reject_label, "reject_card", lambda: self.app.answer_question(False)),
+            ], text=question.text, cancel=False)
+        self._question.bind(on_dismiss=lambda *_: setattr(self, "_question", None))
+        self._question.open()
+
+    def _close_question(self) -> None:
+        if self._question is not None:
+            popup, self._question = self._question, None
+            popup.dismiss()
+
+    # -- shorten, result directly --
+
+    def shorten(self) -> None:
+        play = self._snap.play if self._snap is not None else None
+        if play is None:
+            return
+        options = []
+        for how in END_HOWS:
+            greyed = how == "null_lost" and not play.null_lost
+            options.append(Option(tr(f"end_{how}"), f"end_{how}", partial(self.app.end_game, how),
+                                  greyed=greyed, reason=tr("null_lost_only")))
+        ChoicePopup(tr("shorten_title"), options).open()
+
+    def enter_result(self) -> None:
+        play = self._snap.play if self._snap is not None else None
+        if play is None:
+            return
+        null_game = play.declaration.startswith("Null")
+        ResultPopup(self.app.enter_result, null_game=null_game).open()  # Null: no matadors asked

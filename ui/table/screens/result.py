@@ -1,0 +1,79 @@
+"""Screen 5, the result: the list entry in words ("Kreuz Hand mit 2, Spiel 3, Hand 4 = 48,
+gewonnen +48") and the two confirmation taps (the declarer and one defender). When the cards
+did not show the matadors, the buttons "mit 1" … "ohne 4" ask for them; after a shortened
+game the skat can still be scanned."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import ColorProperty, StringProperty
+
+from ui.i18n import tr
+from ui.table import theme
+from ui.table.screens import TableScreen
+from ui.table.viewmodels import suit_in
+from ui.table.widgets import make_button
+
+
+def matadors_label(value: int) -> str:
+    """+2 → "mit 2", -3 → "ohne 3"."""
+    return tr("with_n", n=value) if value > 0 else tr("without_n", n=-value)
+
+
+class ResultScreen(TableScreen):
+    title_text = StringProperty("")
+    result_text = StringProperty("")
+    result_suit = StringProperty("")
+    result_color = ColorProperty(theme.TEXT)
+    details_text = StringProperty("")
+    waiting_text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._snap: Any = None
+
+    def show(self, snap: Any) -> None:
+        self._snap = snap
+        result = snap.result
+        confirms = self.ids.confirms
+        confirms.clear_widgets()
+        self.ids.matadors.clear_widgets()
+        if result is None:
+            if snap.phase == "ramsch":
+                self.title_text = tr("game_n", n=snap.game_no)
+                self.result_text = tr("ramsch_not_supported")
+            return
+        self.title_text = tr("result_of_game", n=snap.game_no)
+        self.result_text = result.text
+        self.result_suit = suit_in(result.text)
+        self.result_color = theme.TEXT if result.won is None else (theme.PLUS if result.won else theme.MINUS)
+        details = [d for d in (result.ending, result.note, " ".join(result.marks)) if d]
+        if result.confirmed:
+            details.append(tr("confirmed_by", names=", ".join(result.confirmed)))
+        self.details_text = " · ".join(details)
+        self.waiting_text = result.waiting_for if self.app.language == "de" else ""
+        if result.needs_matadors:
+            self._matadors(result.matador_choices)
+        seats = {s.seat: s for s in snap.seats}
+        # The declarer's button last: the confirm place bottom right.
+        order = sorted(result.may_confirm, key=lambda s: (seats[s].declarer, s))
+        for seat in order:
+            view = seats[seat]
+            label = f"✔ [b]{view.name}[/b]"
+            if view.declarer:
+                label += f"\n[size={int(self.app.scale * theme.FONT_MIN)}]{tr('declarer_short')}[/size]"
+            confirms.add_widget(make_button(label, f"confirm_{seat}", lambda s=seat: self.app.confirm_seat(s),
+                                            kind="confirm", greyed=result.needs_matadors or result.problem is not None,
+                                            reason=tr("result_incomplete")))
+
+    def _matadors(self, choices: tuple[int, ...]) -> None:
+        grid = self.ids.matadors
+        grid.cols = max(1, (len(choices) + 1) // 2)
+        for value in sorted(choices, key=lambda v: (v < 0, abs(v))):
+            grid.add_widget(make_button(matadors_label(value), f"matadors_{'p' if value > 0 else 'm'}{abs(value)}",
+                                        lambda v=value: self.app.enter_matadors(v)))
+
+    def retranslate(self) -> None:
+        if self._snap is not None:
+            self.show(self._snap)

@@ -1,0 +1,239 @@
+"""Screen 1, setting up a list: the players (club roster, last evening's, or new names) in
+seat order, Auslosen, the series length, the scoring system, the club's rule variant and the
+stake. Two pages, so that each fits the 7" panel with big targets: players, then rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.anchorlayout import AnchorLayout
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.textinput import TextInput
+from kivy.uix.widget import Widget
+
+from ui.i18n import tr
+from ui.table import theme
+from ui.table.screens import TableScreen
+from ui.table.widgets import TLabel, make_button
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+STAKES = ("0", "1/10", "1/4", "1/2", "1", "2")
+PROFILE_LABELS = {"isko": "ISkO", "kneipe": "Kneipe (Kontra, Bock, Ramsch)", "pre1999": "ISkO vor 1999"}
+PROFILE_LABELS_EN = {"isko": "ISkO", "kneipe": "Pub (Kontra, Bock, Ramsch)", "pre1999": "ISkO before 1999"}
+
+
+def stake_label(stake: str) -> str:
+    """How a stake reads on its button: "kein Geld", "¼ ct", "1 ct"."""
+    if stake == "0":
+        return tr("no_money")
+    nice = {"1/10": "0,1", "1/4": "¼", "1/2": "½"}.get(stake, stake)
+    return tr("stake_cents", cents=nice)
+
+
+def _top_column(body: Any, width: float, *, cols: int, spacing: float) -> GridLayout:
+    """A column in ``body`` whose rows stack from the top."""
+    anchor = AnchorLayout(anchor_y="top", size_hint_x=width)
+    grid = GridLayout(cols=cols, spacing=spacing, size_hint_y=None)
+    grid.bind(minimum_height=grid.setter("height"))
+    anchor.add_widget(grid)
+    body.add_widget(anchor)
+    return grid
+
+
+class NameField(TextInput):
+    """A player's name; ``name`` for scripts (``tap name_0`` then ``type "Anna"``)."""
+
+    name = StringProperty("")
+
+
+class SetupScreen(TableScreen):
+    page = NumericProperty(0)
+    draw = BooleanProperty(False)
+    count = NumericProperty(4)
+    series_length = NumericProperty(-1)  # -1: the tournament length; 0: open-ended
+    scoring = StringProperty("")
+    profile = StringProperty("isko")
+    stake = StringProperty("0")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._names: list[str] = ["", "", "", ""]
+        self._prefilled = False
+        self._snap: Any = None
+
+    # -- state --
+
+    def show(self, snap: Any) -> None:
+        self._snap = snap
+        if not self._prefilled and snap.setup.last_players:
+            self._names = list(snap.setup.last_players)[:MAX_PLAYERS]
+            self.count = max(MIN_PLAYERS, len(self._names))
+            self._prefilled = True
+        if not self.scoring and snap.setup.scoring:
+            self.scoring = snap.setup.scoring[0][0]
+        self._build()
+
+    def retranslate(self) -> None:
+        if self._snap is not None:
+            self._build()
+
+    def _collect(self) -> None:
+        for field in self._fields():
+            index = int(field.name.split("_")[1])
+            while len(self._names) <= index:
+                self._names.append("")
+            self._names[index] = field.text.strip()
+
+    def _fields(self) -> list[NameField]:
+        return [w for w in self.ids.body.walk(restrict=True) if isinstance(w, NameField)]
+
+    def players(self) -> list[str]:
+        self._collect()
+        return [n for n in self._names[: self.count]]
+
+    def tournament_length(self) -> int | None:
+        lengths = dict(self._snap.setup.tournament_lengths) if self._snap is not None else {}
+        return lengths.get(self.count)
+
+    def chosen_length(self) -> int | None:
+        if self.series_length == 0:
+            return None
+        if self.series_length < 0:
+            return self.tournament_length()
+        return int(self.series_length)
+
+    # -- building --
+
+    def _build(self) -> None:
+        self._collect()
+        self.ids.body.clear_widgets()
+        if self.page == 0:
+            self._build_players()
+        else:
+            self._build_rules()
+
+    def _build_players(self) -> None:
+        scale = self.app.scale
+        seats = _top_column(self.ids.body, 0.58, cols=1, spacing=scale * 6)
+        for index in range(self.count):
+            row = BoxLayout(size_hint_y=None, height=scale * 54, spacing=scale * 8)
+            row.add_widget(TLabel(text=tr("player_n", n=index + 1), size_hint_x=None, width=scale * 90))
+            field = NameField(name=f"name_{index}", text=self._names[index] if index < len(self._names) else "")
+            row.add_widget(field)
+            seats.add_widget(row)
+        known = []
+        for name in (*self._snap.setup.roster, *self._snap.setup.last_players):
+            if name not in known:
+                known.append(name)
+        roster = _top_column(self.ids.body, 0.42, cols=2, spacing=scale * 6)
+        roster.add_widget(make_button(tr("remove_player"), "remove_player", self.remove_player,
+                                      greyed=self.count <= MIN_PLAYERS, reason=tr("min_players")))
+        roster.add_widget(make_button(tr("add_player"), "add_player", self.add_player,
+                                      greyed=self.count >= MAX_PLAYERS, reason=tr("max_players")))
+        roster.add_widget(make_button(("✔ " if self.draw else "") + tr("draw_seats"), "draw", self.toggle_draw,
+                                      kind="selected" if self.draw else "normal"))
+        roster.add_widget(Widget(size_hint_y=None, height=scale * theme.BUTTON_HEIGHT))
+        for name in known[:8]:
+            taken = name in self.players()
+            roster.add_widget(make_button(name, f"roster_{name}", lambda n=name: self.add_name(n),
+                                          greyed=taken, reason=tr("already_seated", name=name)))
+
+    def _build_rules(self) -> None:
+        scale = self.app.scale
+        box = _top_column(self.ids.body, 1.0, cols=1, spacing=scale * 8)
+        en = self.app.language == "en"
+
+        def line(label: str, buttons: list[Any]) -> None:
+            row = BoxLayout(size_hint_y=None, height=scale * theme.BUTTON_HEIGHT, spacing=scale * 6)
+            row.add_widget(TLabel(text=label, bold=True, size_hint_x=None, width=scale * 120))
+            for button in buttons:
+                row.add_widget(button)
+            box.add_widget(row)
+
+        tournament = self.tournament_length()
+        lengths = []
+        if tournament:
+            lengths.append(make_button(tr("n_games", n=tournament), "length_tournament",
+                                       lambda: self.set_length(-1), kind=self._sel(self.series_length < 0)))
+        for n in (12, 24):
+            if n != tournament:
+                lengths.append(make_button(tr("n_games", n=n), f"length_{n}", lambda n=n: self.set_length(n),
+                                           kind=self._sel(self.series_length == n)))
+        lengths.append(make_button(tr("open_ended"), "length_open", lambda: self.set_length(0),
+                                   kind=self._sel(self.series_length == 0 or (self.series_length < 0 and not tournament))))
+        line(tr("series_length"), lengths)
+        line(tr("scoring_system"), [
+            make_button(label if not en else tr(f"scoring_{value}"), f"scoring_{value}",
+                        lambda v=value: self.set_value("scoring", v), kind=self._sel(self.scoring == value))
+            for value, label in self._snap.setup.scoring])
+        labels = PROFILE_LABELS_EN if en else PROFILE_LABELS
+        line(tr("variants"), [
+            make_button(labels.get(p, p), f"profile_{p}", lambda p=p: self.set_value("profile", p),
+                        kind=self._sel(self.profile == p)) for p in self._snap.setup.profiles])
+        line(tr("stake"), [
+            make_button(stake_label(s), f"stake_{s.replace('/', '_')}", lambda s=s: self.set_value("stake", s),
+                        kind=self._sel(self.stake == s)) for s in STAKES])
+
+    @staticmethod
+    def _sel(on: bool) -> str:
+        return "selected" if on else "normal"
+
+    # -- taps --
+
+    def add_player(self) -> None:
+        self._collect()
+        self.count = min(MAX_PLAYERS, self.count + 1)
+        self._build()
+
+    def remove_player(self) -> None:
+        self._collect()
+        self.count = max(MIN_PLAYERS, self.count - 1)
+        self._build()
+
+    def add_name(self, name: str) -> None:
+        self._collect()
+        for index in range(self.count):
+            if not self._names[index]:
+                self._names[index] = name
+                break
+        else:
+            self.app.hint(tr("all_seats_taken"))
+        self._build()
+
+    def toggle_draw(self) -> None:
+        self._collect()
+        self.draw = not self.draw
+        self._build()
+
+    def set_length(self, value: int) -> None:
+        self.series_length = value
+        self._build()
+
+    def set_value(self, field: str, value: str) -> None:
+        setattr(self, field, value)
+        self._build()
+
+    def go_next(self) -> None:
+        """"weiter" on the players page, "Liste beginnen" on the rules page."""
+        if self.page == 0:
+            names = self.players()
+            if any(not n for n in names):
+                self.app.hint(tr("names_missing"))
+                return
+            if len(set(n.casefold() for n in names)) != len(names):
+                self.app.hint(tr("names_twice"))
+                return
+            self.page = 1
+            self._build()
+            return
+        self.app.open_list(self.players(), draw=self.draw, series_length=self.chosen_length(),
+                           scoring=self.scoring, profile=self.profile, stake=self.stake)
+
+    def go_back(self) -> None:
+        if self.page == 1:
+            self.page = 0
+            self._build()
+        else:
+            self.app.leave_setup()

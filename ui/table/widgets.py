@@ -1,0 +1,207 @@
+"""The table's building blocks: big buttons, labels, card and suit chips, the bars.
+
+Their look is in ``widgets.kv``. Every size is multiplied by ``app.scale`` (1.0 at 800×480,
+1.5 at 1280×720).
+
+:class:`TButton` is the one button: it has a ``name`` (scripts and tests tap it by name),
+a ``kind`` (its colour: the next step is green, a chosen option blue) and may be ``greyed``:
+a greyed button still takes the tap, does nothing and says why (its ``reason``), instead of
+Kivy's ``disabled`` which swallows the tap silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.properties import (
+    BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from ui.table import theme
+
+KINDS = ("normal", "confirm", "selected", "danger", "card", "flat")
+
+
+def _face(kind: str, *, down: bool, greyed: bool) -> theme.RGBA:
+    if greyed and kind == "card":
+        return theme.hex_rgba("#6f6b62")  # a card already seen: dim, its symbol still legible
+    if greyed and kind != "selected":
+        return theme.GREYED
+    if kind == "card":
+        return theme.CARD_FACE if not down else theme.hex_rgba("#d8d2c2")
+    if greyed and kind == "selected":
+        return theme.hex_rgba("#284866")
+    if down:
+        return theme.BUTTON_PRESSED
+    return {
+        "confirm": theme.CONFIRM, "selected": theme.BUTTON_SELECTED, "danger": theme.DANGER,
+        "flat": theme.PANEL,
+    }.get(kind, theme.BUTTON)
+
+
+class TLabel(Label):
+    """A label in the table's font and colours that wraps to its width."""
+
+
+class TButton(ButtonBehavior, Label):
+    """A big flat button. Bind ``on_act`` (not ``on_press``): it fires once per tap and
+    never for a greyed button."""
+
+    name = StringProperty("")
+    kind = OptionProperty("normal", options=KINDS)
+    greyed = BooleanProperty(False)
+    reason = StringProperty("")
+    marked = BooleanProperty(False)  # chosen, shown by a bright frame (for light-faced buttons)
+    face = ColorProperty(theme.BUTTON)
+
+    __events__ = ("on_act",)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fbind("state", self._update_face)
+        self.fbind("kind", self._update_face)
+        self.fbind("greyed", self._update_face)
+        self._update_face()
+
+    def _update_face(self, *_args: Any) -> None:
+        self.face = _face(self.kind, down=self.state == "down", greyed=self.greyed)
+
+    def on_release(self) -> None:
+        app = App.get_running_app()
+        if self.greyed:
+            if app is not None:
+                app.hint(self.reason)
+            return
+        self.dispatch("on_act")
+
+    def on_act(self) -> None:
+        """Override or bind: the tap's action."""
+
+
+class CardChip(Label):
+    """A card drawn as a light chip with suit symbol and rank in the suit's colour.
+
+    ``code`` is a card code (``"CJ"``); empty shows an empty place.
+    """
+
+    code = StringProperty("")
+    selected = BooleanProperty(False)
+    hidden = BooleanProperty(False)  # face down (a pushed skat card)
+
+
+class SuitChip(Label):
+    """A suit symbol on a light chip (so black ♣ shows on the dark screen). ``suit``: C S H D."""
+
+    suit = StringProperty("")
+
+
+class GameText(BoxLayout):
+    """A game in words with its suit chip in front: ``♣`` + "Kreuz Hand mit 2 …"."""
+
+    suit = StringProperty("")
+    text = StringProperty("")
+    font_size = NumericProperty(20)
+    color = ColorProperty(theme.TEXT)
+    struck = BooleanProperty(False)
+    bold = BooleanProperty(False)
+    wrap = BooleanProperty(False)  # several lines (the height follows ``text_height``)
+    text_height = NumericProperty(0)
+
+
+class Dot(Widget):
+    """A status light."""
+
+    color = ColorProperty(theme.OK)
+
+
+class StatusBar(BoxLayout):
+    """Reader state, sync state, table number and the time, on every screen."""
+
+    table_text = StringProperty("")
+    reader_text = StringProperty("")
+    reader_color = ColorProperty(theme.BAD)
+    sync_text = StringProperty("")
+    sync_color = ColorProperty(theme.WARN)
+    clock_text = StringProperty("")
+    simulate = BooleanProperty(False)
+
+
+class BottomBar(BoxLayout):
+    """The row of buttons at the bottom of a screen; the confirm button goes last (right)."""
+
+
+class Hint(Label):
+    """The banner that says why something is not possible, or what went wrong."""
+
+    level = OptionProperty("hint", options=("hint", "error", "info"))
+
+    def on_touch_down(self, touch: Any) -> bool:
+        # A tap on the banner dismisses it and goes no further (not to the button under it).
+        if self.text and self.collide_point(*touch.pos):
+            self.text = ""
+            return True
+        return False
+
+    text: str
+
+
+class Chart(Widget):
+    """Each player's running total over the evening as a line (end of series).
+
+    ``series`` is one list of totals per player (all the same length), ``colors`` one colour
+    each. Drawn with Kivy lines; the legend is a label beside it.
+    """
+
+    series = ListProperty([])
+    colors = ListProperty([])
+    app = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name in ("series", "colors", "pos", "size"):
+            self.fbind(name, self._redraw)
+
+    def _redraw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        if not self.series or not any(self.series):
+            return
+        values = [v for s in self.series for v in s] + [0]
+        low, high = min(values), max(values)
+        span = (high - low) or 1
+        count = max(len(s) for s in self.series)
+        step = self.width / max(1, count - 1)
+        scale = App.get_running_app().scale if App.get_running_app() else 1.0
+        with self.canvas:
+            Color(*theme.PANEL)
+            RoundedRectangle(pos=self.pos, size=self.size, radius=[6 * scale])
+            Color(*theme.TEXT_DIM)
+            zero = self.y + (0 - low) / span * self.height
+            Line(points=[self.x, zero, self.right, zero], width=1)
+            for index, totals in enumerate(self.series):
+                colour = self.colors[index] if index < len(self.colors) else theme.TEXT
+                Color(*colour)
+                points: list[float] = []
+                for n, value in enumerate(totals):
+                    points += [self.x + n * step, self.y + (value - low) / span * self.height]
+                if len(points) >= 4:
+                    Line(points=points, width=2.2 * scale)
+                elif points:
+                    Line(circle=(points[0], points[1], 3 * scale), width=2 * scale)
+
+
+def make_button(text: str, name: str, action: Any = None, *, kind: str = "normal", greyed: bool = False,
+                reason: str = "", **kwargs: Any) -> TButton:
+    """A :class:`TButton` whose ``on_act`` calls ``action()``."""
+    button = TButton(text=text, name=name, kind=kind, greyed=greyed, reason=reason)
+    for key, value in kwargs.items():  # after the kv rule, so that they win over its defaults
+        setattr(button, key, value)
+    if action is not None:
+        button.bind(on_act=lambda *_: action())
+    return button
