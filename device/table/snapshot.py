@@ -425,20 +425,21 @@ def _play(state: TableState, deal: Deal) -> PlayView:
             text=(f"{who} hat im {q.trick_index + 1}. Stich nicht bedient ({q.discarded.german} auf {q.led.german}) "
                   f"und spielt jetzt {q.card.german}. Falsch bedient (ISkO 4.2.4)?"),
             accept_label="Ja, falsch bedient: Spiel endet", reject_label="Nein, falsch gescannt: Karte verwerfen")
-    skat_points = sum(c.points for c in deal.skat)
+    # Hidden information stays hidden: during play the declarer's points are his tricks only
+    # (the pushed skat is his secret until the game ends), and only played cards are "seen".
     return PlayView(
         declaration=deal.declaration.describe_de(), declarer=deal.declarer,
         declarer_name=state.seating[deal.active[deal.declarer]], bid=deal.bid, to_play=to_play,
         to_play_name=None if to_play is None else state.seating[deal.active[to_play]],
         trick=current, last_trick=last, tricks_done=len(deal.tricks),
-        declarer_points=got.declarer_points + skat_points, declarer_tricks=got.declarer_tricks,
+        declarer_points=got.declarer_points, declarer_tricks=got.declarer_tricks,
         defender_points=got.defender_points, defender_tricks=got.defender_tricks,
         kontra=deal.kontra is not None, re=deal.re is not None, may_kontra=may_kontra,
         may_re=deal.kontra is not None and deal.re is None and may_say_re(
             state.profile, seat=deal.declarer, declarer=deal.declarer, kontra_said=True,
             cards_since_kontra=cards_since_kontra(deal)),
         null_lost=deal.game.is_null and deal.declarer in leaders[1:], question=question,
-        cards_seen=tuple(c.code for c in (*deal.skat, *deal.cards_played)),
+        cards_seen=tuple(c.code for c in deal.cards_played),
         may_enter_result=not deal.cards_played and deal.query is None,
         may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not deal.cards_played,
     )

@@ -143,6 +143,7 @@ def test_pushed_cards_are_scanned_after_taking_up_the_skat() -> None:
     t.refused(PushSkat(Card.parse("S9")), "skat_full")
     t.declare("hearts")
     play = t.snap.play
-    assert play is not None and play.declarer_points == 0 and "S7" in play.cards_seen
-    # a pushed card cannot be played
+    # hidden information: the pushed cards are neither shown as seen nor counted on screen
+    assert play is not None and play.declarer_points == 0 and "S7" not in play.cards_seen
+    # ... but a pushed card still cannot be played
     assert "Skat" in t.refused(CardScanned(Card.parse("S8")), "card_seen").reason_de

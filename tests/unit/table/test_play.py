@@ -58,7 +58,8 @@ def test_a_game_played_card_by_card_shows_trick_winner_and_running_points() -> N
     assert play.last_trick is not None
     assert play.last_trick.winner == game.tricks[0].winner
     assert [c.card for c in play.last_trick.cards] == codes(tricks[0])
-    assert play.declarer_points == game.declarer_points  # the pushed skat counts for him
+    # during play only his tricks show: the pushed skat stays hidden until the result
+    assert play.declarer_points == game.declarer_points - game.skat_points
     assert play.defender_points == game.defender_points and play.tricks_done == 1
     assert [c.card for c in play.trick.cards] == codes(tricks[1][:2])
     assert play.trick.winner == (game.next_leader + trick_winner(tricks[1][:2], GameType.GRAND)) % 3
