@@ -130,7 +130,8 @@ class QuestionView:
 
 @dataclass(frozen=True, slots=True)
 class PlayView:
-    """The game being played. Points include the known skat for the declarer."""
+    """The game being played. During play the declarer's points are his tricks only: the pushed
+    skat stays hidden until the result (UI.md: hidden information stays hidden)."""
 
     declaration: str
     declarer: int
