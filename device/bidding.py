@@ -53,13 +53,13 @@ from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 from device.errors import BidError, DeclarationError
-from device.games import NULL_VALUES, GameType
+from device.games import NULL_VALUES, POSITION_NAMES, GameType
 
 # --- bid values ---------------------------------------------------------------------------
 
 FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
 SEATS = (FOREHAND, MIDDLEHAND, REARHAND)
-SEAT_NAMES_DE = ("Vorhand", "Mittelhand", "Hinterhand")
+SEAT_NAMES_DE = POSITION_NAMES
 SEAT_LETTERS = ("V", "M", "H")
 
 # The lowest factor is "mit/ohne 1, Spiel 2". Levels above Spiel (ISkO 5.2.1, 5.3.2): Hand,

@@ -68,5 +68,8 @@ _GERMAN = {
     GameType.DIAMONDS: "Karo", GameType.GRAND: "Grand", GameType.NULL: "Null",
 }
 
+#: The positions in a game, as players name them: 0 Vorhand, 1 Mittelhand, 2 Hinterhand.
+POSITION_NAMES = ("Vorhand", "Mittelhand", "Hinterhand")
+
 # Null's fixed values (ISkO 5.1.2), keyed by (hand, ouvert).
 NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}

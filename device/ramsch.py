@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from device.cards import Card, Rank
 from device.errors import PlayError
-from device.games import GameType
+from device.games import POSITION_NAMES, GameType
 from device.profile import RamschRules, RamschTie, RamschValue, RuleProfile, SkatTo
 from device.tricks import play_game
 
@@ -34,7 +34,7 @@ __all__ = [
     "ramsch_rules", "score_ramsch", "score_ramsch_cards",
 ]
 
-SEAT_NAMES = ("Vorhand", "Mittelhand", "Hinterhand")
+SEAT_NAMES = POSITION_NAMES
 DURCHMARSCH_POINTS = 120  # 001: "dass ein Spieler, der alle Stiche im Augenramsch gewinnt, 120 Punkte erhält"
 MAX_PUSHES = 3  # Vorhand, Mittelhand and Hinterhand may each pass the skat on unseen
 _CARD_VALUES = sorted([11] * 4 + [10] * 4 + [4] * 4 + [3] * 4 + [2] * 4 + [0] * 12, reverse=True)

@@ -28,7 +28,7 @@ from typing import Final, TypeAlias
 
 from device.cards import DECK, Card, Rank, Suit, points
 from device.errors import PlayError
-from device.games import GameType
+from device.games import POSITION_NAMES, GameType
 
 __all__ = [
     "SEAT_NAMES", "TRUMP", "FalseFollowing", "FollowClass", "PlayedGame", "PlayedTrick", "Trump",
@@ -36,7 +36,7 @@ __all__ = [
     "sort_hand", "sort_key", "trick_winner", "trump_order",
 ]
 
-SEAT_NAMES: Final = ("Vorhand", "Mittelhand", "Hinterhand")
+SEAT_NAMES: Final = POSITION_NAMES
 TRICKS_PER_GAME: Final = 10
 
 

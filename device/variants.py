@@ -37,7 +37,7 @@ from device.bidding import LOWEST_BID, Auction, Bid, Hold, Pass, Role
 from device.cards import Card
 from device.declaration import Declaration, Level
 from device.errors import SkatError
-from device.games import GameType
+from device.games import POSITION_NAMES, GameType
 from device.profile import (
     ISKO, BockRules, BockStacking, BockTrigger, KontraTiming, RuleProfile,
 )
@@ -53,7 +53,6 @@ __all__ = [
 
 #: One open Bock round doubles the score (001: "für den doppelten Einsatz").
 BOCK_FACTOR = 2
-_SEAT_NAMES = ("Vorhand", "Mittelhand", "Hinterhand")
 
 
 class VariantError(SkatError, ValueError):
@@ -131,12 +130,12 @@ def check_kontra(profile: RuleProfile, *, seat: int, declarer: int, cards_played
     if rules.timing is KontraTiming.BEFORE_LEAD and cards_played > 0:
         raise VariantError("Kontra only before the first card is led, and the first card is out")
     if cards_played > seat:
-        raise VariantError(f"{_SEAT_NAMES[seat]} has already played to the first trick: too late for Kontra")
+        raise VariantError(f"{POSITION_NAMES[seat]} has already played to the first trick: too late for Kontra")
     if rules.no_kontra_after_passing_18:
         if auction is None:
             raise VariantError("give the bidding: whoever passed up 18 may not say Kontra under this profile")
         if passed_up_18(auction, seat):
-            raise VariantError(f"{_SEAT_NAMES[seat]} passed at 18 and so may not say Kontra")
+            raise VariantError(f"{POSITION_NAMES[seat]} passed at 18 and so may not say Kontra")
 
 
 def may_say_kontra(profile: RuleProfile, *, seat: int, declarer: int, cards_played: int,

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from device.errors import SkatError
+from device.games import POSITION_NAMES
 
 __all__ = [
     "POSITION_NAMES", "TABLE_SIZES", "TOURNAMENT_LENGTHS", "Rotation", "RotationError",
@@ -33,7 +34,6 @@ __all__ = [
 ]
 
 TABLE_SIZES = (3, 4, 5)
-POSITION_NAMES = ("Vorhand", "Mittelhand", "Hinterhand")
 #: Games per series in tournaments: 36 at a three-table, 48 at a four-table (12 rounds).
 TOURNAMENT_LENGTHS = {3: 36, 4: 48}
 
