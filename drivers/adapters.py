@@ -39,15 +39,22 @@ class SimulatedReader:
             self._submit = submit
         self.replug()
 
-    def scan(self, card: Card | str) -> None:
-        """One card read: a card, or a code (an unknown code is reported like a real reader's)."""
+    def scan(self, card: Card | str) -> threading.Thread:
+        """One card read: a card, or a code (an unknown code is reported like a real reader's).
+
+        Submitted from a thread of its own, as the serial reader's thread does, so the
+        simulation exercises the same thread hand-over; join the returned thread to wait.
+        """
         if isinstance(card, str):
             try:
-                card = Card.parse(card)
+                command: object = CardScanned(Card.parse(card), raw=card.strip().upper(), source="simulated")
             except ValueError:
-                self._send(UnknownCardScanned(raw=card, reason=f"unbekannte Karte {card!r}"))
-                return
-        self._send(CardScanned(card, raw=card.code, source="simulated"))
+                command = UnknownCardScanned(raw=card, reason=f"unbekannte Karte {card!r}")
+        else:
+            command = CardScanned(card, raw=card.code, source="simulated")
+        thread = threading.Thread(target=self._send, args=(command,), name="simulated reader")
+        thread.start()
+        return thread
 
     def unplug(self) -> None:
         self.connected = False

@@ -22,12 +22,13 @@ def test_the_simulated_reader_submits_what_a_real_reader_would() -> None:
     inbox: Inbox[object] = Inbox()
     reader = SimulatedReader()
     reader.start(inbox.submit)
-    reader.scan("cj")
-    reader.scan(Card.parse("HT"))
-    reader.scan("X9")
+    for card in ("cj", Card.parse("HT"), "X9"):
+        thread = reader.scan(card)
+        assert thread.name == "simulated reader"  # submitted from its own thread, like a real reader
+        thread.join(timeout=10)
     reader.unplug()
     reader.close()
-    reader.scan("SA")  # after close: nothing
+    reader.scan("SA").join(timeout=10)  # after close: nothing
     got = inbox.drain()
     assert got[0] == ReaderStatus(True, "simulated", "Simulation: Karten im Kartenwähler antippen")
     assert got[1:3] == [CardScanned(Card.parse("CJ"), raw="CJ", source="simulated"),
