@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from device.cards import Card
 from device.declaration import Declaration, Level
 from device.games import GameType
+from device.ramsch import MAX_PUSHES
 from device.scoring import ScoringSystem
 from device.table.commands import Declare
 from device.table.events import BidMade
@@ -33,7 +34,7 @@ from device.variants import may_say_kontra, may_say_re
 
 __all__ = [
     "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
-    "PlayView", "PlayedCardView", "QuestionView", "ReaderView", "RefusalView", "ResultView", "RowView",
+    "PlayView", "PlayedCardView", "QuestionView", "RamschView", "ReaderView", "RefusalView", "ResultView", "RowView",
     "SeatView", "SetupView", "StandingView", "SyncView", "TableSnapshot", "TransferView", "TrickView",
     "build_snapshot", "declaration_options", "money_de",
 ]
@@ -155,6 +156,8 @@ class PlayView:
     cards_seen: tuple[str, ...]  # cards the picker greys out
     may_enter_result: bool
     may_push_skat: bool
+    game: str | None = None  # the declared game: "clubs", "spades", "hearts", "diamonds", "grand", "null"
+    matador_choices: tuple[int, ...] = ()  # what a directly entered result may give: +1 "mit 1" … -n "ohne n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +183,7 @@ class ResultView:
     waiting_for: str
     may_confirm: tuple[int, ...]  # seats whose confirmation counts now
     may_add_skat: bool
+    game: str | None = None  # the game ("clubs" … "null"); None for a Ramsch
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +199,31 @@ class RowView:
     marks: tuple[str, ...]  # "Kontra", "Re", "Bock"
     corrected: bool
     earlier: tuple[str, ...]  # the texts this entry had before corrections, oldest first
+    game: str | None = None  # the record's game ("clubs" … "null"); None for eingepasst and Ramsch
+    declarer_seat: int | None = None  # the declarer's list seat when it was played (for a correction)
+    declarer_points: int | None = None  # the counts the entry was scored with (skat included)
+    declarer_tricks: int | None = None
+    matadors: int | None = None  # signed; None in Null
+    matador_choices: tuple[int, ...] = ()  # what a corrected entry of this game may give
+    declaration: str | None = None  # the declaration in words ("Kreuz Hand"), without the counts
+
+
+@dataclass(frozen=True, slots=True)
+class RamschView:
+    """A Ramsch (everybody passed and the profile plays it), by position (0 Vorhand, 1
+    Mittelhand, 2 Hinterhand): what the table enters with ``EnterRamsch``, and once entered
+    each position's card points (with the skat where it went), tricks and list score."""
+
+    positions: tuple[str, ...]  # names of Vorhand, Mittelhand, Hinterhand
+    may_push: bool  # Schieberamsch: ask how many players pushed the skat on unseen
+    max_pushes: int
+    bock: int  # the deal's Bock multiplier (1: none)
+    prompt: str
+    entered: bool
+    points: tuple[int, ...]  # () until entered
+    tricks: tuple[int, ...]
+    scores: tuple[int, ...]
+    skat_to: int | None  # the position that got the skat's points, if anybody
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +349,7 @@ class TableSnapshot:
     bock_text: str  # e.g. "Bock (noch 3 Spiele)"; "" without Bock
     kontra_enabled: bool
     bock_enabled: bool
+    ramsch: RamschView | None = None  # phases "ramsch" and the Ramsch's "result"
 
 
 # --------------------------------------------------------------------------- building
@@ -443,6 +473,7 @@ def _play(state: TableState, deal: Deal) -> PlayView:
         cards_seen=tuple(c.code for c in deal.cards_played),
         may_enter_result=not deal.cards_played and deal.query is None,
         may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not deal.cards_played,
+        game=deal.game.value, matador_choices=matador_choices(deal.game),
     )
 
 
@@ -490,7 +521,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
                 else f"Ergebnis nicht möglich: {shown.problem}")
         return ResultView(text, None, None, None, (), None, None, False, 1, _marks(shown.record), ending, note,
                           shown.needs_matadors, matador_choices(deal.game), shown.problem, tuple(names), waiting,
-                          may_confirm, may_add_skat)
+                          may_confirm, may_add_skat, game=deal.game.value)
     result = shown.scored.result
     false_following = shown.scored.false_following
     if false_following is not None and note is None:
@@ -500,7 +531,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         matadors=_matadors_de(result), levels=result.levels, value=result.value, score=result.score,
         overbid=result.overbid, multiplier=result.multiplier, marks=_marks(shown.record), ending=ending,
         note=note, needs_matadors=False, matador_choices=(), problem=None, confirmed=tuple(names),
-        waiting_for=waiting, may_confirm=may_confirm, may_add_skat=may_add_skat)
+        waiting_for=waiting, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value)
 
 
 _ENDINGS_DE = {
@@ -524,12 +555,20 @@ def _row_text(row: Row) -> str:
 def _list(state: TableState, figs: ListFigures) -> ListView:
     rows = []
     for index, row in enumerate(state.rows):
+        result = row.result
+        game = None if result is None else result.declaration.game
         rows.append(RowView(
             number=row.entry, kind=row.kind, dealer=row.seating[row.dealer],
             declarer=None if row.declarer_seat is None else row.seating[row.declarer_seat],
-            text=_row_text(row), score=None if row.result is None else row.result.score,
+            text=_row_text(row), score=None if result is None else result.score,
             points=figs.points[index], totals=figs.running[index], marks=_marks(row.record),
-            corrected=row.corrected, earlier=tuple(_row_text(r) for r in row.earlier)))
+            corrected=row.corrected, earlier=tuple(_row_text(r) for r in row.earlier),
+            game=None if game is None else game.value, declarer_seat=row.declarer_seat,
+            declarer_points=None if result is None else result.declarer_points,
+            declarer_tricks=None if result is None else result.declarer_tricks,
+            matadors=None if result is None or result.declaration.game.is_null else result.matadors,
+            matador_choices=() if game is None else matador_choices(game),
+            declaration=None if result is None else result.declaration.describe_de()))
     system = figs.system.value
     return ListView(figs.players, system, SCORING_LABELS[system], tuple(rows), figs.totals, figs.classic,
                     figs.won, figs.lost)
@@ -567,6 +606,17 @@ def _correction(state: TableState) -> CorrectionView | None:
         entry=correction.entry, proposed_by=state.seating[correction.by_seat], old_text=_row_text(old),
         new_text=new_text, consented=tuple(state.seating[s] for s in correction.consents),
         waiting_for=tuple(n for s, n in enumerate(state.seating) if s not in correction.consents))
+
+
+def _ramsch(state: TableState, deal: Deal) -> RamschView:
+    entered = deal.ramsch
+    return RamschView(
+        positions=tuple(state.seating[s] for s in deal.active), may_push=state.profile.ramsch_rules.schieben,
+        max_pushes=MAX_PUSHES if state.profile.ramsch_rules.schieben else 0, bock=deal.bock,
+        prompt="Ramsch: Augen und Stiche jedes Spielers, die Augen im Skat und wer den letzten Stich hatte",
+        entered=entered is not None, points=() if entered is None else entered.points,
+        tricks=() if entered is None else entered.counts.tricks, scores=() if entered is None else entered.scores,
+        skat_to=None if entered is None else entered.skat_to)
 
 
 def _figures(state: TableState) -> ListFigures:
@@ -625,5 +675,7 @@ def build_snapshot(
         bock_games=state.bock.bock_deals_left if state.bock is not None else 0,
         bock_text=state.bock.german if state.bock is not None else "", kontra_enabled=setup is not None and state.profile.kontra,
         bock_enabled=setup is not None and state.profile.bock,
+        ramsch=_ramsch(state, deal) if deal is not None and deal.passed_in and phase in (Phase.RAMSCH, Phase.RESULT)
+        else None,
     )
 

@@ -249,3 +249,46 @@ def test_eingepasst_overbid_shortened_then_the_list_and_the_end_of_the_series(di
     assert run.sent("tap end_series_yes") == ["EndSeries()"]
     assert [run.sent(f"tap confirm_list_{seat}") for seat in range(3)] == [
         [f"ConfirmList(seat={seat})"] for seat in range(3)]
+
+
+def test_false_following_is_asked_and_answered_both_ways(display: str) -> None:
+    """Carla did not follow hearts in the first trick; a heart of hers later is put to the
+    table (ISkO 4.2.4): "no, a wrong scan" withdraws the card, "yes" ends the game against
+    the defenders."""
+    steps = setup_steps(THREE, length="length_open") + [
+        "tap bid_18", "tap hold", "tap pass", "tap pass",  # Vorhand (Bernd) plays
+        "wait_screen declare",
+        "tap game_grand", "tap declare",
+        "wait_screen play",
+        "scan HA", "scan S7", "scan H7",  # trick 1: Carla (Mittelhand) plays a spade on hearts
+        "scan HK", "scan H8",  # trick 2: now a heart of hers
+        "expect_text \"Falsch bedient?\"",
+        "expect_text \"Mittelhand (Carla) hat im 1. Stich nicht bedient (Pik 7 auf Herz Ass) und spielt jetzt Herz 8\"",
+        "screenshot 39-play-false-following",
+        "tap reject_card",  # a wrong scan: the card is withdrawn
+        "expect_no_text \"Falsch bedient?\"",
+        "expect_no_text \"♥ 8\"",  # the trick shows Bernd's ♥ K alone again
+        "card S8", "tap picker_done",  # what she really played
+        "scan H9",
+        "scan HQ", "scan H8",  # trick 3: the heart again
+        "expect_text \"Falsch bedient?\"",
+        "tap accept_false_following",
+        "wait_screen result",
+        "expect_text \"Regelverstoß der Gegenspieler\"",
+        "expect_text \"Falsch bedient im 1. Stich: Mittelhand gab Pik 7 auf Herz Ass und spielte später Herz 8\"",
+        "expect_text \"Spitzen fehlen\"",
+        "expect_no_text \"mit 5\"",  # a Grand has at most 4 matadors: only those are offered
+        "tap matadors_m1",
+        "expect_text \"Bernd: Grand Hand ohne 1, Spiel 2, Hand 3 = 72, gewonnen +72\"",
+        "screenshot 40-result-false-following",
+        "tap confirm_1", "tap confirm_2",
+        "wait_screen game",
+    ]
+    run = run_table(display, steps).check()
+    asked = run.step("scan H8")
+    assert asked["refusals"] == ["false_following"] and asked["events"] == 1  # the question, not the card
+    assert run.sent("tap reject_card") == ["RejectCard()"] and run.step("tap reject_card")["events"] == 1
+    assert run.step("card S8")["events"] == 1 and run.step("card S8")["refusals"] == []
+    assert run.step("scan H8", 2)["refusals"] == ["false_following"]
+    assert run.sent("tap accept_false_following") == ["AcceptFalseFollowing()"]
+    assert run.sent("tap matadors_m1") == ["EnterMatadors(matadors=-1)"]

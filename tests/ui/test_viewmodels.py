@@ -14,12 +14,16 @@ import ui.i18n
 import ui.table.script
 import ui.table.theme
 import ui.table.viewmodels
-from device.table import Bid, Confirm, Declare, EnterResult, Hold, OpenList, Pass, TableService, TakeSkat
+from device.table import (
+    Bid, Confirm, ConsentCorrection, Declare, EnterRamsch, EnterResult, Hold, OpenList, Pass, ProposeCorrection,
+    TableService, TakeSkat,
+)
 from drivers.store import MemoryEventStore
 from ui.i18n import ENGLISH, GERMAN, set_language, tr
 from ui.table.script import ScriptError, Step, load_script, parse_script
 from ui.table.viewmodels import (
-    chart_series, entry_words, game_choices, list_lines, page_of_values, suit_in, word_choices,
+    RamschForm, chart_series, corrected_record, entry_words, game_choices, game_suit, list_lines, page_of_values,
+    ramsch_words, word_choices,
 )
 
 UI = Path(__file__).resolve().parents[2] / "ui"
@@ -30,9 +34,9 @@ def german() -> None:
     set_language("de")
 
 
-def service(*commands: object) -> TableService:
+def service(*commands: object, profile: str = "isko") -> TableService:
     table = TableService(MemoryEventStore(), device_id="test", rng=random.Random(1))
-    table.handle(OpenList(("Anna", "Bernd", "Carla")))
+    table.handle(OpenList(("Anna", "Bernd", "Carla"), profile=profile))
     for command in commands:
         result = table.handle(command)
         assert not result.refusals, result.refusals
@@ -120,8 +124,81 @@ def test_the_list_lines_read_like_the_paper_list() -> None:
 def test_entry_words_and_suits() -> None:
     assert entry_words("Anna: Karo mit 1, überreizt = 36, verloren -72", "Anna") == "Karo mit 1, überreizt = 36"
     assert entry_words("eingepasst", None) == "eingepasst"
-    assert suit_in("Anna: Pik Hand") == "S" and suit_in("Bernd: Grand Hand") == "" and suit_in("Null ouvert") == ""
-    assert suit_in("Herzog: Karo") == "D"  # a name that begins like a suit is not taken for one
+    # the chip comes from the snapshot's game, never from the words (a player may be called Herzog)
+    assert [game_suit(g) for g in ("clubs", "spades", "hearts", "diamonds", "grand", "null", None)] == [
+        "C", "S", "H", "D", "", "", ""]
+
+
+# --------------------------------------------------------------------------- Ramsch and corrections
+
+
+def test_the_ramsch_form_sends_what_the_table_typed() -> None:
+    table = service(Pass(1), Pass(2), Pass(0), profile="kneipe")
+    view = table.snapshot().ramsch
+    assert view is not None and view.may_push
+    form = RamschForm(may_push=view.may_push, max_pushes=view.max_pushes)
+    assert form.missing() == ["points_0", "points_1", "points_2", "skat", "tricks_0", "tricks_1", "tricks_2", "last"]
+    for field, keys in (("points_0", "58"), ("points_1", "52"), ("points_2", "0"), ("skat", "10"),
+                        ("tricks_0", "6"), ("tricks_1", "4"), ("tricks_2", "0"), ("pushes", "1")):
+        form.select(field)
+        for key in keys:
+            form.press(key)
+    assert form.sums() == (120, 10) and form.missing() == ["last"]
+    with pytest.raises(ValueError, match="last"):
+        form.command_args()
+    form.set_last_trick(1)
+    form.select("tricks_1")
+    form.press("1"); form.press("1")  # 11 tricks cannot be typed: the second 1 is ignored
+    form.press("⌫"); form.press("4")
+    assert form.values["tricks_1"] == 4
+    args = form.command_args()
+    assert args == ((58, 52, 0), (6, 4, 0), 10, 1, 1)
+    result = table.handle(EnterRamsch(*args))
+    assert not result.refusals
+    assert table.snapshot().result.text == "Ramsch: Carla verliert mit 62 Augen, −248 (Jungfrau: Anna; 1× geschoben)"  # type: ignore[union-attr]
+
+
+def test_no_pushes_to_type_where_nobody_pushes() -> None:
+    form = RamschForm(may_push=False)
+    assert "pushes" not in form.missing() and form.values["pushes"] is None
+    with pytest.raises(ValueError):
+        form.select("pushes")
+    form.select("skat")
+    for key in "25":  # two cards hold at most 22 points: the 5 is ignored
+        form.press(key)
+    assert form.values["skat"] == 2
+    form.press("C")
+    assert form.values["skat"] is None
+
+
+def test_a_ramsch_row_shows_the_losers_minus() -> None:
+    table = service(Pass(1), Pass(2), Pass(0), EnterRamsch((58, 52, 0), (6, 4, 0), 10, 1), Confirm(0), Confirm(1),
+                    profile="kneipe")
+    view = table.snapshot().list
+    assert view is not None
+    line = list_lines(view)[0]
+    assert line.kind == "ramsch" and line.game == "Ramsch: Carla −124" and line.score == "−124"
+    assert line.score_sign == -1 and line.suit == "" and line.declarer == ""
+    assert ramsch_words(("A", "B", "C"), (0, 0, 0)) == ("Ramsch: keine Wertung", None)
+    assert ramsch_words(("A", "B", "C"), (120, 0, None)) == ("Ramsch: A +120", 120)
+
+
+def test_a_corrected_record_is_the_entry_with_the_counts_entered_again() -> None:
+    table = service(Bid(1, 18), Hold(0), Pass(1), Pass(2), TakeSkat(), Declare.parse("diamonds"),
+                    EnterResult(7, 80, 1), Confirm(1), Confirm(0))
+    row = table.snapshot().list.rows[0]  # type: ignore[union-attr]
+    assert (row.game, row.declaration, row.declarer_seat) == ("diamonds", "Karo", 1)
+    assert (row.declarer_tricks, row.declarer_points, row.matadors) == (7, 80, 1)
+    record = table.state.rows[0].record
+    assert record is not None
+    new = corrected_record(record, declarer_tricks=8, declarer_points=91, matadors=row.matadors)
+    assert new == {"v": 1, "game": "diamonds", "hand": False, "ouvert": False, "announced": None, "bid": 18,
+                   "declarer_tricks": 8, "declarer_points": 91, "matadors": 1}
+    for command in (ProposeCorrection(1, new, row.declarer_seat, 2), ConsentCorrection(0), ConsentCorrection(1)):
+        assert not table.handle(command).refusals
+    lines = list_lines(table.snapshot().list)
+    assert lines[0].game == "Karo mit 1, Spiel 2, Schneider 3 = 27" and lines[0].suit == "D"
+    assert lines[0].struck == ("Karo mit 1, Spiel 2 = 18",)
 
 
 # --------------------------------------------------------------------------- the words

@@ -53,7 +53,7 @@ PHASE_SCREENS = {
     Phase.BIDDING: "game",
     Phase.DECLARING: "declare",
     Phase.PLAYING: "play",
-    Phase.RAMSCH: "result",
+    Phase.RAMSCH: "ramsch",
     Phase.RESULT: "result",
     Phase.SERIES_OVER: "end",
     Phase.CLOSED: "end",
@@ -215,6 +215,8 @@ class TableApp(App):
         self.counters.pumps += 1
         if result:
             self.counters.events += len(result.events)
+            if result.events and not result.refusals:
+                self._clear_reasons()  # the table moved on: a reason given before no longer applies
             for refusal in result.refusals:
                 self.counters.refusals.append(refusal.code)
                 self.hint(refusal.reason_de, level="error")
@@ -234,8 +236,10 @@ class TableApp(App):
             self.manager.current = PHASE_SCREENS[Phase.PLAYING]  # the game goes on: show its trick
         if kind == "passed_in":
             self.hint(tr("passed_in_game", n=getattr(event.body, "entry", "")), level="info")
-        elif kind == "game_recorded":
+        elif kind in ("game_recorded", "ramsch_recorded"):
             self.hint(tr("entered_game", n=getattr(event.body, "entry", "")), level="info")
+        elif kind == "correction_applied":
+            self.hint(tr("corrected_game", n=getattr(event.body, "entry", "")), level="info")
 
     def refresh(self, *_args: Any) -> None:
         """Show the service's current snapshot on the screen in view (main thread only)."""
@@ -297,14 +301,37 @@ class TableApp(App):
         """Show why something is not possible (or what happened) in the banner."""
         if level == "info" and self.hint_banner.text and self.hint_banner.level != "info":
             return  # a reason or an error stays readable; the news can wait
-        self.hint_banner.level = level
-        self.hint_banner.text = text or tr("why_greyed")
+        popup = self._top_popup()
+        if popup is not None and level != "info":  # the popup covers the banner: say it there
+            popup.hint_level = level
+            popup.hint_text = text or tr("why_greyed")
+        else:
+            self.hint_banner.level = level
+            self.hint_banner.text = text or tr("why_greyed")
         self._hint_clear.cancel()
         self._hint_clear.timeout = INFO_SECONDS if level == "info" else HINT_SECONDS
         self._hint_clear()
 
     def _clear_hint(self, *_args: Any) -> None:
         self.hint_banner.text = ""
+        popup = self._top_popup()
+        if popup is not None:
+            popup.hint_text = ""
+
+    def _clear_reasons(self) -> None:
+        """Clear why-nots and refusals (in the banner and the open popup), not the news."""
+        if self.hint_banner.level != "info":
+            self.hint_banner.text = ""
+        popup = self._top_popup()
+        if popup is not None:
+            popup.hint_text = ""
+
+    @staticmethod
+    def _top_popup() -> Any:
+        """The popup on top (the last one opened), if one with a hint line is open."""
+        from ui.table.popups import TablePopup
+
+        return next((w for w in Window.children if isinstance(w, TablePopup)), None)
 
     # -- helpers for kv ------------------------------------------------------------------
 
@@ -482,6 +509,11 @@ class TableApp(App):
     def enter_matadors(self, matadors: int) -> None:
         self.submit(cmd.EnterMatadors(matadors))
 
+    def enter_ramsch(self, points: tuple[int, int, int], tricks: tuple[int, int, int], skat_points: int,
+                     last_trick: int, pushes: int = 0) -> None:
+        """A Ramsch's counts, per position (Vorhand, Mittelhand, Hinterhand)."""
+        self.submit(cmd.EnterRamsch(points, tricks, skat_points, last_trick, pushes))
+
     def answer_question(self, accept: bool) -> None:
         self.submit(cmd.AcceptFalseFollowing() if accept else cmd.RejectCard())
 
@@ -500,6 +532,29 @@ class TableApp(App):
 
     def consent_correction(self, seat: int) -> None:
         self.submit(cmd.ConsentCorrection(seat))
+
+    def propose_correction(self, entry: int, by_seat: int, *, declarer_tricks: int | None = None,
+                           declarer_points: int | None = None, matadors: int | None = None,
+                           passed_in: bool = False) -> None:
+        """Propose a correction of list entry ``entry`` (ISkO 5.5.3): the entry's game with the
+        counts entered again (the counted form), or eingepasst; every player then consents.
+
+        The corrected record starts from the entry's stored game record (``service.state``:
+        the snapshot holds no records), keeping its declaration, bid, Kontra/Re/Bock and how
+        it ended (:func:`ui.table.viewmodels.corrected_record`); the service checks it."""
+        if passed_in:
+            self.submit(cmd.ProposeCorrection(entry, None, None, by_seat))
+            return
+        from ui.table.viewmodels import corrected_record
+
+        rows = self.service.state.rows
+        row = rows[entry - 1] if 1 <= entry <= len(rows) else None
+        if row is None or row.record is None or declarer_tricks is None:
+            self.hint(tr("correct_only_games"))
+            return
+        record = corrected_record(row.record, declarer_tricks=declarer_tricks, declarer_points=declarer_points,
+                                  matadors=matadors)
+        self.submit(cmd.ProposeCorrection(entry, record, row.declarer_seat, by_seat))
 
     def withdraw_correction(self) -> None:
         self.submit(cmd.WithdrawCorrection())

@@ -38,14 +38,35 @@ class Option:
 
 
 class TablePopup(ModalView):
-    """A modal window in the table's colours; ``title`` on top."""
+    """A modal window in the table's colours; ``title`` on top.
+
+    It covers the screen's hint banner, so the App shows a reason given while it is open
+    (a greyed option tapped, a refusal) in the popup's own ``hint_text`` line on top."""
 
     title = StringProperty("")
+    hint_text = StringProperty("")
+    hint_level = StringProperty("hint")
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("auto_dismiss", False)
         kwargs.setdefault("size_hint", (0.96, 0.96))
         super().__init__(**kwargs)
+
+    # No fading in and out: an animation delays the next tap, and a closing window that still
+    # shows for a tenth of a second looks as if the tap did not take (UI.md).
+    def open(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("animation", False)
+        super().open(*args, **kwargs)
+
+    def dismiss(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("animation", False)
+        super().dismiss(*args, **kwargs)
+
+
+class PopupHint(TLabel):
+    """The reason line at the top of a popup (yellow: why not; red: refused)."""
+
+    level = StringProperty("hint")
 
 
 class ChoicePopup(TablePopup):
@@ -147,16 +168,22 @@ class NumberPad(BoxLayout):
 
 class ResultPopup(TablePopup):
     """The counted result instead of the cards: the declarer's tricks and card points, then
-    (not in Null) his matadors, "mit 1" … "ohne 11" (the service refuses what the game cannot
-    have, and says why)."""
+    (not in Null) his matadors, only those the game can have (``matador_choices`` from the
+    snapshot: "mit 1" … "ohne 4" in Grand, … "ohne 11" in a suit game); the service refuses
+    what the counts cannot be, and says why.
+
+    Also the re-entry of a list entry to correct it: ``heading`` names the entry, and
+    ``tricks``/``points``/``matadors`` start at its counts (the one to change is retyped)."""
 
     tricks = NumericProperty(-1)
     page = NumericProperty(0)
     null_game = BooleanProperty(False)
+    heading = StringProperty("")
 
     def __init__(self, on_enter: Callable[[int, int | None, int | None], None], *, null_game: bool,
-                 **kwargs: Any) -> None:
-        super().__init__(null_game=null_game, **kwargs)
+                 matador_choices: Sequence[int] = (), heading: str = "", tricks: int | None = None,
+                 points: int | None = None, matadors: int | None = None, **kwargs: Any) -> None:
+        super().__init__(null_game=null_game, heading=heading, **kwargs)
         self._on_enter = on_enter
         grid = self.ids.tricks_grid
         for n in range(11):
@@ -166,13 +193,19 @@ class ResultPopup(TablePopup):
             pad.ids.keypad.add_widget(make_button(key, f"digit_{key}" if key.isdigit() else
                                                   ("digit_clear" if key == "C" else "digit_back"),
                                                   lambda k=key: pad.press(k), size_hint_y=1))
-        matadors = self.ids.matadors_page
-        for sign in (1, -1):
-            for n in range(1, 12):
-                value = sign * n
-                label = tr("with_n", n=n) if sign > 0 else tr("without_n", n=n)
-                matadors.add_widget(make_button(label, f"matadors_{'p' if sign > 0 else 'm'}{n}",
-                                                lambda v=value: self._finish(v), height=self._row_height()))
+        page = self.ids.matadors_page
+        with_values = sorted(v for v in matador_choices if v > 0)
+        page.cols = max(1, len(with_values))  # "mit" on the first row, "ohne" under it
+        for value in [*with_values, *(-v for v in with_values if -v in matador_choices)]:
+            label = tr("with_n", n=value) if value > 0 else tr("without_n", n=-value)
+            button = make_button(label, f"matadors_{'p' if value > 0 else 'm'}{abs(value)}",
+                                 lambda v=value: self._finish(v), height=self._row_height(),
+                                 kind="selected" if value == matadors else "normal")
+            page.add_widget(button)
+        if tricks is not None:
+            self.set_tricks(tricks)
+        if points is not None:
+            pad.value = str(points)
 
         self._pages = [self.ids.entry_page, self.ids.matadors_page]
         self.ids.body.remove_widget(self.ids.matadors_page)

@@ -7,8 +7,8 @@ the list's rows and columns, the chart's lines. They are unit-tested without a w
 
 >>> page_of_values(tuple(range(18, 40)), 0, 7)
 ValuesPage(values=(18, 19, 20, 21, 22, 23, 24), start=0, more=True, less=False)
->>> suit_in("Bernd: Kreuz Hand mit 2, Spiel 3, Hand 4 = 48"), suit_in("eingepasst")
-('C', '')
+>>> game_suit("clubs"), game_suit("grand"), game_suit(None)
+('C', '', '')
 >>> signed(24), signed(-48), signed(0)
 ('+24', '−48', '0')
 """
@@ -25,8 +25,6 @@ from ui.i18n import tr
 WORDS = ("hand", "schneider", "schwarz", "ouvert")
 GAMES = ("clubs", "spades", "hearts", "diamonds", "grand", "null")
 GAME_SUITS = {"clubs": "C", "spades": "S", "hearts": "H", "diamonds": "D"}
-_SUIT_WORDS = {"Kreuz": "C", "Pik": "S", "Herz": "H", "Karo": "D"}
-_SUIT_RE = re.compile(r"(?:^|[:\s])(Kreuz|Pik|Herz|Karo)\b")
 
 
 def signed(value: int) -> str:
@@ -38,13 +36,24 @@ def signed(value: int) -> str:
     return "0"
 
 
-def suit_in(text: str) -> str:
-    """The suit code of the first suit game named in a text ("" if none), for its chip.
+def total_text(value: int) -> str:
+    """A running total: no plus sign, but a true minus like the entries beside it.
 
-    The snapshot's rows and play view give the game in words only; the chip needs the suit.
+    >>> total_text(-248), total_text(40)
+    ('−248', '40')
     """
-    match = _SUIT_RE.search(text or "")
-    return _SUIT_WORDS[match.group(1)] if match else ""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def game_suit(game: str | None) -> str:
+    """The suit code of a game as the snapshot names it ("clubs" → "C"), for its chip; ""
+    for Grand, Null, a Ramsch or eingepasst."""
+    return GAME_SUITS.get(game or "", "")
+
+
+def is_null(game: str | None) -> bool:
+    """Whether the snapshot's game is a Null (no matadors to ask for)."""
+    return game == "null"
 
 
 # --------------------------------------------------------------------------- bidding
@@ -205,6 +214,7 @@ class ListLine:
     struck: tuple[str, ...]  # the texts this entry had before a correction
     passed_in: bool
     marks: str
+    kind: str = "game"  # "game", "passed_in", "ramsch"
 
 
 def list_lines(view: Any) -> list[ListLine]:
@@ -216,16 +226,40 @@ def list_lines(view: Any) -> list[ListLine]:
         cells = []
         for index, total in enumerate(row.totals):
             changed = total != (before[index] if index < len(before) else 0)
-            cells.append(ListCell(str(total) if changed or row.points[index] else "", changed))
+            cells.append(ListCell(total_text(total) if changed or row.points[index] else "", changed))
         before = tuple(row.totals)
-        text = entry_words(row.text, row.declarer) if row.kind != "passed_in" else tr("passed_in")
+        score = row.score
+        if row.kind == "ramsch":
+            text, score = ramsch_words(view.players, row.points)
+        elif row.kind == "passed_in":
+            text = tr("passed_in")
+        else:
+            text = entry_words(row.text, row.declarer)
         lines.append(ListLine(
             number=str(row.number), dealer=row.dealer, declarer=row.declarer or "", game=text,
-            suit=suit_in(row.text),
-            score="" if row.score is None else signed(row.score),
-            score_sign=0 if not row.score else (1 if row.score > 0 else -1), cells=tuple(cells),
-            struck=tuple(entry_words(t, row.declarer) for t in row.earlier), passed_in=row.kind == "passed_in", marks=" ".join(row.marks)))
+            suit=game_suit(row.game),
+            score="" if score is None else signed(score),
+            score_sign=0 if not score else (1 if score > 0 else -1), cells=tuple(cells),
+            struck=tuple(entry_words(t, row.declarer) for t in row.earlier), passed_in=row.kind == "passed_in",
+            marks=" ".join(row.marks), kind=row.kind))
     return lines
+
+
+def ramsch_words(players: Sequence[str], points: Sequence[int | None]) -> tuple[str, int | None]:
+    """A Ramsch row for the list: who scored what, with a true minus, and the score for the
+    +/− column when everybody who scored has the same (the loser, or two losers alike).
+
+    >>> ramsch_words(("Anna", "Bernd", "Carla"), (0, None, -124))
+    ('Ramsch: Carla −124', -124)
+    >>> ramsch_words(("Anna", "Bernd", "Carla"), (-90, -90, 0))
+    ('Ramsch: Anna −90, Bernd −90', -90)
+    """
+    scored = [(name, p) for name, p in zip(players, points) if p]
+    if not scored:
+        return f"Ramsch: {tr('ramsch_no_score')}", None
+    text = "Ramsch: " + ", ".join(f"{name} {signed(p)}" for name, p in scored if p is not None)
+    values = {p for _, p in scored}
+    return text, (values.pop() if len(values) == 1 else None)
 
 
 def chart_series(view: Any) -> list[list[int]]:
@@ -235,3 +269,119 @@ def chart_series(view: Any) -> list[list[int]]:
         for index, total in enumerate(row.totals):
             series[index].append(total)
     return series
+
+
+# --------------------------------------------------------------------------- corrections
+
+
+#: What a corrected entry keeps of the old record: the declaration, Kontra/Re/Bock, and how
+#: the game ended (the table re-enters the counts only). Cards and counts are replaced.
+_KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending", "note")
+
+
+def corrected_record(record: dict[str, Any], *, declarer_tricks: int, declarer_points: int | None,
+                     matadors: int | None) -> dict[str, Any]:
+    """The corrected game record in the counted form (ISkO 5.5.3): the entry's declaration
+    with the counts the table entered again. The service checks it (ProposeCorrection).
+
+    >>> old = {"v": 1, "game": "clubs", "hand": False, "bid": 20, "declarer": 1, "skat": ["C7", "S7"],
+    ...        "tricks": [], "seat": 2, "player": "Carla"}
+    >>> corrected_record(old, declarer_tricks=8, declarer_points=91, matadors=2)
+    {'v': 1, 'game': 'clubs', 'hand': False, 'bid': 20, 'declarer_tricks': 8, 'declarer_points': 91, 'matadors': 2}
+    >>> corrected_record({"game": "null", "bid": 23}, declarer_tricks=1, declarer_points=None, matadors=None)
+    {'game': 'null', 'bid': 23, 'declarer_tricks': 1}
+    """
+    new = {key: record[key] for key in _KEPT_FIELDS if key in record}
+    new["declarer_tricks"] = declarer_tricks
+    if declarer_points is not None:
+        new["declarer_points"] = declarer_points
+    if matadors is not None and record.get("game") != "null":
+        new["matadors"] = matadors
+    return new
+
+
+# --------------------------------------------------------------------------- Ramsch entry
+
+
+RAMSCH_POINTS = ("points_0", "points_1", "points_2")
+RAMSCH_TRICKS = ("tricks_0", "tricks_1", "tricks_2")
+RAMSCH_FIELDS = (*RAMSCH_POINTS, "skat", *RAMSCH_TRICKS, "pushes")  # as the screen reads: row by row
+_RAMSCH_LIMITS = {"skat": 22, "pushes": 3, **{f: 120 for f in RAMSCH_POINTS}, **{f: 10 for f in RAMSCH_TRICKS}}
+
+
+class RamschForm:
+    """What the table has typed into the Ramsch entry so far: each position's card points
+    and tricks, the skat's points, the pushes (Schieberamsch) and who took the last trick.
+
+    A field is chosen by a tap and filled from the number pad; the first digit after the
+    choice replaces what the field held (so a wrong number is typed over, not appended to).
+    The service checks the counts (``EnterRamsch``); the form only says what is still empty.
+
+    >>> form = RamschForm(may_push=True)
+    >>> for key in "58": form.press(key)
+    >>> form.select("points_1"); form.press("5"); form.press("2"); form.press("0")  # 520: the 0 is ignored
+    >>> form.values["points_0"], form.values["points_1"]
+    (58, 52)
+    >>> form.select("points_0"); form.press("6"); form.values["points_0"]  # typed over
+    6
+    >>> form.missing()[:2]
+    ['points_2', 'skat']
+    """
+
+    def __init__(self, *, may_push: bool = False, max_pushes: int = 3) -> None:
+        self.may_push = may_push
+        self.max_pushes = max_pushes
+        self.values: dict[str, int | None] = {f: None for f in RAMSCH_FIELDS}
+        if may_push:
+            self.values["pushes"] = 0  # nobody pushed unless the table says so
+        self.selected = RAMSCH_FIELDS[0]
+        self.fresh = True
+        self.last_trick: int | None = None
+
+    def limit(self, field: str) -> int:
+        return self.max_pushes if field == "pushes" else _RAMSCH_LIMITS[field]
+
+    def select(self, field: str) -> None:
+        if field not in RAMSCH_FIELDS or (field == "pushes" and not self.may_push):
+            raise ValueError(f"no Ramsch field {field!r}")
+        self.selected = field
+        self.fresh = True
+
+    def press(self, key: str) -> None:
+        """A key of the number pad: a digit, "C" (clear) or "⌫" (the last digit)."""
+        field = self.selected
+        value = self.values[field]
+        if key == "C":
+            self.values[field] = None
+        elif key == "⌫":
+            digits = "" if value is None else str(value)[:-1]
+            self.values[field] = int(digits) if digits else None
+        elif key.isdigit():
+            typed = key if self.fresh or value is None else f"{value}{key}"
+            if int(typed) <= self.limit(field):  # a digit too many is ignored, as on a calculator
+                self.values[field] = int(typed)
+        else:
+            raise ValueError(f"no key {key!r} on the number pad")
+        self.fresh = False
+
+    def set_last_trick(self, position: int) -> None:
+        self.last_trick = None if self.last_trick == position else position
+
+    def missing(self) -> list[str]:
+        """The fields still empty, in the order of the screen (and "last" for the last trick)."""
+        empty = [f for f in RAMSCH_FIELDS if self.values[f] is None and (f != "pushes" or self.may_push)]
+        return empty + (["last"] if self.last_trick is None else [])
+
+    def sums(self) -> tuple[int, int]:
+        """The card points typed so far (the skat's included) and the tricks."""
+        points = sum(self.values[f] or 0 for f in (*RAMSCH_POINTS, "skat"))
+        return points, sum(self.values[f] or 0 for f in RAMSCH_TRICKS)
+
+    def command_args(self) -> tuple[tuple[int, int, int], tuple[int, int, int], int, int, int]:
+        """The arguments of ``EnterRamsch``; call when nothing is missing."""
+        if self.missing():
+            raise ValueError(f"still empty: {', '.join(self.missing())}")
+        v = {k: int(x) for k, x in self.values.items() if x is not None}
+        assert self.last_trick is not None
+        return ((v["points_0"], v["points_1"], v["points_2"]), (v["tricks_0"], v["tricks_1"], v["tricks_2"]),
+                v["skat"], self.last_trick, v.get("pushes", 0))

@@ -34,6 +34,7 @@ from ui.table.screens.end import EndScreen  # noqa: E402
 from ui.table.screens.game import GameScreen  # noqa: E402
 from ui.table.screens.listing import ListScreen  # noqa: E402
 from ui.table.screens.play import PlayScreen  # noqa: E402
+from ui.table.screens.ramsch import RamschScreen  # noqa: E402
 from ui.table.screens.result import ResultScreen  # noqa: E402
 from ui.table.screens.settings import SettingsScreen  # noqa: E402
 from ui.table.screens.setup import SetupScreen  # noqa: E402
@@ -43,6 +44,7 @@ SCREEN_CLASSES: dict[str, type[TableScreen]] = {
     "game": GameScreen,
     "declare": DeclareScreen,
     "play": PlayScreen,
+    "ramsch": RamschScreen,
     "result": ResultScreen,
     "list": ListScreen,
     "end": EndScreen,

@@ -2,30 +2,37 @@
 game in words with its declarer, the entry (+/−) and each player's running total — bright
 where the row changed it, as the paper list writes only those; eingepasst rows; corrected
 entries with their earlier text struck through. Opened from every screen, scrolled to the
-latest entry."""
+latest entry.
+
+A tap on an entry offers to correct it (ISkO 5.5.3): the game's counts entered again (the
+result entry, started at the entry's counts), or "war eingepasst"; then who proposes it.
+The proposal waits on top of the list with a consent button per player and "zurückziehen"."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from ui.i18n import tr
 from ui.table import theme
-from ui.table.popups import ChoicePopup, Option
+from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
-from ui.table.viewmodels import ListLine, list_lines
+from ui.table.viewmodels import ListLine, entry_words, is_null, list_lines, total_text
 from ui.table.widgets import GameText, TLabel, make_button
 
 NUMBER_W, DEALER_W, SCORE_W, PLAYER_W = 34, 78, 64, 76  # at 800×480, with four players
 
 
-class ListRow(BoxLayout):
-    """One line of the list; ``odd`` rows are shaded."""
+class ListRow(ButtonBehavior, BoxLayout):
+    """One line of the list; ``odd`` rows are shaded. A tap offers to correct the entry."""
 
     odd = BooleanProperty(False)
+    name = StringProperty("")
 
 
 class ListScreen(TableScreen):
@@ -103,8 +110,8 @@ class ListScreen(TableScreen):
 
     def _row(self, line: ListLine, index: int) -> ListRow:
         s = self.app.scale
-        row = ListRow(odd=index % 2 == 1, size_hint_y=None, height=s * 40)
-        row.name = f"row_{line.number}"
+        row = ListRow(odd=index % 2 == 1, size_hint_y=None, height=s * 40, name=f"row_{line.number}")
+        row.bind(on_release=lambda *_: self.row_tapped(int(line.number)))
         self._cells(row, line.number, line.dealer)
         game = BoxLayout(orientation="vertical", spacing=s * 2)
         texts: list[GameText] = []
@@ -146,7 +153,7 @@ class ListScreen(TableScreen):
         self.system_text = view.system_label
         footer.add_widget(TLabel(text=f"[b]{tr('standing')}[/b]  {view.system_label}", font_size=s * theme.FONT))
         for total in view.totals:
-            footer.add_widget(TLabel(text=f"[b]{total}[/b]", size_hint_x=None, width=s * PLAYER_W, halign="right",
+            footer.add_widget(TLabel(text=f"[b]{total_text(total)}[/b]", size_hint_x=None, width=s * PLAYER_W, halign="right",
                                      font_size=s * theme.FONT_LARGE))
 
     def _build_correction(self, snap: Any) -> None:
@@ -157,11 +164,22 @@ class ListScreen(TableScreen):
             box.height = 0
             return
         s = self.app.scale
-        box.height = s * (theme.BUTTON_HEIGHT + 34)
-        box.add_widget(TLabel(
-            text=tr("correction_line", entry=correction.entry, old=correction.old_text, new=correction.new_text,
-                    who=correction.proposed_by), size_hint_y=None, height=s * 30, font_size=s * theme.FONT_SMALL))
-        buttons = BoxLayout(spacing=s * 6)
+        words = tr("correction_line", entry=correction.entry, old=correction.old_text, new=correction.new_text,
+                   who=correction.proposed_by)
+        if correction.consented:
+            words += " · " + tr("agreed_by", names=", ".join(correction.consented))
+        line = TLabel(text=words,
+                      size_hint_y=None, font_size=s * theme.FONT_SMALL, color=theme.HINT)
+        box.add_widget(line)
+
+        def fit(*_args: Any) -> None:  # two lines when the entries are long
+            line.height = max(s * 30, line.texture_size[1] + s * 4)
+            box.height = line.height + s * (theme.BUTTON_HEIGHT + 4)
+
+        line.bind(texture_size=fit)
+        fit()
+        buttons = BoxLayout(spacing=s * 6, size_hint_y=None, height=s * theme.BUTTON_HEIGHT)
+        buttons.add_widget(TLabel(text=tr("consent_prompt"), size_hint_x=None, width=s * 140, bold=True))
         seats = {seat.name: seat.seat for seat in snap.seats}
         for name in correction.waiting_for:
             seat = seats.get(name)
@@ -170,6 +188,55 @@ class ListScreen(TableScreen):
                                                lambda st=seat: self.app.consent_correction(st), kind="confirm"))
         buttons.add_widget(make_button(tr("withdraw"), "withdraw_correction", self.app.withdraw_correction))
         box.add_widget(buttons)
+
+    # -- corrections --
+
+    def row_tapped(self, number: int) -> None:
+        """An entry was tapped: offer to correct it."""
+        snap = self._snap
+        view = snap.list if snap is not None else None
+        if view is None or not 1 <= number <= len(view.rows):
+            return
+        if snap.phase == "closed":
+            self.app.hint(tr("list_closed"))
+            return
+        if snap.correction is not None:
+            self.app.hint(tr("correction_pending"))
+            return
+        row = view.rows[number - 1]
+        game = row.kind == "game" and row.game is not None
+        ChoicePopup(f"{tr('game_n', n=row.number)} · {entry_words(row.text, None)}", [
+            Option(tr("correct_entry"), "correct_entry", lambda: self._correct(row), greyed=not game,
+                   reason=tr("correct_only_games")),
+            Option(tr("correct_to_passed_in"), "correct_to_passed_in", lambda: self._ask_proposer(row, None),
+                   greyed=not game, reason=tr("correct_only_games")),
+        ]).open()
+
+    def _correct(self, row: Any) -> None:
+        """The entry's counts entered again, starting at what the list has now."""
+        ResultPopup(lambda tricks, points, matadors: self._ask_proposer(row, (tricks, points, matadors)),
+                    null_game=is_null(row.game), matador_choices=row.matador_choices,
+                    heading=tr("correction_title", n=row.number, game=f"{row.declarer}, {row.declaration}"),
+                    tricks=row.declarer_tricks, points=row.declarer_points, matadors=row.matadors).open()
+
+    def _ask_proposer(self, row: Any, counts: tuple[int, int | None, int | None] | None) -> None:
+        """Who proposes the correction (his consent counts at once); every player then agrees."""
+        snap = self._snap
+        old = entry_words(row.text, None)
+        text = (tr("proposer_text_passed_in", n=row.number, old=old) if counts is None
+                else tr("proposer_text", n=row.number, old=old))
+
+        def propose(seat: int) -> None:
+            if counts is None:
+                self.app.propose_correction(row.number, seat, passed_in=True)
+            else:
+                tricks, points, matadors = counts
+                self.app.propose_correction(row.number, seat, declarer_tricks=tricks, declarer_points=points,
+                                            matadors=matadors)
+
+        ChoicePopup(tr("proposer_title"), [
+            Option(seat.name, f"propose_{seat.seat}", partial(propose, seat.seat)) for seat in snap.seats
+        ], text=text).open()
 
     # -- ending the series --
 

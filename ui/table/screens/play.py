@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from ui.i18n import tr
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
-from ui.table.viewmodels import suit_in
+from ui.table.viewmodels import game_suit, is_null
 from ui.table.widgets import make_button
 
 END_HOWS = ("null_lost", "declarer_gave_up", "defenders_gave_up", "declarer_violation", "defenders_violation")
@@ -61,7 +61,7 @@ class PlayScreen(TableScreen):
         self.title_text = (tr("game_n", n=snap.game_no) + " · " +
                            tr("plays", name=play.declarer_name, game=play.declaration, bid=play.bid) +
                            ("" if not marks else " · " + " ".join(marks)))
-        self.title_suit = suit_in(play.declaration)
+        self.title_suit = game_suit(play.game)
         showing_last = not play.trick.cards and play.last_trick is not None
         trick = play.last_trick if showing_last else play.trick
         self.trick_text = tr("trick_n", n=trick.number)
@@ -145,5 +145,5 @@ class PlayScreen(TableScreen):
         play = self._snap.play if self._snap is not None else None
         if play is None:
             return
-        null_game = play.declaration.startswith("Null")
-        ResultPopup(self.app.enter_result, null_game=null_game).open()  # Null: no matadors asked
+        # Null: no matadors asked; otherwise only those the declared game can have
+        ResultPopup(self.app.enter_result, null_game=is_null(play.game), matador_choices=play.matador_choices).open()

@@ -12,13 +12,24 @@ from kivy.properties import ColorProperty, StringProperty
 from ui.i18n import tr
 from ui.table import theme
 from ui.table.screens import TableScreen
-from ui.table.viewmodels import suit_in
+from ui.table.viewmodels import game_suit
 from ui.table.widgets import make_button
 
 
 def matadors_label(value: int) -> str:
     """+2 → "mit 2", -3 → "ohne 3"."""
     return tr("with_n", n=value) if value > 0 else tr("without_n", n=-value)
+
+
+def ramsch_lines(ramsch: Any) -> list[str]:
+    """Each player's figures of an entered Ramsch: "Carla: 62 Augen, 4 Stiche (mit Skat)"."""
+    lines = []
+    for position, name in enumerate(ramsch.positions):
+        line = tr("ramsch_line", name=name, points=ramsch.points[position], tricks=ramsch.tricks[position])
+        if ramsch.skat_to == position:
+            line += f" ({tr('ramsch_with_skat')})"
+        lines.append(line)
+    return lines
 
 
 class ResultScreen(TableScreen):
@@ -40,18 +51,18 @@ class ResultScreen(TableScreen):
         confirms.clear_widgets()
         self.ids.matadors.clear_widgets()
         if result is None:
-            if snap.phase == "ramsch":
-                self.title_text = tr("game_n", n=snap.game_no)
-                self.result_text = tr("ramsch_not_supported")
             return
-        self.title_text = tr("result_of_game", n=snap.game_no)
+        ramsch = snap.ramsch
+        self.title_text = tr("ramsch_result_title" if ramsch is not None else "result_of_game", n=snap.game_no)
         self.result_text = result.text
-        self.result_suit = suit_in(result.text)
+        self.result_suit = game_suit(result.game)
         self.result_color = theme.TEXT if result.won is None else (theme.PLUS if result.won else theme.MINUS)
         details = [d for d in (result.ending, result.note, " ".join(result.marks)) if d]
         if result.confirmed:
             details.append(tr("confirmed_by", names=", ".join(result.confirmed)))
         self.details_text = " · ".join(details)
+        if ramsch is not None and ramsch.entered:  # one line per player, as counted
+            self.details_text = "\n".join([*ramsch_lines(ramsch), *([self.details_text] if details else [])])
         self.waiting_text = result.waiting_for if self.app.language == "de" else ""
         if result.needs_matadors:
             self._matadors(result.matador_choices)
