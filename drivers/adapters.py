@@ -47,11 +47,11 @@ class SimulatedReader:
         """
         if isinstance(card, str):
             try:
-                command: object = CardScanned(Card.parse(card), raw=card.strip().upper(), source="simulated")
+                command: object = CardScanned(Card.parse(card), raw=card.strip().upper(), source="reader")
             except ValueError:
                 command = UnknownCardScanned(raw=card, reason=f"unbekannte Karte {card!r}")
         else:
-            command = CardScanned(card, raw=card.code, source="simulated")
+            command = CardScanned(card, raw=card.code, source="reader")
         thread = threading.Thread(target=self._send, args=(command,), name="simulated reader")
         thread.start()
         return thread
@@ -76,10 +76,13 @@ class SimulatedReader:
             submit(command)
 
 
-def build_reader(config: ReaderConfig, *, simulate: bool) -> CardReader | SimulatedReader:
-    """The configured card reader; not started (call ``start(submit)``)."""
-    if simulate or not config.enabled:
+def build_reader(config: ReaderConfig, *, simulate: bool) -> CardReader | SimulatedReader | None:
+    """The configured card reader, not started (call ``start(submit)``); None when the config
+    says the table has none (results typed in), a :class:`SimulatedReader` when simulating."""
+    if simulate:
         return SimulatedReader()
+    if not config.enabled:
+        return None
     from drivers.deck import Deck
     from drivers.reader import SerialCardReader
 

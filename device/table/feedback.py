@@ -53,10 +53,11 @@ class PanelFeedback:
         self._unsubscribe: Callable[[], None] = service.subscribe(self._changed)
         self.refresh()
 
-    def refresh(self) -> None:
-        """Show the current view if it changed (also after a reader status change)."""
+    def refresh(self, *, force: bool = False) -> None:
+        """Show the current view if it changed (also after a reader status change), or always
+        with ``force`` (after something else, such as a lamp test, lit the panel)."""
         view = self._service.panel_view()
-        if view != self._shown:
+        if force or view != self._shown:
             self._shown = view
             self._panel.show(view)
 

@@ -6,7 +6,6 @@ import os
 import tty
 from pathlib import Path
 
-import pytest
 
 from device.cards import Card
 from device.hardware import Button, ButtonPressed, CardScanned, ReaderStatus, UnknownCardScanned
@@ -31,8 +30,8 @@ def test_the_simulated_reader_submits_what_a_real_reader_would() -> None:
     reader.scan("SA").join(timeout=10)  # after close: nothing
     got = inbox.drain()
     assert got[0] == ReaderStatus(True, "simulated", "Simulation: Karten im Kartenwähler antippen")
-    assert got[1:3] == [CardScanned(Card.parse("CJ"), raw="CJ", source="simulated"),
-                        CardScanned(Card.parse("HT"), raw="HT", source="simulated")]
+    assert got[1:3] == [CardScanned(Card.parse("CJ"), raw="CJ", source="reader"),
+                        CardScanned(Card.parse("HT"), raw="HT", source="reader")]
     assert isinstance(got[3], UnknownCardScanned) and got[3].raw == "X9"
     assert isinstance(got[4], ReaderStatus) and not got[4].connected
     assert len(got) == 5
@@ -86,7 +85,7 @@ def test_a_disabled_gpio_gives_the_fake_panel_even_without_simulate() -> None:
     assert isinstance(build_panel(config, lambda c: None, simulate=False), FakePanel)
 
 
-@pytest.mark.parametrize("simulate", [True, False])
-def test_a_disabled_reader_is_the_simulated_one(simulate: bool) -> None:
+def test_a_disabled_reader_is_none_and_a_simulation_always_has_its_picker() -> None:
     config = parse_config("[reader]\nenabled = false\n")
-    assert isinstance(build_reader(config.reader, simulate=simulate), SimulatedReader)
+    assert build_reader(config.reader, simulate=False) is None
+    assert isinstance(build_reader(config.reader, simulate=True), SimulatedReader)

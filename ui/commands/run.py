@@ -122,34 +122,14 @@ class _Parts:
                 print(f"skattisch run: closing {item!r}: {exc}", file=sys.stderr)
 
 
-def _store(args: argparse.Namespace, config: Any) -> Any:
-    from drivers.store import MemoryEventStore, TinyDBEventStore
-
-    if args.simulate and args.config is None:
-        return MemoryEventStore()
-    return TinyDBEventStore(config.store.path)
-
-
-def _reader(args: argparse.Namespace, config: Any) -> Any:
-    from ui.table.runner import SimulatedReader
-
-    if args.simulate or not config.reader.enabled:
-        return SimulatedReader() if args.simulate else None
-    from drivers.deck import Deck
-    from drivers.reader import SerialCardReader
-
-    deck = Deck.load(config.reader.deck) if config.reader.deck is not None else None
-    return SerialCardReader(config.reader.port, mode=config.reader.mode, baud=config.reader.baud, deck=deck,
-                            debounce=config.reader.debounce_ms / 1000)
-
-
 def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts) -> int:
     from device.table import OpenList, TableService
-    from drivers.panel import FakePanel, open_panel
+    from drivers.adapters import build_panel, build_reader, build_store
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
 
-    store = parts.add(_store(args, config))
+    # --simulate keeps the lists in memory unless a config names a store.
+    store = parts.add(build_store(config, simulate=args.simulate and args.config is None))
     rng = random.Random(args.seed) if args.seed is not None else None
     service = TableService(store, device_id=store.device_id, rng=rng)
     if args.players:
@@ -169,9 +149,8 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
         service, simulate=args.simulate, table_number=config.table.number, table_name=config.table.name,
         club_pin=config.table.club_pin, language=args.lang or config.table.language, config=config,
         hooks={"shutdown": _shutdown_hook(args)}, on_started=started)
-    panel = parts.add(FakePanel(app.panel_submit) if args.simulate else open_panel(config.gpio, app.panel_submit))
-    app.panel = panel
-    reader = _reader(args, config)
+    app.attach_panel(parts.add(build_panel(config, app.panel_submit, simulate=args.simulate)))
+    reader = build_reader(config.reader, simulate=args.simulate)
     if reader is not None:
         parts.add(reader)
         reader.start(app.reader_submit)

@@ -133,7 +133,7 @@ class TableApp(App):
         self._on_started = on_started
         self._send_lock = threading.Lock()
         self._in_flight = 0
-        self._last_panel_view: Any = None
+        self.feedback: Any = None  # device.table.feedback.PanelFeedback, once a panel is attached
         self._refresh_trigger = Clock.create_trigger(self.refresh, -1)
         self._pump_trigger = Clock.create_trigger(self._pump, -1)
         self._hint_clear = Clock.create_trigger(self._clear_hint, HINT_SECONDS)
@@ -265,13 +265,18 @@ class TableApp(App):
             if self.hint_banner.level != "info":
                 self._clear_hint()  # a reason given on the last screen does not belong to this one
 
+    def attach_panel(self, panel: Any) -> None:
+        """The GPIO panel (or its fake): LEDs and buzzer follow the table from now on."""
+        from device.table.feedback import PanelFeedback
+
+        if self.feedback is not None:
+            self.feedback.close()
+        self.panel = panel
+        self.feedback = PanelFeedback(self.service, panel)
+
     def _update_panel(self) -> None:
-        if self.panel is None or not hasattr(self.service, "panel_view"):
-            return
-        view = self.service.panel_view()
-        if view != self._last_panel_view:
-            self._last_panel_view = view
-            self.panel.show(view)
+        if self.feedback is not None:
+            self.feedback.refresh()  # the reader's state changes the LEDs without an event
 
     # -- the status bar ------------------------------------------------------------------
 
@@ -452,8 +457,8 @@ class TableApp(App):
         self._panel_capture = capture
 
     def force_panel_update(self) -> None:
-        self._last_panel_view = None
-        self._update_panel()
+        if self.feedback is not None:
+            self.feedback.refresh(force=True)
 
     # -- intents: the table ----------------------------------------------------------------
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,7 +29,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 
 from device.cards import Card
-from device.hardware import CardScanned
+from drivers.adapters import SimulatedReader
 from ui.table.script import WAIT_SECONDS, Step
 from ui.table.shots import save_png
 from ui.table.touch import ScriptedTouchProvider, window_center
@@ -87,32 +86,6 @@ def find_text(text: str) -> tuple[Any | None, int]:
     found = [w for w in visible_widgets()
              if isinstance(w, Label) and hasattr(w, "on_act") and plain(w.text).casefold() == wanted]
     return (found[0] if found else None), len(found)
-
-
-class SimulatedReader:
-    """The reader of ``--simulate``: it is connected, and ``scan(code)`` submits a card from
-    a thread of its own, as the serial reader's thread does."""
-
-    def __init__(self) -> None:
-        self._submit: Callable[[object], None] | None = None
-
-    def start(self, submit: Callable[[object], None]) -> None:
-        from device.hardware import ReaderStatus
-
-        self._submit = submit
-        submit(ReaderStatus(True, "simulation", "Kartenwahl auf dem Bildschirm"))
-
-    def scan(self, code: str) -> threading.Thread:
-        card = Card.parse(code)
-        submit = self._submit
-        assert submit is not None, "the reader was not started"
-        thread = threading.Thread(target=submit, args=(CardScanned(card, raw=code, source="reader"),),
-                                  name="simulated reader")
-        thread.start()
-        return thread
-
-    def close(self) -> None:
-        self._submit = None
 
 
 class ScriptRunner:
