@@ -68,16 +68,21 @@ Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; German text ready
                  card, german), winner, winner_name, points), tricks_done, declarer_points,
                  declarer_tricks, defender_points, defender_tricks, kontra, re, may_kontra,
                  may_re, null_lost, question: QuestionView(text, accept_label,
-                 reject_label) | None, cards_seen, may_enter_result, may_push_skat)
+                 reject_label) | None, cards_seen, may_enter_result, may_push_skat, game,
+                 matador_choices)    # points are tricks only: the pushed skat stays hidden
     result       ResultView(text, won, base_value, matadors, levels, value, score, overbid,
                  multiplier, marks, ending, note, needs_matadors, matador_choices, problem,
-                 confirmed, waiting_for, may_confirm, may_add_skat)   # "result" (and Ramsch)
+                 confirmed, waiting_for, may_confirm, may_add_skat, game)   # "result" (and Ramsch)
     list         ListView(players, system, system_label, rows: RowView(number, kind, dealer,
-                 declarer, text, score, points, totals, marks, corrected, earlier), totals,
+                 declarer, text, score, points, totals, marks, corrected, earlier, game,
+                 declaration, declarer_seat, declarer_points, declarer_tricks, matadors,
+                 matador_choices), totals,
                  classic, won, lost)
     end          EndView(system_label, totals, ranking: StandingView(rank, name, total, won,
                  lost), stake, endzahlen, amounts, transfers: TransferView(payer, payee,
                  amount, text), bierlachs_losses, confirmed, waiting_for, closed)
+    ramsch       RamschView(positions, may_push, max_pushes, bock, prompt, entered, points, tricks,
+                 scores, skat_to, …) | None                     # phase "ramsch" and its result
     correction   CorrectionView(entry, proposed_by, old_text, new_text, consented,
                  waiting_for) | None
     reader       ReaderView(connected, port, detail)
