@@ -15,8 +15,8 @@ from fractions import Fraction
 
 from device.scoring import (
     BierlachsResult, Entry, Game, PassedIn, Ramsch, ScoreSheet, ScoringSystem,
-    Settlement, Standing, TABLE_SIZES, bierlachs, classic_totals, endzahlen, entry_points, rank,
-    running_totals, settle, settle_variant3, tallies, totals, transfers,
+    Settlement, Standing, bierlachs, classic_totals, entry_points, rank,
+    running_totals, settle, tallies, totals, transfers,
 )
 from device.table.state import Row
 
@@ -84,6 +84,7 @@ def figures(rows: Sequence[Row], seating: Sequence[str], system: ScoringSystem, 
     point_rows: list[tuple[int | None, ...]] = []
     running: list[tuple[int, ...]] = []
     total, classic, won, lost, losses = list(zero), list(zero), list(zero), list(zero), list(zero)
+    endz, amounts = list(zero), list(zero)
     for names, seg_rows in segments:
         index = [players.index(n) for n in names]
         sheet = ScoreSheet(len(names), tuple(row_entry(r) for r in seg_rows))
@@ -99,7 +100,14 @@ def figures(rows: Sequence[Row], seating: Sequence[str], system: ScoringSystem, 
                 row_total[index[seat]] += value
             running.append(tuple(row_total))
         _add(total, index, totals(sheet, system, bierlachs_limit=bierlachs_limit))
-        _add(classic, index, classic_totals(sheet))
+        seg_classic = classic_totals(sheet)
+        _add(classic, index, seg_classic)
+        if stake > 0:
+            # Each player pays or receives only for the games he sat at (ISkO 3.5.3): settle
+            # every stretch of the same table on its own and add the amounts up per person.
+            part = settle(seg_classic, stake)
+            _add(endz, index, part.endzahlen)
+            _add(amounts, index, part.amounts)
         tally = tallies(sheet)
         _add(won, index, [t.won for t in tally])
         _add(lost, index, [t.lost for t in tally])
@@ -110,7 +118,7 @@ def figures(rows: Sequence[Row], seating: Sequence[str], system: ScoringSystem, 
         players=tuple(players), system=system, points=tuple(point_rows), running=tuple(running),
         totals=tuple(total), classic=tuple(classic), won=tuple(won), lost=tuple(lost),
         standings=rank(total, won, lost),
-        settlement=_settlement(classic, stake) if stake > 0 else None,
+        settlement=Settlement(stake, tuple(endz), tuple(amounts), transfers(amounts)) if stake > 0 else None,
         bierlachs_losses=tuple(losses) if system is ScoringSystem.BIERLACHS else None,
     )
 
@@ -119,11 +127,3 @@ def _add(into: list[int], index: Sequence[int], values: Sequence[int]) -> None:
     for seat, value in enumerate(values):
         into[index[seat]] += value
 
-
-def _settlement(classic: Sequence[int], stake: Fraction) -> Settlement:
-    if len(classic) in TABLE_SIZES:
-        return settle(classic, stake)
-    # More people than a table seats (players came and went): variant 3 works for any number.
-    figures_ = endzahlen(classic, stake)
-    amounts = settle_variant3(figures_)
-    return Settlement(stake, figures_, amounts, transfers(amounts))
