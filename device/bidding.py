@@ -335,6 +335,36 @@ class Options:
         so_far = f" (bisher {self.current})" if self.current is not None else ""
         return f"{name} sagt … — an {partner}{so_far}"
 
+    @property
+    def prompt_en(self) -> str:
+        """:attr:`prompt_de` in English; Vorhand, Mittelhand and Hinterhand stay, as players say them.
+
+        >>> a = Auction()
+        >>> a.options().prompt_en
+        'Mittelhand says … — to Vorhand'
+        >>> a = a.apply(Bid(MIDDLEHAND, 18))
+        >>> a.options().prompt_en
+        'Mittelhand says 18 — Vorhand: yes / pass'
+        >>> a = a.apply(Hold(FOREHAND)).apply(Bid(MIDDLEHAND, 20)).apply(Hold(FOREHAND)).apply(Pass(MIDDLEHAND))
+        >>> a.options().prompt_en
+        'Hinterhand says … — to Vorhand (so far 20)'
+        >>> replay(map(parse_action, ["M passe", "H passe"])).options().prompt_en
+        'Vorhand: play (18) / pass'
+        >>> replay(map(parse_action, ["M 264"])).apply(Hold(FOREHAND)).options().prompt_en
+        'Mittelhand: pass — Vorhand has 264'
+        """
+        name = SEAT_NAMES_DE[self.seat]
+        if self.role is Role.DECIDING:
+            return f"{name}: play ({LOWEST_BID}) / pass"
+        assert self.partner is not None  # bidding and answering always have a partner
+        partner = SEAT_NAMES_DE[self.partner]
+        if self.role is Role.ANSWERING:
+            return f"{partner} says {self.current} — {name}: yes / pass"
+        if self.min_value is None:  # 264 is on the table: nothing left to say
+            return f"{name}: pass — {partner} has {self.current}"
+        so_far = f" (so far {self.current})" if self.current is not None else ""
+        return f"{name} says … — to {partner}{so_far}"
+
 
 @dataclass(frozen=True, slots=True)
 class AuctionResult:

@@ -209,6 +209,41 @@ class RamschResult:
             notes.append("Bock" if bock == 2 else f"Bock ×{bock}")
         return f"Ramsch: {head}" + (f" ({'; '.join(notes)})" if notes else "")
 
+    def describe_en(self, names: Sequence[str] = SEAT_NAMES) -> str:
+        """:meth:`describe_de` in English ("Augen" are points; Jungfrau, Durchmarsch, Bock stay).
+
+        >>> from device.profile import find_profile
+        >>> kneipe = find_profile("kneipe")
+        >>> r = score_ramsch(RamschCounts((45, 45, 30), (4, 3, 3), 0, 0), kneipe, pushes=1)
+        >>> r.describe_en(("Anna", "Bernd", "Dieter"))
+        'Ramsch: Anna and Bernd lose with 45 points each, −90 each (pushed 1×)'
+        >>> r = score_ramsch(RamschCounts((58, 52, 0), (6, 4, 0), 10, 1), kneipe)
+        >>> r.describe_en(("Anna", "Bernd", "Dieter"))
+        'Ramsch: Bernd loses with 62 points, −124 (Jungfrau: Dieter)'
+        >>> score_ramsch(RamschCounts((40, 40, 30), (4, 3, 3), 10, 2), kneipe).describe_en()
+        'Ramsch: all three with 40 points, no score'
+        """
+        if self.durchmarsch is not None:
+            head = f"Durchmarsch by {names[self.durchmarsch]}, {_signed(self.scores[self.durchmarsch])}"
+        elif not self.losers:
+            head = f"all three with {self.points[0]} points, no score"
+        elif len(self.losers) == 1:
+            seat = self.losers[0]
+            head = f"{names[seat]} loses with {self.points[seat]} points, {_signed(self.scores[seat])}"
+        else:
+            a, b = self.losers
+            head = (f"{names[a]} and {names[b]} lose with {self.points[a]} points each, "
+                    f"{_signed(self.scores[a])} each")
+        notes = []
+        if self.jungfrauen and self.durchmarsch is None and self.losers:
+            notes.append("Jungfrau: " + ", ".join(names[s] for s in self.jungfrauen))
+        if self.pushes:
+            notes.append(f"pushed {self.pushes}×")
+        bock = self.multiplier // 2 ** self.pushes
+        if bock > 1:
+            notes.append("Bock" if bock == 2 else f"Bock ×{bock}")
+        return f"Ramsch: {head}" + (f" ({'; '.join(notes)})" if notes else "")
+
 
 def _signed(score: int) -> str:
     return f"+{score}" if score > 0 else f"{_MINUS}{-score}" if score < 0 else "0"

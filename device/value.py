@@ -163,6 +163,71 @@ class GameResult:
         outcome = "gewonnen" if self.won else "verloren"
         return f"{body}, {outcome} {self.score:+d}"
 
+    def describe_en(self) -> str:
+        """The list entry in English words, the Skat terms kept as players say them.
+
+        >>> r = score_game(Declaration.make(GameType.CLUBS, hand=True), 18, Play(75, 6, matadors=2))
+        >>> r.describe_de()
+        'Kreuz Hand mit 2, Spiel 3, Hand 4 = 48, gewonnen +48'
+        >>> r.describe_en()
+        'Clubs Hand with 2, game 3, Hand 4 = 48, won +48'
+        >>> score_game(Declaration.make(GameType.HEARTS, hand=True), 36, Play(80, 7, matadors=1)).describe_en()
+        'Hearts Hand with 1, overbid = 40, lost -80'
+        >>> score_game(Declaration.make(GameType.NULL, ouvert=True), 23, Play(0, 1)).describe_en()
+        'Null ouvert = 46, lost -92'
+        """
+        head = describe_declaration_en(self.declaration)
+        if self.declaration.game.is_null:
+            body = f"{head} = {self.value}"
+        else:
+            words = [level_en(word) for word in self.levels]
+            steps = [words[0]] + [f"{word} {n}" for n, word in enumerate(words[1:], start=abs(self.matadors) + 1)]
+            body = f"{head} {', '.join(steps)} = {self.value}"
+            if self.overbid:
+                body = f"{head} {words[0]}, overbid = {self.value}"
+        outcome = "won" if self.won else "lost"
+        return f"{body}, {outcome} {self.score:+d}"
+
+
+#: The games as English play names them: the suits in English, Grand and Null as they are.
+GAME_NAMES_EN = {
+    GameType.CLUBS: "Clubs", GameType.SPADES: "Spades", GameType.HEARTS: "Hearts",
+    GameType.DIAMONDS: "Diamonds", GameType.GRAND: "Grand", GameType.NULL: "Null",
+}
+_LEVELS_EN = {"Spiel": "game", "Schneider angesagt": "Schneider announced", "Schwarz angesagt": "Schwarz announced"}
+
+
+def level_en(word: str) -> str:
+    """One step of :attr:`GameResult.levels` in English; Hand, Schneider, Schwarz and ouvert stay.
+
+    >>> [level_en(w) for w in ("mit 2", "ohne 3", "Spiel", "Hand", "Schneider angesagt", "ouvert")]
+    ['with 2', 'without 3', 'game', 'Hand', 'Schneider announced', 'ouvert']
+    """
+    if word.startswith("mit "):
+        return "with " + word[4:]
+    if word.startswith("ohne "):
+        return "without " + word[5:]
+    return _LEVELS_EN.get(word, word)
+
+
+def describe_declaration_en(declaration: Declaration) -> str:
+    """A declaration in English, as :meth:`Declaration.describe_de` says it in German.
+
+    >>> describe_declaration_en(Declaration.make(GameType.SPADES, hand=True, announced=Level.SCHNEIDER))
+    'Spades Hand Schneider announced'
+    >>> describe_declaration_en(Declaration.make(GameType.GRAND, hand=True, ouvert=True))
+    'Grand ouvert'
+    >>> describe_declaration_en(Declaration.make(GameType.NULL, hand=True, ouvert=True))
+    'Null ouvert Hand'
+    """
+    name = GAME_NAMES_EN[declaration.game]
+    if declaration.ouvert:  # suit and Grand ouvert are always hand and announced Schwarz
+        return f"{name} ouvert" + (" Hand" if declaration.game.is_null and declaration.hand else "")
+    words = [name] + (["Hand"] if declaration.hand else [])
+    if declaration.announced is not Level.SIMPLE:
+        words.append(f"{declaration.announced.german} announced")  # Schneider, Schwarz: the Skat words
+    return " ".join(words)
+
 
 def score_game(
     declaration: Declaration,

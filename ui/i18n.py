@@ -2,8 +2,14 @@
 
 Screens never hold a literal text: they ask :func:`tr` for a key. The German table is the
 reference; the English one must have the same keys (a test checks it) and the same
-``{placeholders}``. The Skat terms that have no good English word (Vorhand, Schneider,
-eingepasst, …) stay German in the English table too, as club players say them.
+``{placeholders}``. The Skat terms English players use as they are (Vorhand, Schneider,
+Schwarz, Hand, Grand, Null, ouvert, Kontra, Bock, …) stay German in the English table too;
+the suits are Clubs, Spades, Hearts, Diamonds, and an eingepasst deal is "passed in".
+
+The texts the table service words itself (the result, the list's rows, the prompts, the
+reasons it refuses a step) come in the snapshot in German with an English counterpart
+beside them (``text`` / ``text_en``, a refusal's ``reason_de`` / ``reason``): :func:`pick`
+chooses the one for the current language.
 
 >>> set_language("de"); tr("pass")
 'passe'
@@ -16,6 +22,10 @@ eingepasst, …) stay German in the English table too, as club players say them.
 """
 
 from __future__ import annotations
+
+from typing import TypeVar
+
+T = TypeVar("T")
 
 LANGUAGES = ("de", "en")
 
@@ -84,6 +94,12 @@ GERMAN: dict[str, str] = {
     "kontra": "Kontra",
     "re": "Re",
     "skat_taken": "Skat aufgenommen",
+    "game_clubs": "Kreuz",
+    "game_spades": "Pik",
+    "game_hearts": "Herz",
+    "game_diamonds": "Karo",
+    "game_grand": "Grand",
+    "game_null": "Null",
     # play
     "trick_n": "Stich {n}",
     "declarer": "Alleinspieler",
@@ -252,7 +268,7 @@ ENGLISH: dict[str, str] = {
     "reader_off": "Reader missing",
     "reader_none": "no reader",
     "reader_simulated": "simulation",
-    "passed_in_game": "Game {n}: eingepasst (all passed)",
+    "passed_in_game": "Game {n}: passed in",
     "entered_game": "Game {n} is on the list",
     "corrected_game": "Game {n} is corrected",
     "sync_upto": "synced up to game {game}",
@@ -296,7 +312,7 @@ ENGLISH: dict[str, str] = {
     "hold": "yes",
     "more_values": "more …",
     "fewer_values": "… back",
-    "passed_in": "eingepasst (all passed)",
+    "passed_in": "passed in",
     "result_direct": "Enter result",
     "declare_title": "{name} plays, bid {bid}",
     "hand": "Hand",
@@ -306,6 +322,12 @@ ENGLISH: dict[str, str] = {
     "kontra": "Kontra",
     "re": "Re",
     "skat_taken": "Skat taken",
+    "game_clubs": "Clubs",
+    "game_spades": "Spades",
+    "game_hearts": "Hearts",
+    "game_diamonds": "Diamonds",
+    "game_grand": "Grand",
+    "game_null": "Null",
     "trick_n": "Trick {n}",
     "declarer": "Declarer",
     "defenders": "Defenders",
@@ -418,14 +440,14 @@ ENGLISH: dict[str, str] = {
     "ramsch_bock": "Bock ×{n}",
     "row_hint": "Tap an entry to correct it",
     "correct_entry": "Correct the entry",
-    "correct_to_passed_in": "Correct: it was eingepasst",
+    "correct_to_passed_in": "Correct: it was passed in",
     "correct_only_games": "Only games played can be corrected here (points, tricks, matadors)",
     "correction_pending": "First decide the open correction: everybody agrees, or withdraw it",
     "correction_title": "Correct game {n}: {game}",
     "correction_keeps": "Kept: {game}. Enter again: the declarer's tricks, points and matadors.",
     "proposer_title": "Who proposes the correction?",
     "proposer_text": "Game {n}: {old} → entered again. Then every player agrees (ISkO 5.5.3).",
-    "proposer_text_passed_in": "Game {n}: {old} → eingepasst. Then every player agrees (ISkO 5.5.3).",
+    "proposer_text_passed_in": "Game {n}: {old} → passed in. Then every player agrees (ISkO 5.5.3).",
     "consent_prompt": "Agree:",
     "agreed_by": "agreed: {names}",
     "result_incomplete": "The result is not complete yet",
@@ -485,3 +507,16 @@ def tr(key: str, **values: object) -> str:
     """
     text = _TABLES[_current].get(key) or GERMAN.get(key) or key
     return text.format(**values) if values else text
+
+
+def pick(german: T, english: T | None) -> T:
+    """A text of the table service in the current language: ``english`` (its ``*_en``
+    counterpart, or a refusal's English ``reason``) when the table speaks English and the
+    service gave one, else ``german``. Works for tuples of texts too (a row's earlier texts).
+
+    >>> set_language("en"); pick("gewonnen", "won"), pick("eingepasst", ""), pick(("ja",), ("yes",))
+    ('won', 'eingepasst', ('yes',))
+    >>> set_language("de"); pick("gewonnen", "won")
+    'gewonnen'
+    """
+    return english if _current == "en" and english else german

@@ -344,7 +344,7 @@ def _check_turn(state: TableState, auction: Auction, action: AuctionBid | Auctio
         if action.seat in auction.passed:
             raise _Refuse("not_your_turn", f"{POSITION_NAMES[action.seat]} has passed (ISkO 3.3.8)",
                           f"{who} hat gepasst und reizt nicht mehr mit (ISkO 3.3.8)")
-        raise _Refuse("not_your_turn", f"it is not {POSITION_NAMES[action.seat]}'s turn: {options.prompt_de}",
+        raise _Refuse("not_your_turn", f"it is not {POSITION_NAMES[action.seat]}'s turn: {options.prompt_en}",
                       f"{who} ist nicht an der Reihe — {options.prompt_de}")
     if isinstance(action, AuctionBid):
         if options.role is Role.ANSWERING:
@@ -503,14 +503,19 @@ def _play_card(state: TableState, command: PlayCard) -> Decision:
     for trick_index, led, discarded in deal.voids(position):
         if follow_class(card, deal.game) is follow_class(led, deal.game):
             who = _name(state, position)
-            klass = follow_class(led, deal.game).german
+            follow = follow_class(led, deal.game)
+            klass = follow.german
             question = FalseFollowingQueried(position, card, command.source, trick_index, led, discarded)
-            reason = (f"{POSITION_NAMES[position]} did not follow {klass} in trick {trick_index + 1} "
+            reason = (f"{POSITION_NAMES[position]} did not follow {_FOLLOW_EN[follow.value]} in trick {trick_index + 1} "
                       f"({discarded.code} on {led.code}) and now plays {card.code}: false following or a wrong scan?")
             reason_de = (f"{who} hat im {trick_index + 1}. Stich {klass} nicht bedient ({discarded.german} auf "
                          f"{led.german}) und spielt jetzt {card.german}: falsch bedient (ISkO 4.2.4) oder falsch gescannt?")
             return Decision(events=(question,), refusal=Refusal("false_following", reason, reason_de, command))
     return Decision(events=(CardPlayed(position, card, command.source),))
+
+
+#: What a player did not follow, in English (by the follow class's value: trumps or a suit).
+_FOLLOW_EN = {"trump": "trumps", "C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
 
 
 def _accept_false_following(state: TableState, command: AcceptFalseFollowing) -> Decision:

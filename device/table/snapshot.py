@@ -1,10 +1,12 @@
 """The snapshot: a frozen, plain view of the table for the UI, with no rules left to apply.
 
-Everything a screen draws is here, already decided and worded (German): the phase, game n of
-N, who deals, who sits out, Vorhand/Mittelhand/Hinterhand, what the bidder may say, which
-declarations are possible (and why the others are greyed out), the trick on the table, each
-party's points and tricks, the result as the list entry, the list with running totals, the
-end-of-series totals, ranking and money, the reader and the sync. Fields are str, int, bool,
+Everything a screen draws is here, already decided and worded in German, with the English in
+a ``*_en`` field beside each text (``text`` / ``text_en``, ``prompt`` / ``prompt_en``, …; a
+refusal's ``reason`` is English): the phase, game n of N, who deals, who sits out,
+Vorhand/Mittelhand/Hinterhand, what the bidder may say, which declarations are possible (and
+why the others are greyed out), the trick on the table, each party's points and tricks, the
+result as the list entry, the list with running totals, the end-of-series totals, ranking and
+money, the reader and the sync. Fields are str, int, bool,
 None and tuples of those or of other views; a screen only reads them and sends commands.
 
 Build it with :meth:`device.table.service.TableService.snapshot`.
@@ -14,13 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from device.cards import Card
+from device.cards import Card, Rank, Suit
 from device.declaration import Declaration, Level
 from device.games import GameType
 from device.ramsch import MAX_PUSHES
 from device.scoring import ScoringSystem
 from device.table.commands import Declare
-from device.table.events import BidMade
+from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
     Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
 )
@@ -29,19 +31,24 @@ from device.table.outcome import counts, matador_choices, preview
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
 from device.table.state import Deal, Phase, Row, TableState
 from device.tricks import trick_winner
-from device.value import GameResult
-from device.variants import may_say_kontra, may_say_re
+from device.value import GameResult, describe_declaration_en
+from device.variants import BOCK_FACTOR, BockState, may_say_kontra, may_say_re
 
 __all__ = [
     "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
     "PlayView", "PlayedCardView", "QuestionView", "RamschView", "ReaderView", "RefusalView", "ResultView", "RowView",
     "SeatView", "SetupView", "StandingView", "SyncView", "TableSnapshot", "TransferView", "TrickView",
-    "build_snapshot", "declaration_options", "money_de",
+    "build_snapshot", "card_en", "declaration_options", "money_de", "money_en",
 ]
 
 SCORING_LABELS = {
     ScoringSystem.SEEGER_FABIAN.value: "Seeger-Fabian",
     ScoringSystem.CLASSIC.value: "klassisch",
+    ScoringSystem.BIERLACHS.value: "Bierlachs",
+}
+SCORING_LABELS_EN = {
+    ScoringSystem.SEEGER_FABIAN.value: "Seeger-Fabian",
+    ScoringSystem.CLASSIC.value: "classic",
     ScoringSystem.BIERLACHS.value: "Bierlachs",
 }
 
@@ -75,6 +82,8 @@ class BiddingView:
     may_hold: bool
     may_pass: bool
     history: tuple[str, ...]
+    prompt_en: str = ""
+    history_en: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +98,8 @@ class DeclarationOption:
     announced: str | None
     allowed: bool
     reason: str
+    label_en: str = ""
+    reason_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +112,7 @@ class DeclarationView:
     options: tuple[DeclarationOption, ...]
     skat: tuple[str, ...]  # pushed cards scanned or tapped so far
     prompt: str
+    prompt_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +139,9 @@ class QuestionView:
     text: str
     accept_label: str
     reject_label: str
+    text_en: str = ""
+    accept_label_en: str = ""
+    reject_label_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +173,7 @@ class PlayView:
     may_push_skat: bool
     game: str | None = None  # the declared game: "clubs", "spades", "hearts", "diamonds", "grand", "null"
     matador_choices: tuple[int, ...] = ()  # what a directly entered result may give: +1 "mit 1" … -n "ohne n"
+    declaration_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +200,10 @@ class ResultView:
     may_confirm: tuple[int, ...]  # seats whose confirmation counts now
     may_add_skat: bool
     game: str | None = None  # the game ("clubs" … "null"); None for a Ramsch
+    text_en: str = ""
+    waiting_for_en: str = ""
+    ending_en: str | None = None
+    note_en: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +226,9 @@ class RowView:
     matadors: int | None = None  # signed; None in Null
     matador_choices: tuple[int, ...] = ()  # what a corrected entry of this game may give
     declaration: str | None = None  # the declaration in words ("Kreuz Hand"), without the counts
+    text_en: str = ""
+    earlier_en: tuple[str, ...] = ()
+    declaration_en: str | None = None  # "Clubs Hand"
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +247,7 @@ class RamschView:
     tricks: tuple[int, ...]
     scores: tuple[int, ...]
     skat_to: int | None  # the position that got the skat's points, if anybody
+    prompt_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +260,7 @@ class ListView:
     classic: tuple[int, ...]
     won: tuple[int, ...]
     lost: tuple[int, ...]
+    system_label_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +278,7 @@ class TransferView:
     payee: str
     amount: int  # coins (cents)
     text: str
+    text_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +296,7 @@ class EndView:
     confirmed: tuple[str, ...]
     waiting_for: tuple[str, ...]
     closed: bool
+    system_label_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +307,8 @@ class CorrectionView:
     new_text: str
     consented: tuple[str, ...]
     waiting_for: tuple[str, ...]
+    old_text_en: str = ""
+    new_text_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +324,7 @@ class SyncView:
     last_seq: int
     synced_games: int
     text: str
+    text_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +380,8 @@ class TableSnapshot:
     kontra_enabled: bool
     bock_enabled: bool
     ramsch: RamschView | None = None  # phases "ramsch" and the Ramsch's "result"
+    game_text_en: str = ""  # "Game 5 of 36"
+    bock_text_en: str = ""  # "Bock (3 games left)"
 
 
 # --------------------------------------------------------------------------- building
@@ -365,6 +397,30 @@ def money_de(cents: int) -> str:
     return f"{sign}{abs(cents) // 100},{abs(cents) % 100:02d} €"
 
 
+def money_en(cents: int) -> str:
+    """An amount in cents as English players read it.
+
+    >>> money_en(134), money_en(-5), money_en(0)
+    ('€1.34', '-€0.05', '€0.00')
+    """
+    sign = "-" if cents < 0 else ""
+    return f"{sign}€{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+_SUITS_EN = {Suit.CLUBS: "Clubs", Suit.SPADES: "Spades", Suit.HEARTS: "Hearts", Suit.DIAMONDS: "Diamonds"}
+_RANKS_EN = {Rank.SEVEN: "7", Rank.EIGHT: "8", Rank.NINE: "9", Rank.TEN: "10", Rank.JACK: "Jack",
+             Rank.QUEEN: "Queen", Rank.KING: "King", Rank.ACE: "Ace"}
+
+
+def card_en(card: Card) -> str:
+    """A card in English words, as :attr:`Card.german` says it in German.
+
+    >>> card_en(Card.parse("CJ")), card_en(Card.parse("HT"))
+    ('Jack of Clubs', '10 of Hearts')
+    """
+    return f"{_RANKS_EN[card.rank]} of {_SUITS_EN[card.suit]}"
+
+
 def _with_names(text: str, state: TableState, deal: Deal) -> str:
     for position, word in enumerate(POSITION_NAMES):
         text = text.replace(word, f"{word} ({state.seating[deal.active[position]]})")
@@ -374,17 +430,21 @@ def _with_names(text: str, state: TableState, deal: Deal) -> str:
 def _bidding(state: TableState, deal: Deal) -> BiddingView:
     auction = deal.auction
     options = auction.options()
-    history = []
+    history, history_en = [], []
     for step in deal.steps:
         body = step.body
         if isinstance(body, BidMade):
             said = str(body.value) if body.kind == "bid" else "ja" if body.kind == "hold" else "passe"
-            history.append(f"{POSITION_NAMES[body.position]} ({state.seating[deal.active[body.position]]}): {said}")
+            said_en = str(body.value) if body.kind == "bid" else "yes" if body.kind == "hold" else "pass"
+            who = f"{POSITION_NAMES[body.position]} ({state.seating[deal.active[body.position]]})"
+            history.append(f"{who}: {said}")
+            history_en.append(f"{who}: {said_en}")
     return BiddingView(
         prompt=_with_names(options.prompt_de, state, deal), speaker=options.seat,
         speaker_name=state.seating[deal.active[options.seat]], role=options.role.value,
         partner=options.partner, current=options.current, values=options.values,
         may_hold=options.may_hold, may_pass=options.may_pass, history=tuple(history),
+        prompt_en=_with_names(options.prompt_en, state, deal), history_en=tuple(history_en),
     )
 
 
@@ -407,7 +467,8 @@ def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
         options.append(DeclarationOption(
             key=variant.key, label=declaration.describe_de(), game=variant.game.value, hand=declaration.hand,
             ouvert=declaration.ouvert, announced=declaration.announced.record_name,
-            allowed=refused is None, reason="" if refused is None else refused[1]))
+            allowed=refused is None, reason="" if refused is None else refused[1],
+            label_en=describe_declaration_en(declaration), reason_en="" if refused is None else refused[0]))
     return tuple(options)
 
 
@@ -416,14 +477,17 @@ def _declaration(state: TableState, deal: Deal) -> DeclarationView:
     name = state.seating[deal.active[deal.declarer]]
     if not deal.skat_taken:
         prompt = f"{name} spielt ({deal.bid}): Skat aufnehmen oder Hand ansagen"
+        prompt_en = f"{name} plays ({deal.bid}): take the skat or declare Hand"
     elif len(deal.skat) < 2:
         prompt = f"{name}: die zwei gedrückten Karten scannen (oder am Ende) und das Spiel ansagen"
+        prompt_en = f"{name}: scan the two discarded cards (or at the end) and declare the game"
     else:
         prompt = f"{name}: Spiel ansagen"
+        prompt_en = f"{name}: declare the game"
     return DeclarationView(
         declarer=deal.declarer, declarer_name=name, bid=deal.bid, skat_taken=deal.skat_taken,
         may_take_skat=not deal.skat_taken, options=declaration_options(deal),
-        skat=tuple(c.code for c in deal.skat), prompt=prompt)
+        skat=tuple(c.code for c in deal.skat), prompt=prompt, prompt_en=prompt_en)
 
 
 def _trick_view(state: TableState, deal: Deal, number: int, cards: tuple[Card, ...], leader: int) -> TrickView:
@@ -455,7 +519,11 @@ def _play(state: TableState, deal: Deal) -> PlayView:
         question = QuestionView(
             text=(f"{who} hat im {q.trick_index + 1}. Stich nicht bedient ({q.discarded.german} auf {q.led.german}) "
                   f"und spielt jetzt {q.card.german}. Falsch bedient (ISkO 4.2.4)?"),
-            accept_label="Ja, falsch bedient: Spiel endet", reject_label="Nein, falsch gescannt: Karte verwerfen")
+            accept_label="Ja, falsch bedient: Spiel endet", reject_label="Nein, falsch gescannt: Karte verwerfen",
+            text_en=(f"{who} did not follow in trick {q.trick_index + 1} ({card_en(q.discarded)} on "
+                     f"{card_en(q.led)}) and now plays {card_en(q.card)}. False following (ISkO 4.2.4)?"),
+            accept_label_en="Yes, false following: the game ends",
+            reject_label_en="No, a wrong scan: drop the card")
     # Hidden information stays hidden: during play the declarer's points are his tricks only
     # (the pushed skat is his secret until the game ends), and only played cards are "seen".
     return PlayView(
@@ -474,6 +542,7 @@ def _play(state: TableState, deal: Deal) -> PlayView:
         may_enter_result=not deal.cards_played and deal.query is None,
         may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not deal.cards_played,
         game=deal.game.value, matador_choices=matador_choices(deal.game),
+        declaration_en=describe_declaration_en(deal.declaration),
     )
 
 
@@ -500,44 +569,73 @@ def _matadors_de(result: GameResult) -> str | None:
 def _result(state: TableState, deal: Deal) -> ResultView:
     names = [state.seating[s] for s in deal.confirmations]
     if deal.ramsch is not None:
-        text = deal.ramsch.describe_de(tuple(state.seating[s] for s in deal.active))
+        active_names = tuple(state.seating[s] for s in deal.active)
+        text = deal.ramsch.describe_de(active_names)
         waiting = "" if len(names) >= 2 else "Es bestätigen zwei Spieler dieses Ramsch"
+        waiting_en = "" if len(names) >= 2 else "Two players confirm this Ramsch"
         return ResultView(text, None, None, None, (), None, None, False, 1, (), None, None, False, (), None,
-                          tuple(names), waiting, tuple(s for s in deal.active if s not in deal.confirmations), False)
+                          tuple(names), waiting, tuple(s for s in deal.active if s not in deal.confirmations), False,
+                          text_en=deal.ramsch.describe_en(active_names), waiting_for_en=waiting_en)
     shown = preview(deal, state.profile)
     assert shown is not None and deal.game is not None and deal.declarer_seat is not None
     declarer = state.seating[deal.declarer_seat]
     ending = None if deal.early is None else _ENDINGS_DE.get(deal.early.how, deal.early.how)
+    ending_en = None if deal.early is None else _ENDINGS_EN.get(deal.early.how, deal.early.how)
     note = deal.early.note if deal.early is not None else None
+    note_en = None if note is None else _false_following_note_en(state, deal) or note
     confirmed_declarer = deal.declarer_seat in deal.confirmations
     confirmed_defender = any(s != deal.declarer_seat for s in deal.confirmations)
     missing = ([f"Alleinspieler ({declarer})"] if not confirmed_declarer else []) + ([] if confirmed_defender else ["ein Gegenspieler"])
     waiting = "Es bestätigen noch: " + " und ".join(missing)
+    missing_en = ([f"the declarer ({declarer})"] if not confirmed_declarer else []) + ([] if confirmed_defender else ["a defender"])
+    waiting_en = "Still to confirm: " + " and ".join(missing_en)
     may_confirm = tuple(s for s in deal.active if s not in deal.confirmations
                         and (s == deal.declarer_seat or not confirmed_defender))
     may_add_skat = deal.early is not None and len(deal.skat) < 2
     if shown.scored is None:
         text = ("Spitzen fehlen: bitte mit/ohne … eingeben" if shown.needs_matadors
                 else f"Ergebnis nicht möglich: {shown.problem}")
+        text_en = ("Matadors missing: please enter with/without …" if shown.needs_matadors
+                   else f"Result not possible: {shown.problem}")
         return ResultView(text, None, None, None, (), None, None, False, 1, _marks(shown.record), ending, note,
                           shown.needs_matadors, matador_choices(deal.game), shown.problem, tuple(names), waiting,
-                          may_confirm, may_add_skat, game=deal.game.value)
+                          may_confirm, may_add_skat, game=deal.game.value, text_en=text_en,
+                          waiting_for_en=waiting_en, ending_en=ending_en, note_en=note_en)
     result = shown.scored.result
     false_following = shown.scored.false_following
     if false_following is not None and note is None:
         note = f"Falsch bedient im {false_following['trick']}. Stich ({false_following['card']})"
+        note_en = f"False following in trick {false_following['trick']} ({false_following['card']})"
     return ResultView(
         text=f"{declarer}: {result.describe_de()}", won=result.won, base_value=result.base_value,
         matadors=_matadors_de(result), levels=result.levels, value=result.value, score=result.score,
         overbid=result.overbid, multiplier=result.multiplier, marks=_marks(shown.record), ending=ending,
         note=note, needs_matadors=False, matador_choices=(), problem=None, confirmed=tuple(names),
-        waiting_for=waiting, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value)
+        waiting_for=waiting, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value,
+        text_en=f"{declarer}: {result.describe_en()}", waiting_for_en=waiting_en, ending_en=ending_en,
+        note_en=note_en)
+
+
+def _false_following_note_en(state: TableState, deal: Deal) -> str | None:
+    """The English of the note a false following accepted leaves (the state words it in German),
+    from the question it answered: the last one asked in this deal."""
+    asked = [step.body for step in deal.steps if isinstance(step.body, FalseFollowingQueried)]
+    if not asked:
+        return None
+    q = asked[-1]
+    return (f"False following in trick {q.trick_index + 1}: {POSITION_NAMES[q.position]} gave "
+            f"{card_en(q.discarded)} on {card_en(q.led)} and later played {card_en(q.card)}")
 
 
 _ENDINGS_DE = {
     "null_lost": "Null verloren: Stich bekommen", "declarer_gave_up": "Alleinspieler hat aufgegeben",
     "defenders_gave_up": "Gegenspieler haben aufgegeben", "declarer_violation": "Regelverstoß des Alleinspielers",
     "defenders_violation": "Regelverstoß der Gegenspieler",
+}
+_ENDINGS_EN = {
+    "null_lost": "Null lost: took a trick", "declarer_gave_up": "The declarer gave up",
+    "defenders_gave_up": "The defenders gave up", "declarer_violation": "Rule violation by the declarer",
+    "defenders_violation": "Rule violation by the defenders",
 }
 
 
@@ -549,6 +647,18 @@ def _row_text(row: Row) -> str:
         return "Ramsch: " + (", ".join(scored) if scored else "keine Wertung")
     if row.result is not None and row.declarer_seat is not None:
         return f"{row.seating[row.declarer_seat]}: {row.result.describe_de()}"
+    return "?"
+
+
+def _row_text_en(row: Row) -> str:
+    """:func:`_row_text` in English: "Carla: Clubs with 2, game 3 = 36, won +36", "passed in"."""
+    if row.kind == "passed_in":
+        return "passed in"
+    if row.kind == "ramsch" and row.ramsch is not None:
+        scored = [f"{row.seating[row.active[p]]} {s:+d}" for p, s in enumerate(row.ramsch) if s]
+        return "Ramsch: " + (", ".join(scored) if scored else "no score")
+    if row.result is not None and row.declarer_seat is not None:
+        return f"{row.seating[row.declarer_seat]}: {row.result.describe_en()}"
     return "?"
 
 
@@ -568,10 +678,12 @@ def _list(state: TableState, figs: ListFigures) -> ListView:
             declarer_tricks=None if result is None else result.declarer_tricks,
             matadors=None if result is None or result.declaration.game.is_null else result.matadors,
             matador_choices=() if game is None else matador_choices(game),
-            declaration=None if result is None else result.declaration.describe_de()))
+            declaration=None if result is None else result.declaration.describe_de(),
+            text_en=_row_text_en(row), earlier_en=tuple(_row_text_en(r) for r in row.earlier),
+            declaration_en=None if result is None else describe_declaration_en(result.declaration)))
     system = figs.system.value
     return ListView(figs.players, system, SCORING_LABELS[system], tuple(rows), figs.totals, figs.classic,
-                    figs.won, figs.lost)
+                    figs.won, figs.lost, system_label_en=SCORING_LABELS_EN[system])
 
 
 def _end(state: TableState, figs: ListFigures) -> EndView:
@@ -581,7 +693,8 @@ def _end(state: TableState, figs: ListFigures) -> EndView:
     transfers: tuple[TransferView, ...] = ()
     if settlement is not None:
         transfers = tuple(TransferView(figs.players[t.payer], figs.players[t.payee], t.amount,
-                                       f"{figs.players[t.payer]} zahlt {figs.players[t.payee]} {money_de(t.amount)}")
+                                       f"{figs.players[t.payer]} zahlt {figs.players[t.payee]} {money_de(t.amount)}",
+                                       f"{figs.players[t.payer]} pays {figs.players[t.payee]} {money_en(t.amount)}")
                           for t in settlement.transfers)
     confirmed = tuple(state.seating[s] for s in state.list_confirmations)
     waiting = tuple(n for s, n in enumerate(state.seating) if s not in state.list_confirmations)
@@ -590,7 +703,8 @@ def _end(state: TableState, figs: ListFigures) -> EndView:
         stake=state.setup.stake, endzahlen=() if settlement is None else settlement.endzahlen,
         amounts=() if settlement is None else settlement.amounts, transfers=transfers,
         bierlachs_losses=figs.bierlachs_losses, confirmed=confirmed,
-        waiting_for=waiting if state.series_over and not state.closed else (), closed=state.closed)
+        waiting_for=waiting if state.series_over and not state.closed else (), closed=state.closed,
+        system_label_en=SCORING_LABELS_EN[figs.system.value])
 
 
 def _correction(state: TableState) -> CorrectionView | None:
@@ -599,13 +713,15 @@ def _correction(state: TableState) -> CorrectionView | None:
         return None
     old = state.rows[correction.entry - 1]
     if correction.record is None or correction.result is None or correction.declarer_seat is None:
-        new_text = "eingepasst"
+        new_text, new_text_en = "eingepasst", "passed in"
     else:
         new_text = f"{old.seating[correction.declarer_seat]}: {correction.result.describe_de()}"
+        new_text_en = f"{old.seating[correction.declarer_seat]}: {correction.result.describe_en()}"
     return CorrectionView(
         entry=correction.entry, proposed_by=state.seating[correction.by_seat], old_text=_row_text(old),
         new_text=new_text, consented=tuple(state.seating[s] for s in correction.consents),
-        waiting_for=tuple(n for s, n in enumerate(state.seating) if s not in correction.consents))
+        waiting_for=tuple(n for s, n in enumerate(state.seating) if s not in correction.consents),
+        old_text_en=_row_text_en(old), new_text_en=new_text_en)
 
 
 def _ramsch(state: TableState, deal: Deal) -> RamschView:
@@ -616,7 +732,25 @@ def _ramsch(state: TableState, deal: Deal) -> RamschView:
         prompt="Ramsch: Augen und Stiche jedes Spielers, die Augen im Skat und wer den letzten Stich hatte",
         entered=entered is not None, points=() if entered is None else entered.points,
         tricks=() if entered is None else entered.counts.tricks, scores=() if entered is None else entered.scores,
-        skat_to=None if entered is None else entered.skat_to)
+        skat_to=None if entered is None else entered.skat_to,
+        prompt_en="Ramsch: each player's points and tricks, the points in the skat and who took the last trick")
+
+
+def _bock_text_en(bock: BockState | None) -> str:
+    """:attr:`BockState.german` in English: "Bock (3 games left)", "Ramsch round (1 game left)"."""
+    if bock is None:
+        return ""
+    if bock.is_ramsch:
+        return f"Ramsch round ({_games_en(bock.ramsch_left)} left)"
+    if not bock.rounds:
+        return ""
+    factor = bock.multiplier
+    head = "Bock" if factor == BOCK_FACTOR else f"Bock ×{factor}"
+    return f"{head} ({_games_en(bock.bock_deals_left)} left)"
+
+
+def _games_en(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
 
 
 def _figures(state: TableState) -> ListFigures:
@@ -649,7 +783,9 @@ def build_snapshot(
     game_no = len(state.rows) + (1 if deal is not None else 0)
     length = setup.series_length if setup is not None else None
     game_text = "" if setup is None else (f"Spiel {game_no} von {length}" if length else f"Spiel {game_no}")
+    game_text_en = "" if setup is None else (f"Game {game_no} of {length}" if length else f"Game {game_no}")
     sync_text = f"synchronisiert bis Spiel {synced_games}" if synced_games else "noch nicht synchronisiert"
+    sync_text_en = f"synced up to game {synced_games}" if synced_games else "not synced yet"
     refusal_view = None if refusal is None else RefusalView(refusal.code, refusal.reason_de, refusal.reason)
     deal_busy = deal is not None and bool(deal.steps)
     playing = deal is not None and phase not in (Phase.SERIES_OVER, Phase.CLOSED, Phase.SETUP)
@@ -666,7 +802,7 @@ def build_snapshot(
         list=_list(state, figs) if figs is not None else None,
         end=_end(state, figs) if figs is not None else None,
         correction=_correction(state), reader=reader,
-        sync=SyncView(acked_seq, last_seq, synced_games, sync_text), refusal=refusal_view,
+        sync=SyncView(acked_seq, last_seq, synced_games, sync_text, sync_text_en), refusal=refusal_view,
         setup=SetupView(roster=roster, scoring=tuple(SCORING_LABELS.items()), profiles=profiles,
                         tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players),
         may_undo=playing and (deal_busy or withdrawable_passed_in(state)),
@@ -677,5 +813,6 @@ def build_snapshot(
         bock_enabled=setup is not None and state.profile.bock,
         ramsch=_ramsch(state, deal) if deal is not None and deal.passed_in and phase in (Phase.RAMSCH, Phase.RESULT)
         else None,
+        game_text_en=game_text_en, bock_text_en=_bock_text_en(state.bock),
     )
 

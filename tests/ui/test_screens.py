@@ -129,6 +129,42 @@ def settings_run(display: str):  # type: ignore[no-untyped-def]
         "expect_text \"pass\"",
         "expect_text \"Mittelhand (Carla) says 18 — Vorhand (Bernd): yes / pass\"",
         "screenshot 27-game-english",
+        # in English the table service's own words are English too
+        "tap hold", "tap pass", "tap pass",
+        "wait_screen declare",
+        "expect_text \"Bernd plays (18): take the skat or declare Hand\"",
+        "tap take_skat",
+        "tap game_spades",
+        "tap word_hand",
+        "expect_text \"no hand game after taking up the skat (ISkO 3.4.4)\"",
+        "screenshot 30-declare-greyed-english",
+        "tap declare",
+        "wait_screen play",
+        "expect_text \"Bernd plays Spades, bid 18\"",
+        "scan SA",
+        "scan SA",  # the table refuses it: a refusal in the service's English
+        "expect_text \"SA already played by Vorhand in trick 1\"",
+        "expect_no_text \"schon gespielt\"",
+        "screenshot 31-play-refusal-english",
+        "tap undo",
+        "tap result_direct",
+        "tap tricks_7", "tap digit_8", "tap digit_0", "tap enter_result",
+        "tap matadors_p1",
+        "wait_screen result",
+        "expect_text \"Bernd: Spades with 1, game 2 = 22, won +22\"",
+        "expect_text \"Still to confirm: the declarer (Bernd) and a defender\"",
+        "screenshot 32-result-english",
+        "tap confirm_0", "tap confirm_1",
+        "wait_screen game",
+        "tap list",
+        "wait_screen list",
+        "expect_text \"Score list · Game 2\"",
+        "expect_text \"Bernd Spades with 1, game 2 = 22\"",
+        "expect_no_text \"Pik\"",
+        "expect_text \"+22\"",
+        "screenshot 33-list-english",
+        "tap close_list",
+        "wait_screen game",
     ]
     return run_table(display, steps, config=CONFIG).check()
 
@@ -160,6 +196,23 @@ def test_english_is_selectable(settings_run) -> None:  # type: ignore[no-untyped
     assert settings_run.report[-1]["ok"]
 
 
+def test_in_english_the_table_s_own_words_are_english(settings_run) -> None:  # type: ignore[no-untyped-def]
+    """The result, the list's row, a greyed option's reason and a refusal come from the table
+    service: in English they are its English texts (screenshots 30 to 33)."""
+    for text in ("no hand game after taking up the skat (ISkO 3.4.4)", "Bernd: Spades with 1, game 2 = 22, won +22",
+                 "Bernd Spades with 1, game 2 = 22", "SA already played by Vorhand in trick 1"):
+        assert settings_run.step(f"expect_text \"{text}\"")["ok"], text
+    played, refused = settings_run.step("scan SA", 2), settings_run.step("scan SA", 3)  # the first: the teach-in
+    assert played["refusals"] == [] and played["events"] == 1
+    assert refused["refusals"] == ["card_seen"] and refused["events"] == 0
+    assert settings_run.step("expect_no_text \"schon gespielt\"")["ok"]
+    assert settings_run.step("expect_no_text \"Pik\"")["ok"]
+    assert settings_run.sent("tap matadors_p1") == ["EnterResult(declarer_tricks=7, declarer_points=80, matadors=1)"]
+    shots = ROOT / "tests" / "artifacts" / "screens" / "800x480"
+    for name in ("30-declare-greyed-english", "31-play-refusal-english", "32-result-english", "33-list-english"):
+        assert (shots / f"{name}.png").stat().st_size > 0, name
+
+
 def test_the_documented_script_runs(display: str) -> None:
     doc = (ROOT / "docs" / "ui.md").read_text(encoding="utf-8")
     example = re.search(r"run this example\):\n\n```\n(.*?)```", doc, re.DOTALL)
@@ -171,6 +224,8 @@ def test_the_documented_script_runs(display: str) -> None:
 
 
 def test_the_deck_teach_in_takes_the_reader_s_cards_and_sends_none_to_the_table(settings_run) -> None:  # type: ignore[no-untyped-def]
-    scans = [line for line in settings_run.report if str(line["step"]).startswith("scan ")]
+    steps = [str(line["step"]) for line in settings_run.report]
+    teach_in = settings_run.report[steps.index("tap deck_teach"):steps.index("tap teach_done")]
+    scans = [line for line in teach_in if str(line["step"]).startswith("scan ")]
     assert len(scans) == 32 and all(line["sent"] == [] and line["events"] == 0 for line in scans)
     assert settings_run.step("expect_text \"Kartensatz gespeichert\"")["ok"]

@@ -121,6 +121,27 @@ def test_the_list_lines_read_like_the_paper_list() -> None:
     assert chart_series(view) == [[0, *(row.totals[i] for row in view.rows)] for i in range(3)]
 
 
+def test_in_english_the_list_lines_and_the_declaration_choices_use_the_service_s_english() -> None:
+    table = service(Pass(1), Pass(2), Pass(0),  # eingepasst
+                    Bid(1, 18), Hold(0), Pass(1), Pass(2), TakeSkat(), Declare.parse("clubs"),
+                    EnterResult(7, 80, 2))
+    for seat in table.snapshot().result.may_confirm[:2]:  # type: ignore[union-attr]
+        table.handle(Confirm(seat))
+    set_language("en")
+    lines = list_lines(table.snapshot().list)
+    assert lines[0].game == "passed in" and lines[1].game == "Clubs with 2, game 3 = 36"
+    options = declaring(TakeSkat()).options  # type: ignore[attr-defined]
+    games = {c.name: c for c in game_choices(options, None)}
+    assert [games[f"game_{g}"].label for g in ("clubs", "spades", "hearts", "diamonds")] == [
+        "Clubs", "Spades", "Hearts", "Diamonds"]
+    words = {c.name: c for c in word_choices(options, "spades")}
+    assert words["word_hand"].reason == "no hand game after taking up the skat (ISkO 3.4.4)"
+    null_words = {c.name: c for c in word_choices(options, "null")}
+    assert null_words["word_schneider"].reason == "Null has no Schneider announced"
+    set_language("de")
+    assert list_lines(table.snapshot().list)[1].game == "Kreuz mit 2, Spiel 3 = 36"
+
+
 def test_entry_words_and_suits() -> None:
     assert entry_words("Anna: Karo mit 1, überreizt = 36, verloren -72", "Anna") == "Karo mit 1, überreizt = 36"
     assert entry_words("eingepasst", None) == "eingepasst"

@@ -9,7 +9,7 @@ coalesces bursts of events).
 Screens never hold rules: they read the snapshot and call the App's intents (``app.bid(18)``,
 ``app.pass_()``, ``app.declare(key)``, ``app.confirm_seat(seat)``, …), which send the
 service's commands. What the service refuses comes back as a refusal and is shown in the
-hint banner, in the service's words.
+hint banner, in the service's words (its German ``reason_de`` or its English ``reason``).
 """
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ class TableApp(App):
                 self._clear_reasons()  # the table moved on: a reason given before no longer applies
             for refusal in result.refusals:
                 self.counters.refusals.append(refusal.code)
-                self.hint(refusal.reason_de, level="error")
+                self.hint(i18n.pick(refusal.reason_de, refusal.reason), level="error")
             for event in result.events:
                 self._announce(event)
             for listener in list(self.listeners):

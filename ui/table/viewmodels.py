@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ui.i18n import tr
+from ui.i18n import pick, tr
 
 WORDS = ("hand", "schneider", "schwarz", "ouvert")
 GAMES = ("clubs", "spades", "hearts", "diamonds", "grand", "null")
@@ -81,20 +81,10 @@ def positions_line(snap: Any) -> list[tuple[str, str]]:
 
 
 def bidding_prompt(bidding: Any, positions: Sequence[str], language: str) -> str:
-    """The prompt in the player's words. German: the service's own prompt; English: the
-    same facts (role, speaker, value) put in English words."""
-    if language == "de":
-        return str(bidding.prompt)
-    word = ("Vorhand", "Mittelhand", "Hinterhand")
-    speaker = f"{word[bidding.speaker]} ({bidding.speaker_name})"
-    if bidding.role == "answering" and bidding.partner is not None:
-        partner = f"{word[bidding.partner]} ({positions[bidding.partner]})"
-        return f"{partner} says {bidding.current} — {speaker}: yes / pass"
-    if bidding.role == "deciding":
-        return f"{speaker}: play (18) or pass?"
-    target = f" — to {word[bidding.partner]} ({positions[bidding.partner]})" if bidding.partner is not None else ""
-    so_far = f" (so far {bidding.current})" if bidding.current else ""
-    return f"{speaker} says …{target}{so_far}"
+    """The service's prompt in the table's language ("Mittelhand (Carla) sagt 18 — Vorhand
+    (Bernd): ja / passe" or "… says 18 — Vorhand (Bernd): yes / pass"). ``positions`` is no
+    longer needed (the service names the players itself); kept for the callers."""
+    return str(bidding.prompt if language == "de" else bidding.prompt_en or bidding.prompt)
 
 
 # --------------------------------------------------------------------------- declaration
@@ -141,18 +131,17 @@ def _find(options: Sequence[Any], key: str | None) -> Any | None:
 
 
 def game_choices(options: Sequence[Any], selected: str | None) -> list[Choice]:
-    """The six game buttons: ♣ Kreuz, ♠ Pik, ♥ Herz, ♦ Karo, Grand, Null."""
+    """The six game buttons: ♣ Kreuz, ♠ Pik, ♥ Herz, ♦ Karo, Grand, Null (♣ Clubs … in English)."""
     sel_game, sel_words = key_words(selected) if selected else ("", frozenset())
-    names = {"clubs": "Kreuz", "spades": "Pik", "hearts": "Herz", "diamonds": "Karo", "grand": "Grand", "null": "Null"}
     choices = []
     for game in GAMES:
         best = _best(options, game, sel_words)
         listed = [o for o in options if key_words(o.key)[0] == game]
-        reason = next((o.reason for o in listed if o.reason), tr("not_possible_now"))
+        reason = next((pick(o.reason, o.reason_en) for o in listed if o.reason), tr("not_possible_now"))
         choices.append(Choice(
-            name=f"game_{game}", label=names[game], key=None if best is None else best.key, on=game == sel_game,
-            greyed=best is None or not best.allowed, reason="" if best is not None and best.allowed else reason,
-            suit=GAME_SUITS.get(game, "")))
+            name=f"game_{game}", label=tr(f"game_{game}"), key=None if best is None else best.key,
+            on=game == sel_game, greyed=best is None or not best.allowed,
+            reason="" if best is not None and best.allowed else reason, suit=GAME_SUITS.get(game, "")))
     return choices
 
 
@@ -169,10 +158,12 @@ def word_choices(options: Sequence[Any], selected: str | None) -> list[Choice]:
         target = _best(options, game, words, drop=word) if on else _best(options, game, words, want=word)
         if target is None:
             current = _find(options, selected)
-            reason = tr("word_not_in_game", word=labels[word], game=current.label if current is not None else game)
+            reason = tr("word_not_in_game", word=labels[word],
+                        game=pick(current.label, current.label_en) if current is not None else game)
             choices.append(Choice(f"word_{word}", labels[word], None, on, True, reason))
         else:
-            choices.append(Choice(f"word_{word}", labels[word], target.key, on, not target.allowed, target.reason))
+            choices.append(Choice(f"word_{word}", labels[word], target.key, on, not target.allowed,
+                                  pick(target.reason, target.reason_en)))
     return choices
 
 
@@ -185,16 +176,18 @@ class ListCell:
     bright: bool  # changed by this row (the declarer's column on the paper list)
 
 
-_OUTCOME = re.compile(r",\s*(?:gewonnen|verloren)\b.*$")
+_OUTCOME = re.compile(r",\s*(?:gewonnen|verloren|won|lost)\b.*$")
 
 
 def entry_words(text: str, declarer: str | None) -> str:
     """A row's game in words for the list's narrow column: without the declarer's name in
-    front (it is shown bold beside it) and without ", gewonnen +48" at the end (the +/−
-    column shows it).
+    front (it is shown bold beside it) and without ", gewonnen +48" (", won +48") at the end
+    (the +/− column shows it).
 
     >>> entry_words("Bernd: Kreuz Hand mit 2, Spiel 3, Hand 4 = 48, gewonnen +48", "Bernd")
     'Kreuz Hand mit 2, Spiel 3, Hand 4 = 48'
+    >>> entry_words("Bernd: Clubs Hand with 2, game 3, Hand 4 = 48, won +48", "Bernd")
+    'Clubs Hand with 2, game 3, Hand 4 = 48'
     """
     if declarer and text.startswith(declarer + ": "):
         text = text[len(declarer) + 2:]
@@ -234,13 +227,14 @@ def list_lines(view: Any) -> list[ListLine]:
         elif row.kind == "passed_in":
             text = tr("passed_in")
         else:
-            text = entry_words(row.text, row.declarer)
+            text = entry_words(pick(row.text, row.text_en), row.declarer)
         lines.append(ListLine(
             number=str(row.number), dealer=row.dealer, declarer=row.declarer or "", game=text,
             suit=game_suit(row.game),
             score="" if score is None else signed(score),
             score_sign=0 if not score else (1 if score > 0 else -1), cells=tuple(cells),
-            struck=tuple(entry_words(t, row.declarer) for t in row.earlier), passed_in=row.kind == "passed_in",
+            struck=tuple(entry_words(t, row.declarer) for t in pick(row.earlier, row.earlier_en)),
+            passed_in=row.kind == "passed_in",
             marks=" ".join(row.marks), kind=row.kind))
     return lines
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
 
-from ui.i18n import tr
+from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import GAME_SUITS, Choice, game_choices, word_choices
@@ -49,7 +49,7 @@ class DeclareScreen(TableScreen):
             self._deal_key = deal_key
             self.selected = ""
         self.title_text = tr("declare_title", name=view.declarer_name, bid=view.bid)
-        self.prompt_text = view.prompt if self.app.language == "de" else ""
+        self.prompt_text = pick(view.prompt, view.prompt_en)
         self.may_take_skat = view.may_take_skat
         self._build(view)
 
@@ -82,11 +82,11 @@ class DeclareScreen(TableScreen):
                                          kind="selected" if choice.on else "normal",
                                          greyed=choice.greyed, reason=choice.reason))
         option = next((o for o in options if o.key == self.selected), None)
-        self.summary_text = option.label if option is not None else tr("choose_game")
+        self.summary_text = pick(option.label, option.label_en) if option is not None else tr("choose_game")
         self.summary_suit = GAME_SUITS.get(option.game, "") if option is not None else ""
         confirm = self.ids.declare
         confirm.greyed = option is None or not option.allowed
-        confirm.reason = tr("choose_game_first") if option is None else option.reason
+        confirm.reason = tr("choose_game_first") if option is None else pick(option.reason, option.reason_en)
         skat = self.ids.skat
         skat.clear_widgets()
         for code in view.skat:  # face down: the pushed skat is the declarer's secret until the end

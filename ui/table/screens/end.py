@@ -9,7 +9,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from ui.i18n import tr
+from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import chart_series
@@ -33,7 +33,7 @@ class EndScreen(TableScreen):
             return
         s = self.app.scale
         self.closed = end.closed
-        self.title_text = tr("end_title") + f" · {end.system_label}"
+        self.title_text = tr("end_title") + f" · {pick(end.system_label, end.system_label_en)}"
         ranking = self.ids.ranking
         ranking.clear_widgets()
         for standing in end.ranking:
@@ -48,7 +48,7 @@ class EndScreen(TableScreen):
                                    font_size=s * theme.FONT_HUGE))
             ranking.add_widget(line)
         if end.transfers:
-            self.money_text = "\n".join(t.text for t in end.transfers)
+            self.money_text = "\n".join(pick(t.text, t.text_en) for t in end.transfers)
         elif end.stake not in ("", "0"):
             self.money_text = tr("nobody_pays")
         else:

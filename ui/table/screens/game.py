@@ -7,7 +7,7 @@ from typing import Any
 
 from kivy.properties import NumericProperty, StringProperty
 
-from ui.i18n import tr
+from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import bidding_prompt, page_of_values
@@ -67,7 +67,7 @@ class GameScreen(TableScreen):
         self.speaker = bidding.speaker
         self.partner = -1 if bidding.partner is None else bidding.partner
         self.prompt_text = bidding_prompt(bidding, snap.positions, self.app.language)
-        self.history_text = " · ".join(bidding.history[-4:])
+        self.history_text = " · ".join(pick(bidding.history, bidding.history_en)[-4:])
         self._show_values(bidding)
         answers = self.ids.answers
         answers.clear_widgets()

@@ -18,7 +18,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
-from ui.i18n import tr
+from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
@@ -52,8 +52,8 @@ class ListScreen(TableScreen):
         if key == self._shown:
             return  # nothing on the list changed (a card was played): keep the widgets
         self._shown = key
-        self.title_text = tr("list_title") + (f" · {snap.game_text}" if snap.game_text and self.app.language == "de"
-                                              else "")
+        game_text = pick(snap.game_text, snap.game_text_en)
+        self.title_text = tr("list_title") + (f" · {game_text}" if game_text else "")
         self._build_header(view)
         self._build_rows(view)
         self._build_footer(view)
@@ -150,8 +150,8 @@ class ListScreen(TableScreen):
         footer.clear_widgets()
         if view is None:
             return
-        self.system_text = view.system_label
-        footer.add_widget(TLabel(text=f"[b]{tr('standing')}[/b]  {view.system_label}", font_size=s * theme.FONT))
+        self.system_text = pick(view.system_label, view.system_label_en)
+        footer.add_widget(TLabel(text=f"[b]{tr('standing')}[/b]  {self.system_text}", font_size=s * theme.FONT))
         for total in view.totals:
             footer.add_widget(TLabel(text=f"[b]{total_text(total)}[/b]", size_hint_x=None, width=s * PLAYER_W, halign="right",
                                      font_size=s * theme.FONT_LARGE))
@@ -164,8 +164,8 @@ class ListScreen(TableScreen):
             box.height = 0
             return
         s = self.app.scale
-        words = tr("correction_line", entry=correction.entry, old=correction.old_text, new=correction.new_text,
-                   who=correction.proposed_by)
+        words = tr("correction_line", entry=correction.entry, old=pick(correction.old_text, correction.old_text_en),
+                   new=pick(correction.new_text, correction.new_text_en), who=correction.proposed_by)
         if correction.consented:
             words += " · " + tr("agreed_by", names=", ".join(correction.consented))
         line = TLabel(text=words,
@@ -205,7 +205,7 @@ class ListScreen(TableScreen):
             return
         row = view.rows[number - 1]
         game = row.kind == "game" and row.game is not None
-        ChoicePopup(f"{tr('game_n', n=row.number)} · {entry_words(row.text, None)}", [
+        ChoicePopup(f"{tr('game_n', n=row.number)} · {entry_words(pick(row.text, row.text_en), None)}", [
             Option(tr("correct_entry"), "correct_entry", lambda: self._correct(row), greyed=not game,
                    reason=tr("correct_only_games")),
             Option(tr("correct_to_passed_in"), "correct_to_passed_in", lambda: self._ask_proposer(row, None),
@@ -216,13 +216,14 @@ class ListScreen(TableScreen):
         """The entry's counts entered again, starting at what the list has now."""
         ResultPopup(lambda tricks, points, matadors: self._ask_proposer(row, (tricks, points, matadors)),
                     null_game=is_null(row.game), matador_choices=row.matador_choices,
-                    heading=tr("correction_title", n=row.number, game=f"{row.declarer}, {row.declaration}"),
+                    heading=tr("correction_title", n=row.number,
+                               game=f"{row.declarer}, {pick(row.declaration, row.declaration_en)}"),
                     tricks=row.declarer_tricks, points=row.declarer_points, matadors=row.matadors).open()
 
     def _ask_proposer(self, row: Any, counts: tuple[int, int | None, int | None] | None) -> None:
         """Who proposes the correction (his consent counts at once); every player then agrees."""
         snap = self._snap
-        old = entry_words(row.text, None)
+        old = entry_words(pick(row.text, row.text_en), None)
         text = (tr("proposer_text_passed_in", n=row.number, old=old) if counts is None
                 else tr("proposer_text", n=row.number, old=old))
 

@@ -11,7 +11,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from ui.i18n import tr
+from ui.i18n import pick, tr
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import game_suit, is_null
@@ -59,7 +59,8 @@ class PlayScreen(TableScreen):
             return
         marks = [m for m, on in (("Kontra", play.kontra), ("Re", play.re)) if on]
         self.title_text = (tr("game_n", n=snap.game_no) + " · " +
-                           tr("plays", name=play.declarer_name, game=play.declaration, bid=play.bid) +
+                           tr("plays", name=play.declarer_name, game=pick(play.declaration, play.declaration_en),
+                              bid=play.bid) +
                            ("" if not marks else " · " + " ".join(marks)))
         self.title_suit = game_suit(play.game)
         showing_last = not play.trick.cards and play.last_trick is not None
@@ -117,9 +118,11 @@ class PlayScreen(TableScreen):
             return
         self._question = ChoicePopup(
             tr("question_title"), [
-                Option(question.accept_label, "accept_false_following", lambda: self.app.answer_question(True)),
-                Option(question.reject_label, "reject_card", lambda: self.app.answer_question(False)),
-            ], text=question.text, cancel=False)
+                Option(pick(question.accept_label, question.accept_label_en), "accept_false_following",
+                       lambda: self.app.answer_question(True)),
+                Option(pick(question.reject_label, question.reject_label_en), "reject_card",
+                       lambda: self.app.answer_question(False)),
+            ], text=pick(question.text, question.text_en), cancel=False)
         self._question.bind(on_dismiss=lambda *_: setattr(self, "_question", None))
         self._question.open()
 

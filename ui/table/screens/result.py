@@ -9,7 +9,7 @@ from typing import Any
 
 from kivy.properties import ColorProperty, StringProperty
 
-from ui.i18n import tr
+from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import game_suit
@@ -54,16 +54,17 @@ class ResultScreen(TableScreen):
             return
         ramsch = snap.ramsch
         self.title_text = tr("ramsch_result_title" if ramsch is not None else "result_of_game", n=snap.game_no)
-        self.result_text = result.text
+        self.result_text = pick(result.text, result.text_en)
         self.result_suit = game_suit(result.game)
         self.result_color = theme.TEXT if result.won is None else (theme.PLUS if result.won else theme.MINUS)
-        details = [d for d in (result.ending, result.note, " ".join(result.marks)) if d]
+        details = [d for d in (pick(result.ending or "", result.ending_en), pick(result.note or "", result.note_en),
+                               " ".join(result.marks)) if d]
         if result.confirmed:
             details.append(tr("confirmed_by", names=", ".join(result.confirmed)))
         self.details_text = " · ".join(details)
         if ramsch is not None and ramsch.entered:  # one line per player, as counted
             self.details_text = "\n".join([*ramsch_lines(ramsch), *([self.details_text] if details else [])])
-        self.waiting_text = result.waiting_for if self.app.language == "de" else ""
+        self.waiting_text = pick(result.waiting_for, result.waiting_for_en)
         if result.needs_matadors:
             self._matadors(result.matador_choices)
         seats = {s.seat: s for s in snap.seats}

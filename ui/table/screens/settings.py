@@ -14,7 +14,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.properties import StringProperty
 
-from ui.i18n import tr
+from ui.i18n import pick, tr
 from ui.table.popups import ChoicePopup, Option, TablePopup
 from ui.table.screens import TableScreen
 
@@ -47,7 +47,7 @@ class SettingsScreen(TableScreen):
             state = tr("reader_connected") if reader.connected else tr("reader_disconnected")
             self.reader_text = f"{port or '–'} · {state}" + (f" · {reader.detail}" if reader.detail else "")
         url = config.sync.url if config is not None and config.sync.url else tr("no_sync_target")
-        self.sync_text = f"{url} · {snap.sync.text if self.app.language == 'de' else ''}".rstrip(" ·")
+        self.sync_text = f"{url} · {pick(snap.sync.text, snap.sync.text_en)}".rstrip(" ·")
         self.table_text = str(self.app.table_number)
 
     def opened(self) -> None:
