@@ -637,9 +637,10 @@ def _confirm(state: TableState, command: Confirm) -> Decision:
     deal = _deal(state, Phase.RESULT)
     seat = _seat(state, command.seat)
     who = _seat_name(state, seat)
-    if seat not in deal.active:
-        raise _Refuse("wrong_confirmer", f"seat {seat} is not at this game: the declarer and a defender confirm",
-                      f"{who} spielt dieses Spiel nicht mit: bestätigen müssen der Alleinspieler und ein Gegenspieler")
+    if seat not in deal.confirmers:
+        raise _Refuse("wrong_confirmer", f"seat {seat} is not at this game: the declarer and a defender (or the dealer) confirm",
+                      f"{who} spielt dieses Spiel nicht mit: bestätigen müssen der Alleinspieler und ein Gegenspieler "
+                      "(oder der Geber)")
     if seat in deal.confirmations:
         raise _Refuse("already_confirmed", f"seat {seat} has already confirmed", f"{who} hat schon bestätigt")
     confirmed = (*deal.confirmations, seat)

@@ -589,7 +589,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
     waiting = "Es bestätigen noch: " + " und ".join(missing)
     missing_en = ([f"the declarer ({declarer})"] if not confirmed_declarer else []) + ([] if confirmed_defender else ["a defender"])
     waiting_en = "Still to confirm: " + " and ".join(missing_en)
-    may_confirm = tuple(s for s in deal.active if s not in deal.confirmations
+    may_confirm = tuple(s for s in deal.confirmers if s not in deal.confirmations
                         and (s == deal.declarer_seat or not confirmed_defender))
     may_add_skat = deal.early is not None and len(deal.skat) < 2
     if shown.scored is None:

@@ -109,6 +109,12 @@ class Deal:
     # -- what the steps add up to --
 
     @property
+    def confirmers(self) -> tuple[int, ...]:
+        """Who may confirm the result: the three at the game, and a dealer who sits out: he
+        keeps the list and belongs to the Gegenpartei (SkWO 5.1, 7.2.2)."""
+        return self.active if self.dealer in self.active else (*self.active, self.dealer)
+
+    @property
     def declarer(self) -> int | None:
         """The declarer's position once the bidding found one."""
         result = self.auction.result

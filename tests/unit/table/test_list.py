@@ -24,9 +24,8 @@ def test_a_result_enters_the_list_only_with_the_declarer_and_one_defender() -> N
     table = Table("Anna", "Bernd", "Carla", "Dora")  # Anna deals and sits out: Bernd V, Carla M, Dora H
     clubs_hand(table)
     result = table.snap.result
-    assert result is not None and result.may_confirm == (1, 2, 3)
-    refusal = table.refused(Confirm(table.seat("Anna")), "wrong_confirmer")
-    assert "Anna" in refusal.reason_de and "Alleinspieler" in refusal.reason_de
+    # the dealer who sits out keeps the list and confirms for the Gegenpartei (SkWO 5.1, 7.2.2)
+    assert result is not None and result.may_confirm == (1, 2, 3, 0)
     table.confirm("Bernd")
     assert table.refused(Confirm(table.seat("Bernd")), "already_confirmed").reason_de == "Platz 2 (Bernd) hat schon bestätigt"
     table.confirm("Dora")  # both defenders: still waiting for the declarer
@@ -57,7 +56,8 @@ def test_the_panels_confirm_button_is_the_dealers_tap() -> None:
     table.assert_list_entry(1, score=48)
     four = Table("Anna", "Bernd", "Carla", "Dora")
     clubs_hand(four)
-    assert four.press("confirm").refusals[0].code == "wrong_confirmer"  # the dealer sits out at four
+    four.press("confirm")  # the dealer sits out at four: he confirms for the Gegenpartei
+    assert four.snap.result is not None and four.snap.result.confirmed == ("Anna",)
     back = four.press("back")
     assert not back.refusals and four.snap.phase == "playing"
     assert four.do(ButtonPressed(Button.MENU)).refusals[0].code == "not_now"
@@ -174,3 +174,13 @@ def test_setup_is_checked_with_reasons() -> None:
     table.ok(OpenList(("Anna", "Bernd", "Carla", "Dora"), scoring="bierlachs"))
     assert table.service.state.setup is not None and table.service.state.setup.bierlachs_limit == 401
     table.refused(OpenList(("Anna", "Bernd", "Carla")), "list_open")
+
+
+def test_at_five_the_player_across_who_sits_out_does_not_confirm_but_the_dealer_does() -> None:
+    table = Table("Anna", "Bernd", "Carla", "Dora", "Emil")  # Anna deals; Dora (across) sits out too
+    clubs_hand(table)
+    refusal = table.refused(Confirm(table.seat("Dora")), "wrong_confirmer")
+    assert "Dora" in refusal.reason_de and "Alleinspieler" in refusal.reason_de
+    table.press("confirm")  # Anna, the dealer
+    table.confirm("Carla")  # the declarer (Mittelhand)
+    table.assert_list_entry(1, declarer="Carla", score=48, dealer="Anna")
