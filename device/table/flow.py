@@ -267,6 +267,9 @@ def _at_round_start(state: TableState) -> None:
     _open(state)
     if state.series_over:
         raise _Refuse("series_over", "the series is over", "Die Serie ist beendet")
+    if state.correction is not None:  # its consents are by seat: settle it first
+        raise _Refuse("correction_pending", "a correction is waiting for consent: finish or withdraw it first",
+                      "Erst die offene Korrektur abschließen oder zurückziehen")
     if not state.rotation.at_round_start or (state.deal is not None and state.deal.steps):
         raise _Refuse("not_at_round_start", "players join or leave only at the start of a round (ISkO 3.1.2)",
                       f"Spieler kommen und gehen nur zu Beginn einer Runde (ISkO 3.1.2); "
@@ -666,24 +669,30 @@ def _confirm(state: TableState, command: Confirm) -> Decision:
 
 def _undo(state: TableState, command: Undo) -> Decision:
     _open(state)
-    if state.series_over or state.deal is None:
-        raise _Refuse("series_over", "the series is over: correct entries instead",
-                      "Die Serie ist beendet: Einträge nur noch per Korrektur ändern")
     deal = state.deal
-    if deal.steps:
+    if deal is not None and deal.steps and not state.series_over:
         return Decision(events=(StepUndone(deal.steps[-1].id),))
     if withdrawable_passed_in(state):
         return Decision(events=(PassedInWithdrawn(state.rows[-1].entry),))
+    if state.series_over or deal is None:
+        raise _Refuse("series_over", "the series is over: correct entries instead",
+                      "Die Serie ist beendet: Einträge nur noch per Korrektur ändern")
     raise _Refuse("nothing_to_undo", "nothing to take back in this game",
                   "Nichts zurückzunehmen: eingetragene Spiele nur per Korrektur ändern")
 
 
 def withdrawable_passed_in(state: TableState) -> bool:
     """Whether the last entry is an eingepasst that a wrong last "passe" made and nothing
-    has happened since (no new bid, nobody joined or left)."""
+    has happened since (no new bid, nobody joined or left, no correction proposed for it).
+    After the last game of a series this holds until anybody signed the list (ISkO 3.2.11)."""
     last = state.rows[-1] if state.rows else None
-    return (last is not None and last.kind == "passed_in" and last.deal_before is not None
-            and last.seating == state.seating and state.deal is not None and not state.deal.steps)
+    if last is None or last.kind != "passed_in" or last.deal_before is None or last.seating != state.seating:
+        return False
+    if state.correction is not None:
+        return False
+    if state.series_over:
+        return not state.list_confirmations and not state.closed
+    return state.deal is not None and not state.deal.steps
 
 
 def _add_bock(state: TableState, command: AddBock) -> Decision:

@@ -805,8 +805,9 @@ def build_snapshot(
         sync=SyncView(acked_seq, last_seq, synced_games, sync_text, sync_text_en), refusal=refusal_view,
         setup=SetupView(roster=roster, scoring=tuple(SCORING_LABELS.items()), profiles=profiles,
                         tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players),
-        may_undo=playing and (deal_busy or withdrawable_passed_in(state)),
-        may_join=playing and not deal_busy and state.rotation.at_round_start and not state.closed,
+        may_undo=(playing and deal_busy) or withdrawable_passed_in(state),
+        may_join=(playing and not deal_busy and state.rotation.at_round_start and not state.closed
+                  and state.correction is None),
         may_end_series=playing and not deal_busy and not (state.bock is not None and state.bock.must_play_on),
         bock_games=state.bock.bock_deals_left if state.bock is not None else 0,
         bock_text=state.bock.german if state.bock is not None else "", kontra_enabled=setup is not None and state.profile.kontra,

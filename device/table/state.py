@@ -434,7 +434,7 @@ def _passed_in_withdrawn(state: TableState, body: PassedInWithdrawn) -> TableSta
     if last is None or last.kind != "passed_in" or last.deal_before is None:
         raise StateError("no eingepasst entry to withdraw")
     return replace(state, rows=state.rows[:-1], rotation=state.rotation.back(state.table_size),
-                   deal=last.deal_before.undo(), bock=last.bock_before)
+                   deal=last.deal_before.undo(), bock=last.bock_before, series_over=False)
 
 
 def _ramsch_recorded(state: TableState, body: RamschRecorded) -> TableState:

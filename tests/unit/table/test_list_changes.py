@@ -35,3 +35,49 @@ def test_a_player_who_joins_pays_and_receives_only_for_the_games_he_sat_at() -> 
     assert end is not None
     assert end.amounts == (-20, -20, 40, 0)  # Dora was not at the game
     assert sum(end.amounts) == 0
+
+
+def test_a_wrong_last_passe_of_the_series_can_be_taken_back_until_the_list_is_signed() -> None:
+    """ISkO 3.2.11: the last round is closed only when the list is signed."""
+    from device.table import ConfirmList, Undo
+
+    t = Table("Anna", "Bernd", "Carla", series_length=2)
+    passed_in(t)
+    passed_in(t)
+    assert t.snap.phase == "series_over" and t.snap.may_undo
+    t.ok(Undo())  # only the wrong last "passe" is taken back: Vorhand decides again
+    assert t.snap.phase == "bidding" and len(t.service.state.rows) == 1
+    t.say("V 18")  # Vorhand plays after all
+    assert t.snap.phase == "declaring"
+    t.ok(Undo())
+    t.say("V passe")
+    assert t.snap.phase == "series_over"
+    t.ok(ConfirmList(0))  # once somebody signed, only a correction changes the list
+    assert t.do(Undo()).refusals[0].code == "series_over"
+
+
+def test_an_eingepasst_with_a_correction_pending_is_not_withdrawn_under_it() -> None:
+    from device.table import ProposeCorrection, Undo
+
+    t = Table("Anna", "Bernd", "Carla")
+    passed_in(t)
+    t.ok(ProposeCorrection(1, None, None, 0))
+    assert not t.snap.may_undo
+    assert t.do(Undo()).refusals[0].code == "nothing_to_undo"
+    assert t.snap.correction is not None  # the screen still draws, the correction still shows
+
+
+def test_nobody_joins_or_leaves_while_a_correction_waits_for_consent() -> None:
+    """Consents are given by seat; the seats must not shift under them (ISkO 5.5.3)."""
+    from device.table import LeavePlayer, ProposeCorrection, WithdrawCorrection
+
+    t = Table("Anna", "Bernd", "Carla", "Dora")
+    for _ in range(4):
+        passed_in(t)
+    t.ok(ProposeCorrection(1, None, None, 3))
+    assert not t.snap.may_join
+    assert t.do(LeavePlayer(1)).refusals[0].code == "correction_pending"
+    assert t.do(JoinPlayer("Emil")).refusals[0].code == "correction_pending"
+    t.ok(WithdrawCorrection())
+    t.ok(LeavePlayer(1))
+    assert t.service.state.seating == ("Anna", "Carla", "Dora")
