@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,3 +48,19 @@ def test_a_store_in_use_is_refused(tmp_path: Path) -> None:
         assert result.returncode == 2 and "skattisch store:" in result.stderr
     finally:
         store.close()
+
+
+def test_the_table_refuses_to_start_on_a_damaged_list_and_says_how_to_repair_it(tmp_path: Path) -> None:
+    store = TinyDBEventStore(tmp_path / "data")
+    store.append("abend-1", [{"id": "a", "seq": 1}])
+    damaged = store.path("abend-1")
+    store.close()
+    damaged.write_bytes(b'{"events": {"1": {"id"')
+    config = tmp_path / "table.toml"
+    config.write_text(f'[store]\npath = "{tmp_path / "data"}"\n', encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "ui.cli", "run", "--simulate", "--config", str(config),
+                             "--exit-when-done"], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "KIVY_NO_ARGS": "1"})
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert "abend-1.json" in result.stderr and "skattisch store recover" in result.stderr
+    assert damaged.read_bytes() == b'{"events": {"1": {"id"'  # never overwritten

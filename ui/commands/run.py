@@ -97,9 +97,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     _kivy_environment(args, config)
+    from drivers.panel import PanelError
+    from drivers.store import StoreError
+
     parts = _Parts()
     try:
         return _run(args, config, steps, parts)
+    except StoreError as exc:
+        # Never overwrite a damaged list: say which file and how to repair it.
+        print(f"skattisch run: the stored lists cannot be read: {exc}\n"
+              "Stop the table and run 'skattisch store check', then 'skattisch store recover' "
+              "(it keeps the damaged file and restores the last good copy).", file=sys.stderr)
+        return 2
+    except PanelError as exc:
+        print(f"skattisch run: {exc}", file=sys.stderr)
+        return 2
     finally:
         parts.close()
 
