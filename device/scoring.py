@@ -372,6 +372,8 @@ class BierlachsResult:
     rounds: tuple[BierlachsRound, ...]
     rows: tuple[tuple[int, ...], ...]
     """The Bierlachs totals after each entry of the list (a new Bierlachs starts at zero)."""
+    final: tuple[int, ...] = ()
+    """Where the running Bierlachs stands after the last entry (zeros right after a loss)."""
 
     @property
     def losses(self) -> tuple[int, ...]:
@@ -379,7 +381,8 @@ class BierlachsResult:
         return tuple(sum(p in r.losers for r in self.rounds) for p in range(self.players))
 
 
-def bierlachs(sheet: ScoreSheet, limit: int | None = None) -> BierlachsResult:
+def bierlachs(sheet: ScoreSheet, limit: int | None = None, *,
+              start: Sequence[int] | None = None) -> BierlachsResult:
     """Play the list as Bierlachs (rules/003, "Bierlachs").
 
     As rules/003 describes it: a won game's value is written as minus points for *all* the
@@ -396,7 +399,9 @@ def bierlachs(sheet: ScoreSheet, limit: int | None = None) -> BierlachsResult:
     - the list goes on: the next entry starts a new Bierlachs at zero for everybody, so an
       evening is a series of Bierlachs games and its result is how many each player lost
       (:attr:`BierlachsResult.losses`);
-    - a Ramsch result is written as it stands; an eingepasst row changes nothing.
+    - a Ramsch result is written as it stands; an eingepasst row changes nothing;
+    - ``start``: the running Bierlachs carried over from before (the same evening at a table
+      that changed, ISkO 3.1.2); zeros by default.
 
     >>> sheet = ScoreSheet(3, (Game(2, 216, True), Game(1, 96, True), Game(0, 36, True)))
     >>> result = bierlachs(sheet)
@@ -412,7 +417,9 @@ def bierlachs(sheet: ScoreSheet, limit: int | None = None) -> BierlachsResult:
     if limit <= 0:
         raise ScoreListError(f"a Bierlachs limit is a positive number of points, not {limit}")
     zero = (0,) * sheet.players
-    current, first, rows, rounds = zero, 0, [], []
+    if start is not None and len(start) != sheet.players:
+        raise ScoreListError(f"a Bierlachs start needs {sheet.players} totals, not {len(start)}")
+    current, first, rows, rounds = (zero if start is None else tuple(start)), 0, [], []
     for index, entry in enumerate(sheet.entries):
         current = _add(current, _bierlachs_points(entry, sheet.players))
         rows.append(current)
@@ -422,7 +429,7 @@ def bierlachs(sheet: ScoreSheet, limit: int | None = None) -> BierlachsResult:
             losers = tuple(p for p in below if current[p] == lowest)
             rounds.append(BierlachsRound(first, index, current, losers))
             current, first = zero, index + 1
-    return BierlachsResult(sheet.players, limit, tuple(rounds), tuple(rows))
+    return BierlachsResult(sheet.players, limit, tuple(rounds), tuple(rows), current)
 
 
 def bierlachs_totals(sheet: ScoreSheet, limit: int | None = None) -> tuple[int, ...]:

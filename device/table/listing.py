@@ -85,6 +85,7 @@ def figures(rows: Sequence[Row], seating: Sequence[str], system: ScoringSystem, 
     running: list[tuple[int, ...]] = []
     total, classic, won, lost, losses = list(zero), list(zero), list(zero), list(zero), list(zero)
     endz, amounts = list(zero), list(zero)
+    carried = list(zero)  # Bierlachs: where each person's running Bierlachs stands
     for names, seg_rows in segments:
         index = [players.index(n) for n in names]
         sheet = ScoreSheet(len(names), tuple(row_entry(r) for r in seg_rows))
@@ -94,12 +95,21 @@ def figures(rows: Sequence[Row], seating: Sequence[str], system: ScoringSystem, 
             for seat, value in enumerate(entry_points(entry, sheet.players)):
                 written[index[seat]] = value
             point_rows.append(tuple(written))
-        for seg_running in running_totals(sheet, system, bierlachs_limit=bierlachs_limit):
-            row_total = list(base)
-            for seat, value in enumerate(seg_running):
-                row_total[index[seat]] += value
-            running.append(tuple(row_total))
-        _add(total, index, totals(sheet, system, bierlachs_limit=bierlachs_limit))
+        if system is ScoringSystem.BIERLACHS:
+            # One Bierlachs per person across the evening: a change of table carries it on.
+            result: BierlachsResult = bierlachs(sheet, bierlachs_limit, start=[carried[i] for i in index])
+            for seg_row in result.rows:
+                _put(total, index, seg_row)
+                running.append(tuple(total))
+            _put(carried, index, result.final)
+            _add(losses, index, result.losses)
+        else:
+            for seg_running in running_totals(sheet, system, bierlachs_limit=bierlachs_limit):
+                row_total = list(base)
+                for seat, value in enumerate(seg_running):
+                    row_total[index[seat]] += value
+                running.append(tuple(row_total))
+            _add(total, index, totals(sheet, system, bierlachs_limit=bierlachs_limit))
         seg_classic = classic_totals(sheet)
         _add(classic, index, seg_classic)
         if stake > 0:
@@ -111,9 +121,6 @@ def figures(rows: Sequence[Row], seating: Sequence[str], system: ScoringSystem, 
         tally = tallies(sheet)
         _add(won, index, [t.won for t in tally])
         _add(lost, index, [t.lost for t in tally])
-        if system is ScoringSystem.BIERLACHS:
-            result: BierlachsResult = bierlachs(sheet, bierlachs_limit)
-            _add(losses, index, result.losses)
     return ListFigures(
         players=tuple(players), system=system, points=tuple(point_rows), running=tuple(running),
         totals=tuple(total), classic=tuple(classic), won=tuple(won), lost=tuple(lost),
@@ -126,4 +133,9 @@ def figures(rows: Sequence[Row], seating: Sequence[str], system: ScoringSystem, 
 def _add(into: list[int], index: Sequence[int], values: Sequence[int]) -> None:
     for seat, value in enumerate(values):
         into[index[seat]] += value
+
+
+def _put(into: list[int], index: Sequence[int], values: Sequence[int]) -> None:
+    for seat, value in enumerate(values):
+        into[index[seat]] = value
 

@@ -81,3 +81,30 @@ def test_nobody_joins_or_leaves_while_a_correction_waits_for_consent() -> None:
     t.ok(WithdrawCorrection())
     t.ok(LeavePlayer(1))
     assert t.service.state.seating == ("Anna", "Carla", "Dora")
+
+
+def grand_hand(t: Table) -> None:
+    """Mittelhand plays Grand Hand after 18, wins with 80 Augen 'mit 2': (2+1+1) x 24 = 96."""
+    t.say("M 18", "V passe", "H passe")
+    t.declare("grand/hand")
+    t.ok(EnterResult(7, 80, 2))
+    seats = {s.position: s.seat for s in t.snap.seats if s.position is not None}
+    t.ok(Confirm(seats[0]), Confirm(seats[1]))
+
+
+def test_bierlachs_goes_on_across_a_change_of_table_and_the_limit_follows_the_table() -> None:
+    """rules/003: whoever falls below the limit (301 at three, 401 at four) loses the Bierlachs;
+    a won game counts against all others of the list."""
+    t = Table("Anna", "Bernd", "Carla", scoring="bierlachs")
+    grand_hand(t)  # Carla (MH) wins 96: Anna -96, Bernd -96
+    grand_hand(t)  # Bernd deals, Anna MH wins: Bernd -192, Carla -96
+    passed_in(t)
+    assert t.snap.list is not None and t.snap.list.totals == (-96, -192, -96)
+    t.ok(JoinPlayer("Dora"))
+    for _ in range(3):  # Anna deals at four: Carla (MH) wins; then Dora (MH) ...; then Anna (MH)
+        grand_hand(t)
+    t.ok(EndSeries())
+    end = t.snap.end
+    assert end is not None and end.bierlachs_losses is not None
+    # Bernd stood at -192 and went on from there: -288, -384, -480 < -401 at four: he lost.
+    assert end.bierlachs_losses == (0, 1, 0, 0)
