@@ -17,6 +17,7 @@ import json
 import random
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -24,6 +25,7 @@ from device.bidding import Bid as AuctionBid
 from device.bidding import Hold as AuctionHold
 from device.bidding import parse_action
 from device.cards import Card
+from device.games import GameType
 from device.hardware import Button, ButtonPressed, CardScanned
 from device.table.commands import (
     Bid, Confirm, Declare, EndGame, EndHow, Hold, OpenList, Pass, PlayCard, PushSkat, TakeSkat,
@@ -32,6 +34,8 @@ from device.table.commands import (
 from device.table.flow import Refusal
 from device.table.service import PumpResult, TableService
 from device.table.snapshot import RowView, TableSnapshot
+from device.tricks import PlayedGame, play_game
+from tests.strategies import Revoke, deal, play_with_revoke
 
 POSITIONS = {"V": 0, "M": 1, "H": 2}
 DEVICE = "tisch-1"
@@ -214,3 +218,42 @@ class Table:
 
     def assert_phase(self, phase: str) -> None:
         assert self.snap.phase == phase, (self.snap.phase, self.snap.refusal)
+
+
+@dataclass(frozen=True)
+class RevokeGame:
+    """A Grand of Mittelhand with exactly one false following (from trick 2 on).
+
+    ``cards`` are all played cards in order; ``proof`` indexes the later card that shows the
+    offender could have followed (playing it is where the table asks).
+    """
+
+    skat: tuple[Card, ...]
+    tricks: list[tuple[Card, Card, Card]]
+    revoke: Revoke
+    played: PlayedGame
+    cards: list[Card]
+    proof: int
+
+
+def revoke_game(seed: int = 11) -> RevokeGame:
+    rng = random.Random(seed)
+    hands, skat = deal(rng)
+    found = play_with_revoke(rng, GameType.GRAND, hands, from_trick=1)
+    assert found is not None
+    tricks, revoke = found
+    played = play_game(GameType.GRAND, 1, skat, tricks)
+    assert played.violation is not None
+    cards = [c for t in tricks for c in t]
+    proof = next(i for i, c in enumerate(cards) if c == played.violation.held[0])
+    return RevokeGame(tuple(skat), tricks, revoke, played, cards, proof)
+
+
+def play_up_to_the_question(table: Table, game: RevokeGame) -> Refusal:
+    """Bid, take the skat, declare Grand and play until the proof card: the table asks."""
+    table.say("M 18", "V passe", "H passe")
+    table.take_skat()
+    table.scan(*(c.code for c in game.skat))
+    table.declare("grand")
+    table.play([game.cards[:game.proof]])
+    return table.refused(CardScanned(game.cards[game.proof]), "false_following")

@@ -10,7 +10,6 @@ sibling is, and holds no German word of the table.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
@@ -18,7 +17,6 @@ from dataclasses import fields, is_dataclass
 import pytest
 
 from device.cards import Card
-from device.games import GameType
 from device.hardware import CardScanned
 from device.profile import ISKO, PROFILES
 from device.table.commands import (
@@ -27,9 +25,7 @@ from device.table.commands import (
 )
 from device.table.service import PumpResult
 from device.table.snapshot import TableSnapshot
-from device.tricks import play_game
-from tests.strategies import deal, play_with_revoke
-from tests.table_helpers import Table
+from tests.table_helpers import Table, play_up_to_the_question, revoke_game
 
 #: German words of the table that must not show in an English text (whole words).
 GERMAN_WORDS = (
@@ -204,20 +200,10 @@ def test_matadors_missing_and_how_a_shortened_game_ended_in_english() -> None:
 
 
 def test_false_following_asked_and_noted_in_english() -> None:
-    rng = random.Random(11)
-    hands, skat = deal(rng)
-    found = play_with_revoke(rng, GameType.GRAND, hands, from_trick=1)
-    assert found is not None
-    tricks, revoke = found
-    full = play_game(GameType.GRAND, 1, skat, tricks)
-    assert full.violation is not None
+    game = revoke_game()
+    revoke = game.revoke
     table = EnglishTable("Anna", "Bernd", "Carla")
-    table.say("M 18", "V passe", "H passe")
-    table.take_skat(); table.scan(*(c.code for c in skat)); table.declare("grand")
-    cards = [c for t in tricks for c in t]
-    proof = next(i for i, c in enumerate(cards) if c == full.violation.held[0])
-    table.play([cards[:proof]])
-    refusal = table.refused(CardScanned(cards[proof]), "false_following")
+    refusal = play_up_to_the_question(table, game)
     assert "did not follow" in refusal.reason and "false following or a wrong scan" in refusal.reason
     assert not _GERMAN.search(refusal.reason), refusal.reason
     question = table.snap.play.question  # type: ignore[union-attr]

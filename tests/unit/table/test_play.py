@@ -17,8 +17,8 @@ from device.table.commands import (
 )
 from device.table.outcome import game_record
 from device.tricks import play_game, trick_winner
-from tests.strategies import deal, play_random, play_with_revoke
-from tests.table_helpers import Table
+from tests.strategies import deal, play_random
+from tests.table_helpers import Table, play_up_to_the_question, revoke_game
 
 GAMES = {"clubs": GameType.CLUBS, "grand": GameType.GRAND, "null": GameType.NULL, "hearts": GameType.HEARTS}
 
@@ -113,20 +113,10 @@ def test_undo_takes_back_the_last_card_even_across_a_trick() -> None:
 
 
 def test_false_following_is_put_to_the_table_and_ends_the_game_when_confirmed() -> None:
-    rng = random.Random(11)
-    hands, skat = deal(rng)
-    found = play_with_revoke(rng, GameType.GRAND, hands, from_trick=1)
-    assert found is not None
-    tricks, revoke = found
-    full = play_game(GameType.GRAND, 1, skat, tricks)
-    assert full.violation is not None
+    game = revoke_game()
+    skat, tricks, revoke, full, cards, proof = game.skat, game.tricks, game.revoke, game.played, game.cards, game.proof
     table = Table("Anna", "Bernd", "Carla")
-    table.say("M 18", "V passe", "H passe")
-    table.take_skat(); table.scan(*codes(skat)); table.declare("grand")
-    cards = [c for t in tricks for c in t]
-    proof = next(i for i, c in enumerate(cards) if c == full.violation.held[0])
-    table.play([cards[:proof]])
-    refusal = table.refused(CardScanned(cards[proof]), "false_following")
+    refusal = play_up_to_the_question(table, game)
     assert "ISkO 4.2.4" in refusal.reason_de and "nicht bedient" in refusal.reason_de
     question = table.snap.play.question  # type: ignore[union-attr]
     assert question is not None and f"{revoke.trick_index + 1}. Stich" in question.text
