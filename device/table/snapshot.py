@@ -509,7 +509,6 @@ def _play(state: TableState, deal: Deal) -> PlayView:
     to_play = deal.to_play
     current = _trick_view(state, deal, len(deal.tricks) + 1, deal.trick, leaders[-1])
     last = (_trick_view(state, deal, len(deal.tricks), deal.tricks[-1], leaders[-2]) if deal.tricks else None)
-    played_now = {(leaders[-1] + i) % 3 for i in range(len(deal.trick))}
     may_kontra = tuple(p for p in range(3) if deal.kontra is None and may_say_kontra(
         state.profile, seat=p, declarer=deal.declarer, cards_played=len(deal.cards_played), auction=deal.auction))
     question = None

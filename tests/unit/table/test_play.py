@@ -75,7 +75,7 @@ def test_a_whole_game_is_reconstructed_and_scored_as_the_rules_core_does() -> No
     assert result is not None and result.score == expected("clubs", tricks, skat)
     assert result.text.startswith("Carla: Kreuz")
     table.confirm("Carla", "Bernd")
-    row = table.assert_list_entry(1, declarer="Carla", score=expected("clubs", tricks, skat))
+    table.assert_list_entry(1, declarer="Carla", score=expected("clubs", tricks, skat))
     record = table.service.state.rows[0].record
     assert record is not None and record["tricks"] == [codes(t) for t in tricks] and record["seat"] == 2
 
