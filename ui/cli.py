@@ -19,6 +19,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "deck": ("ui.commands.deck", "card deck files: 'deck learn' teaches in a deck of tagged cards"),
     "reader-test": ("ui.commands.reader_test", "print every card the reader decodes, as JSON lines"),
     "config": ("ui.commands.config", "check a config file and print the settings in force"),
+    "club": ("ui.commands.club", "the club laptop: collect the tables' lists (serve), pair, tables, import"),
+    "export": ("ui.commands.export", "write the table's journals to a directory (a USB stick) for the laptop"),
     "store": ("ui.commands.store", "check the table's stored lists, or repair damaged files from their last good copy"),
 }
 

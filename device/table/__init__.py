@@ -109,7 +109,7 @@ from device.table.commands import (
     AcceptFalseFollowing, AddBock, Bid, Confirm, ConfirmList, ConsentCorrection, Declare, EndGame,
     EndHow, EndSeries, EnterMatadors, EnterRamsch, EnterResult, Hold, JoinPlayer, Kontra,
     LeavePlayer, OpenList, Pass, PlayCard, ProposeCorrection, PushSkat, Re, RejectCard,
-    SyncAcknowledged, TakeSkat, Undo, WithdrawCorrection,
+    SyncAcknowledged, SyncStatus, TakeSkat, Undo, WithdrawCorrection,
 )
 from device.table.events import Event, EventFormatError
 from device.table.flow import Refusal
@@ -122,6 +122,6 @@ __all__ = [
     "EndGame", "EndHow", "EndSeries", "EnterMatadors", "EnterRamsch", "EnterResult", "Event",
     "EventFormatError", "Hold", "JoinPlayer", "Kontra", "LeavePlayer", "OpenList", "Pass", "Phase",
     "PlayCard", "ProposeCorrection", "PumpResult", "PushSkat", "Re", "Refusal", "RejectCard",
-    "SyncAcknowledged", "TableService", "TableSnapshot", "TableState", "TakeSkat", "Undo",
+    "SyncAcknowledged", "SyncStatus", "TableService", "TableSnapshot", "TableState", "TakeSkat", "Undo",
     "WithdrawCorrection", "replay",
 ]

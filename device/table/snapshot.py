@@ -325,6 +325,8 @@ class SyncView:
     synced_games: int
     text: str
     text_en: str = ""
+    laptop: str = ""  # "" when no laptop is paired: the club plays without one (no alarm)
+    reachable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -760,7 +762,8 @@ def _figures(state: TableState) -> ListFigures:
 
 def build_snapshot(
     state: TableState, *, device: str, reader: ReaderView, acked_seq: int = 0, last_seq: int = 0,
-    synced_games: int = 0, refusal: Refusal | None = None, roster: tuple[str, ...] = (),
+    synced_games: int = 0, refusal: Refusal | None = None, laptop: str = "", laptop_reachable: bool = False,
+    roster: tuple[str, ...] = (),
     last_players: tuple[str, ...] = (), profiles: tuple[str, ...] = ("isko",),
 ) -> TableSnapshot:
     """The snapshot of ``state`` plus what the service knows beside it (reader, sync, refusal)."""
@@ -785,6 +788,8 @@ def build_snapshot(
     game_text_en = "" if setup is None else (f"Game {game_no} of {length}" if length else f"Game {game_no}")
     sync_text = f"synchronisiert bis Spiel {synced_games}" if synced_games else "noch nicht synchronisiert"
     sync_text_en = f"synced up to game {synced_games}" if synced_games else "not synced yet"
+    if not laptop:
+        sync_text, sync_text_en = "ohne Laptop", "no laptop"
     refusal_view = None if refusal is None else RefusalView(refusal.code, refusal.reason_de, refusal.reason)
     deal_busy = deal is not None and bool(deal.steps)
     playing = deal is not None and phase not in (Phase.SERIES_OVER, Phase.CLOSED, Phase.SETUP)
@@ -801,7 +806,7 @@ def build_snapshot(
         list=_list(state, figs) if figs is not None else None,
         end=_end(state, figs) if figs is not None else None,
         correction=_correction(state), reader=reader,
-        sync=SyncView(acked_seq, last_seq, synced_games, sync_text, sync_text_en), refusal=refusal_view,
+        sync=SyncView(acked_seq, last_seq, synced_games, sync_text, sync_text_en, laptop, laptop_reachable), refusal=refusal_view,
         setup=SetupView(roster=roster, scoring=tuple(SCORING_LABELS.items()), profiles=profiles,
                         tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players),
         may_undo=(playing and deal_busy) or withdrawable_passed_in(state),

@@ -295,7 +295,10 @@ class TableApp(App):
             bar.sync_text = tr("sync_upto", game=sync.synced_games)
         else:
             bar.sync_text = tr("sync_none")
-        bar.sync_color = theme.OK if sync.acked_seq >= sync.last_seq and sync.last_seq else theme.WARN
+        if not sync.laptop:  # the club plays without a laptop: say so, in no alarm colour
+            bar.sync_text = tr("sync_no_laptop")
+        bar.sync_color = (theme.OK if sync.acked_seq >= sync.last_seq and sync.last_seq
+                          else theme.WARN if sync.laptop else theme.TEXT_DIM)
 
     def _tick_clock(self, *_args: Any) -> None:
         self.status_bar.clock_text = time.strftime("%H:%M")

@@ -266,7 +266,7 @@ def test_a_correction_in_english() -> None:
 def test_the_end_of_the_series_the_money_and_the_status_lines_in_english() -> None:
     table = EnglishTable("Anna", "Bernd", "Carla", stake="1/2", scoring="classic", series_length=36)
     assert (table.snap.game_text, table.snap.game_text_en) == ("Spiel 1 von 36", "Game 1 of 36")
-    assert table.snap.sync.text_en == "not synced yet"
+    assert table.snap.sync.text_en == "no laptop"
     table.say("M 18", "V passe", "H passe")
     table.declare("clubs/hand")
     table.ok(EnterResult(6, 75, 2))
