@@ -138,8 +138,8 @@ def list_pdf(paper: PaperList) -> bytes:
     title = paper.title or f"Spielliste Serie {paper.series}, Tisch {paper.table}"
     pdf = _Pdf(title)
     n = len(paper.players)
-    player_w = min(22.0, 86.0 / n)
-    fixed = (8.0, 18.0, 18.0, 18.0, 10.0, 12.0, 0.0, 11.0)
+    player_w = min(18.0, 72.0 / n)
+    fixed = (8.0, 19.0, 19.0, 14.0, 10.0, 12.0, 0.0, 11.0)
     rest = pdf.epw - sum(fixed) - player_w * n
     widths = [*fixed[:6], rest, fixed[7], *([player_w] * n)]
     aligns = ["R", "L", "L", "L", "R", "L", "L", "R", *(["R"] * n)]

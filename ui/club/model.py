@@ -63,6 +63,8 @@ class _Folded:
     count: int
     state: TableState
     error: str = ""
+    scored: int = -1  # the count at which ``results`` were computed (a list is scored once per change)
+    results: list[list[Any]] | None = None
 
 
 def list_key(device: str, list_id: str) -> str:
@@ -141,7 +143,11 @@ class Evening:
                 if folded.state.setup is None:
                     continue
                 m = meta[key]
-                rows = [[r.player, r.points, r.won, r.lost, r.leistung] for r in self._results(key, folded, m)]
+                if folded.scored != folded.count or folded.results is None:
+                    folded.results = [[r.player, r.points, r.won, r.lost, r.leistung]
+                                      for r in self._results(key, folded, m)]
+                    folded.scored = folded.count
+                rows = folded.results
                 stored = results.get(key)
                 if stored is None or stored.get("results") != rows:
                     results[key] = {"evening": m["evening"], "series": m["series"], "table": m["table"], "results": rows}
