@@ -46,18 +46,30 @@ SMOKE = (2, 2, 2, 8)
 
 PYSKAT_TIMER = r'''
 import json, statistics, sys, time
-import pandas as pd
 from pyskat.api.evaluation import evaluate_matches
+from pyskat.data_model import Match, Player
+from pyskat.data_model.result import Result
+from pyskat.settings import EvaluationSettings
 rows = json.load(open(sys.argv[1]))
 reps = int(sys.argv[2])
-results = pd.DataFrame(rows, columns=["session_id", "table_id", "player_id", "points", "won", "lost"])
-matches = results.copy()
+ids, lists = {}, {}
+for session, list_key, name, points, won, lost in rows:
+    ids.setdefault(name, len(ids) + 1)
+    lists.setdefault((session, list_key), []).append((ids[name], points, won, lost))
+players = {i: Player(id=i, name=n) for n, i in ids.items()}
+matches = []
+for number, ((session, _), results) in enumerate(lists.items(), start=1):
+    matches.append(Match(id=number, session_id=session + 1, players=[players[p] for p, *_ in results],
+                         results=[Result(player_id=p, match_id=number, score=s, won=w, lost=l) for p, s, w, l in results]))
+settings = EvaluationSettings()
 times = []
 for _ in range(reps):
     t0 = time.perf_counter()
-    out = evaluate_matches(matches)
+    table = evaluate_matches(settings, matches).sort_values("total_score", ascending=False)
     times.append(time.perf_counter() - t0)
-print(json.dumps({"median": statistics.median(times), "rows": len(out)}))
+names = {i: n for n, i in ids.items()}
+totals = {names[int(i)]: int(v) for i, v in table["total_score"].items()}
+print(json.dumps({"median": statistics.median(times), "matches": len(matches), "totals": totals}))
 '''
 
 
@@ -69,6 +81,7 @@ class Result:
     ours: float
     players: int
     pyskat: float | None
+    same_totals: bool | None = None
 
 
 class StepClock:
@@ -123,10 +136,11 @@ def _per_list_totals(night: int, table: int, players: tuple[str, ...], entries: 
     return [[night, f"{night}-{table}", p, *v] for p, v in out.items()]
 
 
-def season_ranking_from_store(store: SqliteCollectorStore, evening: Evening) -> int:
+def season_ranking_from_store(store: SqliteCollectorStore, evening: Evening) -> dict[str, int]:
+    """The Saison page's work: each player's season Leistung (the table is ranked on the way)."""
     lines, chart, evenings = season_from_documents(store.document("season_results") or {}, evening.season_rules())
     assert len(chart) == len(lines) and evenings
-    return len(lines)
+    return {line.player: line.leistung for line in lines}
 
 
 def run(size: tuple[int, int, int, int], *, reps: int, pyskat: str | None, directory: Path) -> Result:
@@ -135,21 +149,24 @@ def run(size: tuple[int, int, int, int], *, reps: int, pyskat: str | None, direc
     store, evening, totals = fill_season(directory / "club.sqlite3", evenings, series, tables, games)
     setup = time.perf_counter() - started
     store.set_document("season_rules", {"minimum_series": series * evenings // 2, "dropped_worst": 4})
-    times, players = [], 0
+    times: list[float] = []
+    ours: dict[str, int] = {}
     for _ in range(reps):
         t0 = time.perf_counter()
-        players = season_ranking_from_store(store, evening)
+        ours = season_ranking_from_store(store, evening)
         times.append(time.perf_counter() - t0)
     store.close()
-    baseline = None
+    baseline, same = None, None
     if pyskat:
         data = directory / "per-list-totals.json"
         data.write_text(json.dumps(totals))
         out = subprocess.run([pyskat, "-c", PYSKAT_TIMER, str(data), str(reps)], capture_output=True, text=True,
                              check=True).stdout
-        baseline = float(json.loads(out.splitlines()[-1])["median"])
+        answer = json.loads(out.splitlines()[-1])
+        baseline = float(answer["median"])
+        same = answer["totals"] == ours  # the same Leistung per player, by two programs
     return Result(evenings * series * tables * games, evenings * series * tables, setup, statistics.median(times),
-                  players, baseline)
+                  len(ours), baseline, same)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"season ranking from the store (SkWO tie-breaks, minimum series, Streichwerte): {result.ours * 1000:.1f} ms")
     if result.pyskat is not None:
         print(f"pyskat 0.3.0.post1 evaluate_matches on per-list totals: {result.pyskat * 1000:.1f} ms")
-        print(f"ratio: pyskat / ours = {result.pyskat / result.ours:.1f}x")
+        print(f"ratio: pyskat / ours = {result.pyskat / result.ours:.1f}x; "
+              f"same season Leistung per player in both: {'yes' if result.same_totals else 'NO'}")
     return 0
 
 

@@ -118,3 +118,20 @@ def test_a_random_evening_ranks_on_the_page_as_in_device(client: Any) -> None:
              for line in client.get("/wertung.json").json()["total"]}
     for name, figures in independent_figures(NAMES[:4], entries).items():
         assert total[name] == figures
+
+
+def test_a_tile_turns_amber_then_red_as_the_table_falls_silent(tmp_path: Path) -> None:
+    from ui.club.model import Evening
+
+    store = SqliteCollectorStore(tmp_path / "club.sqlite3")
+    store.ensure_device("pi-1", "Tisch 1", now=1000.0)
+    store.store_batch("pi-1", journal_entries(_events()), now=1000.0)
+    now = [1010.0]
+    evening = Evening(store, clock=lambda: now[0])
+    colours = []
+    for t in (1010.0, 1060.0, 1200.0):
+        now[0] = t
+        (tile,) = evening.tiles()
+        colours.append(tile.status)
+    assert colours == ["green", "amber", "red"]
+    store.close()

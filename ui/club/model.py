@@ -37,7 +37,11 @@ from ui.club.paper import PaperList, in_progress, paper_list
 
 _TABLE_NAME = re.compile(r"(?:tisch|table)\s*(\d+)|^\s*(\d+)\s*$", re.IGNORECASE)
 STALE_AFTER = 120.0
-"""Seconds without contact after which a table's tile turns red (SkWO evenings: 2 minutes)."""
+"""Seconds without contact after which a table's tile turns red (2 minutes)."""
+QUIET_AFTER = 45.0
+"""Seconds without contact after which the tile turns amber: a syncing table sends each entry at
+once and asks again at least every 30 s when idle, so silence longer than that means its
+events are probably waiting (the laptop cannot see the table's journal, only its contacts)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +271,8 @@ def _sync_status(info: TableInfo, now: float, error: str) -> tuple[str, str]:
     age = now - info.last_contact
     if age > STALE_AFTER:
         return "red", f"kein Kontakt seit {int(age // 60)} min"
+    if age > QUIET_AFTER:
+        return "amber", f"letzter Kontakt vor {int(age)} s: Spiele warten vielleicht"
     return "green", f"synchron, vor {int(age)} s"
 
 

@@ -27,7 +27,7 @@ from device.club.season import SeasonRules
 from drivers.club.app import device_document_name
 from drivers.club.store import CollectorStore
 from ui.club import auth, exports
-from ui.club.model import Evening, list_key
+from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
 
 HERE = Path(__file__).parent
 STREAM_SECONDS = 300.0  # an event stream ends after 5 minutes; the browser reconnects by itself
@@ -278,8 +278,8 @@ class Pages:
     def signature(self) -> str:
         """Changes whenever a page could look different: a table's events, contact age, documents."""
         now = self.evening.clock()
-        parts = [(t.device, t.held, t.conflicts, t.last_contact is not None and now - t.last_contact > 45,
-                  t.last_contact is not None and now - t.last_contact > 120) for t in self.store.tables()]
+        parts = [(t.device, t.held, t.conflicts, t.last_contact is not None and now - t.last_contact > QUIET_AFTER,
+                  t.last_contact is not None and now - t.last_contact > STALE_AFTER) for t in self.store.tables()]
         docs = [self.store.document(n) for n in ("plan", "roster", "season_rules", "evening")]
         return str(hash(json.dumps([parts, docs], sort_keys=True, default=str)))
 
