@@ -28,10 +28,10 @@ from device.hardware import PanelView, ReaderStatus
 from device.inbox import Inbox
 from device.ports import EventStore
 from device.profile import PROFILES
-from device.table.commands import OpenList, SyncAcknowledged, SyncStatus
+from device.table.commands import NextSeriesOffered, OpenList, OpenNextSeries, SyncAcknowledged, SyncStatus
 from device.table.events import Event, EventBody, GameRecorded, PassedIn, RamschRecorded
 from device.table.flow import Decision, Refusal, decide, open_list
-from device.table.rotation import sitting_out
+from device.table.rotation import TOURNAMENT_LENGTHS, sitting_out
 from device.table.snapshot import ReaderView, TableSnapshot, build_snapshot
 from device.table.state import TableState, apply, replay
 
@@ -86,6 +86,8 @@ class TableService:
         self._reader = ReaderView(False, "", "")
         self._acked = 0
         self._link = SyncStatus()
+        self._offer: NextSeriesOffered | None = None  # the next series the laptop released
+        self._opened: set[tuple[int, int]] = set()  # offers already opened (the ack repeats them)
         self._refusal: Refusal | None = None
         self._snapshot: TableSnapshot | None = None
         self._snapshot_lock = threading.Lock()
@@ -163,10 +165,21 @@ class TableService:
                 self._link = command
                 self._changed()
                 return (), None
+            if isinstance(command, NextSeriesOffered):
+                self._offered(command)
+                return (), None
+            offer = None
+            if isinstance(command, OpenNextSeries):
+                offer, command = self._offer, self._next_series_list()
+                if isinstance(command, Refusal):
+                    return (), command
             list_id = self._state.list_id
             if isinstance(command, OpenList):
                 decision = open_list(self._state, command, self._rng)
                 list_id = self._new_id()
+                if offer is not None and decision.events:
+                    self._opened.add((offer.series, offer.table))
+                    self._offer = None
             else:
                 decision = decide(self._state, command)
             return self._record(decision, list_id), decision.refusal
@@ -178,6 +191,25 @@ class TableService:
             log.exception("command %r failed", command)
             return (), Refusal("internal_error", f"internal error: {exc!r}",
                                f"Interner Fehler, bitte melden: {exc}", command)
+
+    def _offered(self, offer: NextSeriesOffered) -> None:
+        """Keep the laptop's latest offer (shown at the table) unless it was opened already."""
+        latest = None if (offer.series, offer.table) in self._opened else offer
+        if latest != self._offer:
+            self._offer = latest
+            self._changed()
+
+    def _next_series_list(self) -> OpenList | Refusal:
+        """The OpenList of the one tap: the offered players, the last list's settings."""
+        offer = self._offer
+        if offer is None:
+            return Refusal("no_next_series", "the laptop has sent no next series for this table",
+                           "Der Laptop hat noch keine nächste Serie für diesen Tisch freigegeben", OpenNextSeries())
+        setup = self._state.setup
+        if setup is None:
+            return OpenList(offer.players, series_length=TOURNAMENT_LENGTHS.get(len(offer.players)))
+        return OpenList(offer.players, series_length=setup.series_length, scoring=setup.scoring,
+                        bierlachs_limit=setup.bierlachs_limit, profile=setup.profile, stake=setup.stake)
 
     def _record(self, decision: Decision, list_id: str | None) -> tuple[Event, ...]:
         if not decision.events:
@@ -212,7 +244,8 @@ class TableService:
                 self._snapshot = build_snapshot(
                     self._state, device=self._device, reader=self._reader, acked_seq=self._acked,
                     last_seq=self._last_seq, synced_games=self._synced_games(), refusal=self._refusal,
-                    laptop=self._link.laptop, laptop_reachable=self._link.reachable, roster=self._roster, last_players=self._last_players, profiles=tuple(sorted(PROFILES)))
+                    laptop=self._link.laptop, laptop_reachable=self._link.reachable, roster=self._roster, last_players=self._last_players, profiles=tuple(sorted(PROFILES)),
+                    next_series=(self._offer.text, self._offer.players) if self._offer is not None else None)
             return self._snapshot
 
     def _synced_games(self) -> int:

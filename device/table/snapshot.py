@@ -384,6 +384,8 @@ class TableSnapshot:
     ramsch: RamschView | None = None  # phases "ramsch" and the Ramsch's "result"
     game_text_en: str = ""  # "Game 5 of 36"
     bock_text_en: str = ""  # "Bock (3 games left)"
+    next_series: str = ""  # what the laptop released: "Serie 2 · Tisch 3: Anna (Platz 1), Bernd, …"; "" if none
+    next_series_players: tuple[str, ...] = ()  # its players in seat order (OpenNextSeries opens the list)
 
 
 # --------------------------------------------------------------------------- building
@@ -765,6 +767,7 @@ def build_snapshot(
     synced_games: int = 0, refusal: Refusal | None = None, laptop: str = "", laptop_reachable: bool = False,
     roster: tuple[str, ...] = (),
     last_players: tuple[str, ...] = (), profiles: tuple[str, ...] = ("isko",),
+    next_series: tuple[str, tuple[str, ...]] | None = None,
 ) -> TableSnapshot:
     """The snapshot of ``state`` plus what the service knows beside it (reader, sync, refusal)."""
     deal = state.deal
@@ -819,5 +822,6 @@ def build_snapshot(
         ramsch=_ramsch(state, deal) if deal is not None and deal.passed_in and phase in (Phase.RAMSCH, Phase.RESULT)
         else None,
         game_text_en=game_text_en, bock_text_en=_bock_text_en(state.bock),
+        next_series=next_series[0] if next_series else "", next_series_players=next_series[1] if next_series else (),
     )
 

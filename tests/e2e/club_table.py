@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from device.table import ConfirmList, OpenList, TableService
+from device.table import ConfirmList, NextSeriesOffered, OpenNextSeries, TableService
 from drivers.store import TinyDBEventStore, device_id
 from drivers.sync import STATE_FILE, SyncStateFile, make_client, pair_with_laptop
 from tests.e2e.service_crash_writer import next_command
@@ -42,9 +42,12 @@ def main() -> int:
     latest: dict[str, Any] = {}
     lock = threading.Lock()
 
-    def on_answer(answer: dict[str, Any]) -> None:
+    def on_answer(answer: dict[str, Any]) -> None:  # as the table's composition root wires it
         with lock:
             latest.update(answer)
+        offer = NextSeriesOffered.from_ack(answer.get("next_series"))
+        if offer is not None:
+            service.submit(offer)
 
     client = make_client(store, args.directory, device, service.submit, timeout=2.0, backoff=(0.05, 0.5),
                          idle_poll=0.3, on_answer=on_answer)
@@ -78,20 +81,17 @@ def main() -> int:
                 print(json.dumps({"acked": client.state.acked, "last_seq": service.snapshot().sync.last_seq,
                                   "next_series": latest.get("next_series")}), flush=True)
         elif words[0] == "open-next":
-            with lock:
-                offer = latest.get("next_series")
-            if not offer:
-                print(json.dumps({"error": "nothing sent"}), flush=True)
-                continue
+            service.pump()
             snap = service.snapshot()
             if snap.phase == "series_over" and snap.list is not None:  # the players sign the old list first
                 for seat in range(len(snap.list.players)):
                     service.submit(ConfirmList(seat))
                 service.pump()
-            service.submit(OpenList(tuple(offer["players"]), series_length=args.length))
+            shown = snap.next_series
+            service.submit(OpenNextSeries())
             result = service.pump()
             snap = service.snapshot()
-            print(json.dumps({"players": list(snap.list.players) if snap.list else None,
+            print(json.dumps({"shown": shown, "players": list(snap.players),
                               "refused": [r.reason for r in result.refusals]}), flush=True)
         elif words[0] == "quit":
             break

@@ -289,5 +289,5 @@ def test_the_next_series_reaches_the_table_and_opens_its_list(laptop: Laptop, br
     assert offer["text"] == plan3
     finished = table("play 12")
     assert finished["acked"] == finished["last_seq"]
-    opened = table("open-next")
-    assert opened["players"] == seated[2] and not opened["refused"]
+    opened = table("open-next")  # the table showed the laptop's words; one tap opens the list
+    assert opened["shown"] == plan3 and opened["players"] == seated[2] and not opened["refused"]

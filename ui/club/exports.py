@@ -139,7 +139,7 @@ def list_pdf(paper: PaperList) -> bytes:
     pdf = _Pdf(title)
     n = len(paper.players)
     player_w = min(18.0, 72.0 / n)
-    fixed = (8.0, 19.0, 19.0, 14.0, 10.0, 12.0, 0.0, 11.0)
+    fixed = (8.0, 18.0, 18.0, 17.0, 10.0, 12.0, 0.0, 11.0)
     rest = pdf.epw - sum(fixed) - player_w * n
     widths = [*fixed[:6], rest, fixed[7], *([player_w] * n)]
     aligns = ["R", "L", "L", "L", "R", "L", "L", "R", *(["R"] * n)]
