@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from device.journal import JournalEntry, canonical_json
+from device.journal import JournalEntry
 from device.sync import BatchConflict, Known, SyncRefused, plan_batch
 
 __all__ = [
@@ -285,7 +285,7 @@ class SqliteCollectorStore:
             db.executemany(
                 "INSERT INTO events (device, seq, id, list_id, prev, hash, event, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(device, int(e.event["seq"]), str(e.event["id"]), str(e.event["list_id"]), e.prev, e.hash,
-                  canonical_json(e.event).decode("utf-8"), now) for e in entries])
+                  json.dumps(e.event, separators=(",", ":"), ensure_ascii=False), now) for e in entries])
         except sqlite3.IntegrityError:
             raise SyncRefused("conflict", "an event id of this batch is already stored under another seq", 409) from None
 
