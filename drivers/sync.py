@@ -200,7 +200,7 @@ class SyncClient:
         discover: Callable[[], str | None] | None = None, fallback_url: str = "",
         batch_size: int = MAX_BATCH, timeout: float = 5.0, backoff: tuple[float, float] = (0.2, 15.0),
         idle_poll: float = 30.0, on_answer: Callable[[dict[str, Any]], None] | None = None,
-        rng: random.Random | None = None,
+        rng: random.Random | None = None, clock: Callable[[], float] = time.time,
     ) -> None:
         self._source = source
         self._file = state_file
@@ -214,6 +214,7 @@ class SyncClient:
         self._idle_poll = idle_poll
         self._on_answer = on_answer
         self._rng = rng or random.Random()
+        self._clock = clock  # the Pi's clock: may be far off (no battery), corrected by the laptop's
         self._state = state_file.load()
         self._offset = 0.0  # the laptop's clock minus ours (the Pi has no battery clock)
         self._wake = threading.Event()
@@ -309,18 +310,18 @@ class SyncClient:
     def _signed_post(self, url: str, path: str, body: bytes) -> dict[str, Any]:
         for attempt in range(2):
             headers = sign_request(self._state.secret, self._device, "POST", path, body,
-                                   now=time.time() + self._offset, nonce=secrets.token_hex(16))
+                                   now=self._clock() + self._offset, nonce=secrets.token_hex(16))
             try:
                 answer = _post(url, f"{API}/events", body, headers, self._timeout)
             except LaptopError as exc:
                 laptop_time = exc.answer.get("time")
                 if exc.code == "stale" and isinstance(laptop_time, (int, float)) and attempt == 0:
-                    self._offset = float(laptop_time) - time.time()  # set our clock by the laptop's, once
+                    self._offset = float(laptop_time) - self._clock()  # set our clock by the laptop's, once
                     continue
                 raise
             laptop_time = answer.get("time")
             if isinstance(laptop_time, (int, float)):
-                self._offset = float(laptop_time) - time.time()
+                self._offset = float(laptop_time) - self._clock()
             return answer
         raise AssertionError("unreachable")  # pragma: no cover
 
