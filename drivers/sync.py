@@ -200,7 +200,7 @@ class SyncClient:
         discover: Callable[[], str | None] | None = None, fallback_url: str = "",
         batch_size: int = MAX_BATCH, timeout: float = 5.0, backoff: tuple[float, float] = (0.2, 15.0),
         idle_poll: float = 30.0, on_answer: Callable[[dict[str, Any]], None] | None = None,
-        rng: random.Random | None = None,
+        rng: random.Random | None = None, clock: Callable[[], float] = time.time,
     ) -> None:
         self._source = source
         self._file = state_file
@@ -214,6 +214,7 @@ class SyncClient:
         self._idle_poll = idle_poll
         self._on_answer = on_answer
         self._rng = rng or random.Random()
+        self._clock = clock  # the Pi's clock: may be far off (no battery), corrected by the laptop's
         self._state = state_file.load()
         self._offset = 0.0  # the laptop's clock minus ours (the Pi has no battery clock)
         self._wake = threading.Event()
@@ -222,6 +223,7 @@ class SyncClient:
         self.last_error: LaptopError | None = None
         self.sent_batches = 0
         self._shown: SyncStatus | None = None
+        self._current = ""
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -231,7 +233,16 @@ class SyncClient:
 
     @property
     def url(self) -> str:
-        return self._state.url or self._fallback_url
+        """The laptop's address in use: last one that answered, else the paired or configured one."""
+        return self._current or self._state.url or self._fallback_url
+
+    def _resolve(self) -> str:
+        """Where to send: the address that answered last; after a failure, discovery (mDNS) first,
+        then the configured address, then the one we paired with."""
+        if not self._current:
+            found = self._discover() if self._discover is not None else None
+            self._current = (found or self._fallback_url or self._state.url).rstrip("/")
+        return self._current
 
     def _save(self, state: SyncState) -> None:
         if state != self._state:
@@ -240,7 +251,7 @@ class SyncClient:
 
     def pair(self, code: str, url: str | None = None, *, name: str = "") -> SyncState:
         """Pair with the laptop (its URL given, stored, configured or discovered)."""
-        target = (url or self.url or (self._discover() if self._discover else None) or "").rstrip("/")
+        target = (url or self._resolve()).rstrip("/")
         if not target:
             raise LaptopError("no laptop found: enter its address in the settings", code="no_laptop")
         state = pair_with_laptop(target, code, self._device, name=self._device)
@@ -268,7 +279,7 @@ class SyncClient:
         state = self._state
         if not state.paired:
             raise LaptopError("this table is not paired with a laptop", code="no_laptop")
-        url = self.url or (self._discover() if self._discover else None) or ""
+        url = self._resolve()
         if not url:
             raise LaptopError("no laptop found", code="no_laptop")
         entries = self._source.entries_after(state.acked, self._batch)
@@ -280,6 +291,8 @@ class SyncClient:
             if exc.code == "out_of_order" and isinstance(exc.answer.get("acked"), int):
                 self._save(replace(self._state, acked=int(exc.answer["acked"])))
                 return True
+            if exc.code == "unreachable":
+                self._current = ""  # look for the laptop again next time
             raise
         self.sent_batches += 1
         acked = answer.get("acked")
@@ -287,7 +300,7 @@ class SyncClient:
             raise LaptopError("the laptop's answer has no acknowledged seq", code="bad_answer")
         resend = answer.get("resend_from")
         cursor = min(acked, int(resend) - 1) if isinstance(resend, int) and resend >= 1 else acked
-        self._save(replace(self._state, url=url if not self._state.url else self._state.url, acked=cursor))
+        self._save(replace(self._state, url=url, acked=cursor))
         self._submit(SyncAcknowledged(acked))
         if self._on_answer is not None:
             self._on_answer(answer)
@@ -297,18 +310,18 @@ class SyncClient:
     def _signed_post(self, url: str, path: str, body: bytes) -> dict[str, Any]:
         for attempt in range(2):
             headers = sign_request(self._state.secret, self._device, "POST", path, body,
-                                   now=time.time() + self._offset, nonce=secrets.token_hex(16))
+                                   now=self._clock() + self._offset, nonce=secrets.token_hex(16))
             try:
                 answer = _post(url, f"{API}/events", body, headers, self._timeout)
             except LaptopError as exc:
                 laptop_time = exc.answer.get("time")
                 if exc.code == "stale" and isinstance(laptop_time, (int, float)) and attempt == 0:
-                    self._offset = float(laptop_time) - time.time()  # set our clock by the laptop's, once
+                    self._offset = float(laptop_time) - self._clock()  # set our clock by the laptop's, once
                     continue
                 raise
             laptop_time = answer.get("time")
             if isinstance(laptop_time, (int, float)):
-                self._offset = float(laptop_time) - time.time()
+                self._offset = float(laptop_time) - self._clock()
             return answer
         raise AssertionError("unreachable")  # pragma: no cover
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from device.journal import JournalEntry, canonical_json
+from device.journal import JournalEntry
 from device.sync import BatchConflict, Known, SyncRefused, plan_batch
 
 __all__ = [
@@ -229,9 +229,10 @@ class SqliteCollectorStore:
             db.execute("UPDATE devices SET last_contact = ? WHERE device = ?", (now, device))
             if entries and int(entries[0].event["seq"]) == 1:
                 db.execute("UPDATE devices SET resend = 0 WHERE device = ?", (device,))
+            heads, counts = self._lists_state(db, device, entries)
             try:
                 plan = plan_batch(entries, held=held, known=self._known(db, device, entries, held),
-                                  heads=self._heads(db, device, entries), counts=self._counts(db, device, entries))
+                                  heads=heads, counts=counts)
             except BatchConflict as exc:
                 conflict = exc
                 c = exc.conflict
@@ -262,22 +263,16 @@ class SqliteCollectorStore:
         return {seq: Known(event_id, hash_) for seq, event_id, hash_ in rows}
 
     @staticmethod
-    def _heads(db: sqlite3.Connection, device: str, entries: Sequence[JournalEntry]) -> dict[str, str]:
-        heads = {}
+    def _lists_state(db: sqlite3.Connection, device: str,
+                     entries: Sequence[JournalEntry]) -> tuple[dict[str, str], dict[str, int]]:
+        """The chain head and event count the laptop holds for each list the batch touches."""
+        heads, counts = {}, {}
         for list_id in {str(e.event["list_id"]) for e in entries}:
-            row = db.execute("SELECT head FROM lists WHERE device = ? AND list_id = ?", (device, list_id)).fetchone()
+            row = db.execute("SELECT head, count FROM lists WHERE device = ? AND list_id = ?",
+                             (device, list_id)).fetchone()
             if row is not None:
-                heads[list_id] = str(row[0])
-        return heads
-
-    @staticmethod
-    def _counts(db: sqlite3.Connection, device: str, entries: Sequence[JournalEntry]) -> dict[str, int]:
-        counts = {}
-        for list_id in {str(e.event["list_id"]) for e in entries}:
-            row = db.execute("SELECT count FROM lists WHERE device = ? AND list_id = ?", (device, list_id)).fetchone()
-            if row is not None:
-                counts[list_id] = int(row[0])
-        return counts
+                heads[list_id], counts[list_id] = str(row[0]), int(row[1])
+        return heads, counts
 
     @staticmethod
     def _insert(db: sqlite3.Connection, device: str, entries: Sequence[JournalEntry], now: float) -> None:
@@ -285,7 +280,7 @@ class SqliteCollectorStore:
             db.executemany(
                 "INSERT INTO events (device, seq, id, list_id, prev, hash, event, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(device, int(e.event["seq"]), str(e.event["id"]), str(e.event["list_id"]), e.prev, e.hash,
-                  canonical_json(e.event).decode("utf-8"), now) for e in entries])
+                  json.dumps(e.event, separators=(",", ":"), ensure_ascii=False), now) for e in entries])
         except sqlite3.IntegrityError:
             raise SyncRefused("conflict", "an event id of this batch is already stored under another seq", 409) from None
 

@@ -13,6 +13,7 @@ Needs ``pip install "skattisch[club]"`` (Starlette, uvicorn, zeroconf, segno), n
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -138,7 +139,7 @@ def _import(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
         print(f"skattisch club import: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps([r.__dict__ for r in results]))
+        print(json.dumps([dataclasses.asdict(r) for r in results]))
     for result in results if not args.json else ():
         print(f"{result.device}: {result.stored} neu, {result.duplicates} schon da, bis Seq {result.held}"
               + (f" — abgelehnt: {result.error}" if result.error else ""))

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"skattisch export: {exc}", file=sys.stderr)
         return 2
     try:
-        device = store.device_id()
+        device = store.device_id
         entries = entry_source(store, device).entries_after(0)
         name = config.table.name or f"Tisch {config.table.number}"
         folder = export_entries(Path(args.to), device, name, entries)

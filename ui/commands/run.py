@@ -161,6 +161,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
         service, simulate=args.simulate, table_number=config.table.number, table_name=config.table.name,
         club_pin=config.table.club_pin, language=args.lang or config.table.language, config=config,
         hooks={"shutdown": _shutdown_hook(args)}, on_started=started)
+    app.sync_client = _start_sync(config, store, service, parts)
     app.attach_panel(parts.add(build_panel(config, app.panel_submit, simulate=args.simulate)))
     reader = build_reader(config.reader, simulate=args.simulate)
     if reader is not None:
@@ -177,6 +178,30 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
         app._on_started = lambda a: Clock.schedule_once(lambda _dt: a.stop(), 0.2)
     app.run()
     return runner.exit_code if runner is not None else 0
+
+
+def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
+    """The sync client in its own thread, for a table whose store is on disk (None in memory).
+
+    Its state (laptop, secret, acknowledged seq) lives in ``sync.json`` beside the store; the
+    laptop is found by mDNS, else ``sync.url`` from the config."""
+    directory = getattr(store, "directory", None)
+    if directory is None:
+        return None
+    from drivers.club.mdns import find_laptop
+    from drivers.sync import make_client
+
+    def discover() -> str | None:
+        try:
+            return find_laptop(timeout=2.0)
+        except OSError:  # no network at all: the configured address, if any
+            return None
+
+    client = make_client(store, directory, service.device_id, service.submit, discover=discover,
+                         fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds))
+    service.subscribe(lambda result: client.wake() if result.events else None)
+    client.start()
+    return parts.add(client)
 
 
 def _shutdown_hook(args: argparse.Namespace) -> Any:

@@ -126,6 +126,7 @@ class TableApp(App):
         self.table_name = table_name
         self.club_pin = club_pin
         self.table_config = config
+        self.sync_client: Any = None  # the sync driver (set by skattisch run when the store is on disk)
         self.hooks = dict(hooks or {})
         self.language = language
         i18n.set_language(language)
@@ -225,6 +226,8 @@ class TableApp(App):
             for listener in list(self.listeners):
                 listener(result)
             self._refresh_trigger()
+        elif self.snapshot is not None and self.service.snapshot() is not self.snapshot:
+            self._refresh_trigger()  # no event, but the sync (acked, laptop) or the reader changed
         return True
 
     def _announce(self, event: Any) -> None:
@@ -293,6 +296,8 @@ class TableApp(App):
         sync = snap.sync
         if sync.synced_games:
             bar.sync_text = tr("sync_upto", game=sync.synced_games)
+        elif sync.last_seq and sync.acked_seq >= sync.last_seq:
+            bar.sync_text = tr("sync_all")  # all sent, no game on the list yet
         else:
             bar.sync_text = tr("sync_none")
         if not sync.laptop:  # the club plays without a laptop: say so, in no alarm colour
