@@ -197,8 +197,16 @@ def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
         except OSError:  # no network at all: the configured address, if any
             return None
 
+    from device.table import NextSeriesOffered
+
+    def on_answer(answer: dict[str, Any]) -> None:  # the next series the organiser released for this table
+        offer = NextSeriesOffered.from_ack(answer.get("next_series"))
+        if offer is not None:
+            service.submit(offer)
+
     client = make_client(store, directory, service.device_id, service.submit, discover=discover,
-                         fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds))
+                         fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds),
+                         on_answer=on_answer)
     service.subscribe(lambda result: client.wake() if result.events else None)
     client.start()
     return parts.add(client)
