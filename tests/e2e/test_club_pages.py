@@ -55,15 +55,30 @@ class Laptop:
 
 
 def _fill_store(db: Path) -> dict[str, Any]:
+    """Two earlier evenings for the season, then tonight's lists of tables 1 and 2."""
     from drivers.club.store import SqliteCollectorStore
+    from ui.club.model import Evening
 
     store = SqliteCollectorStore(db)
     rng = random.Random(10)
     lists: dict[str, Any] = {}
-    for device, name, players, games in (("pi-1", "Tisch 1", TABLE_1, 48), ("pi-2", "Tisch 2", TABLE_2, 12)):
+    seq = {"pi-1": 1, "pi-2": 1}
+    tables = (("pi-1", "Tisch 1", TABLE_1, 48), ("pi-2", "Tisch 2", TABLE_2, 12))
+    for device, name, _, _ in tables:
         store.ensure_device(device, name, now=time.time())
+    for past in ("2026-11-09", "2026-11-16"):
+        store.set_document("evening", {"id": past, "title": f"Abend {past}"})
+        for device, _, players, games in tables:
+            events = list_events(device, f"L-{device}-{past}", players, random_entries(rng, len(players), games),
+                                 seq=seq[device])
+            seq[device] += len(events)
+            store.store_batch(device, journal_entries(events), now=time.time())
+        Evening(store).refresh()
+    store.set_document("evening", None)  # tonight: a new evening (today's date)
+    for device, _, players, games in tables:
         entries = random_entries(rng, len(players), games)
-        store.store_batch(device, journal_entries(list_events(device, f"L-{device}", players, entries)), now=time.time())
+        events = list_events(device, f"L-{device}", players, entries, seq=seq[device])
+        store.store_batch(device, journal_entries(events), now=time.time())
         lists[device] = (players, entries)
     store.set_document("roster", [{"name": n, "short": n, "publish": True} for n in (*TABLE_1, *TABLE_2, *TABLE_3)])
     store.close()

@@ -351,30 +351,41 @@ def _csv(text: str, name: str) -> Response:
 
 
 def _chart_svg(chart: dict[str, list[int]], evenings: list[str]) -> str:
-    """Each player's running total over the season as an inline SVG line chart."""
+    """Each player's running total over the season as an inline SVG line chart (from 0)."""
     if not chart or not evenings:
         return ""
-    width, height, pad = 1200, 420, 50
-    values = [v for series in chart.values() for v in series] + [0]
+    width, height, pad, right = 1200, 440, 50, 190
+    series = {p: [0, *values] for p, values in chart.items()}
+    values = [v for line in series.values() for v in line]
     low, high = min(values), max(values)
     span = (high - low) or 1
-    step = (width - 2 * pad) / max(1, len(evenings) - 1)
+    step = (width - pad - right) / len(evenings)
 
-    def point(i: int, v: int) -> str:
-        return f"{pad + i * step:.1f},{height - pad - (v - low) / span * (height - 2 * pad):.1f}"
+    def y_of(v: int) -> float:
+        return height - pad - (v - low) / span * (height - 2 * pad)
 
     colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
                "#bcbd22"]
-    zero = height - pad - (0 - low) / span * (height - 2 * pad)
     parts = [f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="Saisonverlauf" class="chart">',
-             f'<line x1="{pad}" y1="{zero:.1f}" x2="{width - pad}" y2="{zero:.1f}" class="axis"/>']
-    ranked = sorted(chart, key=lambda p: -chart[p][-1])
+             f'<line x1="{pad}" y1="{y_of(0):.1f}" x2="{width - right}" y2="{y_of(0):.1f}" class="axis"/>']
+    for i, evening in enumerate(["Start", *evenings]):
+        parts.append(f'<text x="{pad + i * step:.1f}" y="{height - 12}" font-size="13" text-anchor="middle" '
+                     f'fill="#555">{_escape(evening[5:] if i else evening)}</text>')
+    ranked = sorted(series, key=lambda p: -series[p][-1])
+    label_y: list[float] = []
     for n, player in enumerate(ranked):
         colour = colours[n % len(colours)]
-        pts = " ".join(point(i, v) for i, v in enumerate(chart[player]))
-        parts.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="3"/>')
-        x, y = point(len(evenings) - 1, chart[player][-1]).split(",")
-        label = player.replace("&", "&amp;").replace("<", "&lt;")
-        parts.append(f'<text x="{float(x) + 6:.1f}" y="{y}" fill="{colour}" font-size="16">{label}</text>')
+        points = [(pad + i * step, y_of(v)) for i, v in enumerate(series[player])]
+        parts.append(f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" fill="none" '
+                     f'stroke="{colour}" stroke-width="3"/>')
+        parts.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"/>' for x, y in points[1:])
+        y = max(points[-1][1], label_y[-1] + 17) if label_y else points[-1][1]  # labels never overlap
+        label_y.append(y)
+        parts.append(f'<text x="{points[-1][0] + 10:.1f}" y="{y + 5:.1f}" fill="{colour}" font-size="15">'
+                     f'{_escape(player)} {series[player][-1]}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
