@@ -179,7 +179,7 @@ def test_read_only_pages_load_and_are_screenshotted(laptop: Laptop, browser: Any
             _shot(browser, name, size)
     browser.get(laptop.url + "/abend")
     tile = browser.find_element(By.ID, "tile-2")
-    assert "Spiel 12 von 12" in tile.text and all(p in tile.text for p in TABLE_2)
+    assert "Spiel 12/12" in tile.text and all(p in tile.text for p in TABLE_2)
     tile.click()
     WebDriverWait(browser, 10).until(lambda d: "/liste/pi-2/" in d.current_url)
 
@@ -265,7 +265,7 @@ def test_the_evening_page_updates_without_reload_when_a_table_syncs(laptop: Lapt
     WebDriverWait(browser, 10).until(lambda d: "on" in d.find_element(By.ID, "livedot").get_attribute("class"))
     acked = table("play 3")
     assert acked["acked"] == acked["last_seq"]
-    WebDriverWait(browser, 20).until(lambda d: "Spiel 3 von 12" in d.find_element(By.ID, "tile-3").text)
+    WebDriverWait(browser, 20).until(lambda d: "Spiel 3/12" in d.find_element(By.ID, "tile-3").text)
     assert browser.execute_script("return window.notReloaded") == 42
     assert browser.execute_script("return window.skattischUpdates") >= 1
     tile = browser.find_element(By.ID, "tile-3").text

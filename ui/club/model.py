@@ -272,7 +272,7 @@ def _sync_status(info: TableInfo, now: float, error: str) -> tuple[str, str]:
     if age > STALE_AFTER:
         return "red", f"kein Kontakt seit {int(age // 60)} min"
     if age > QUIET_AFTER:
-        return "amber", f"letzter Kontakt vor {int(age)} s: Spiele warten vielleicht"
+        return "amber", f"letzter Kontakt vor {int(age)} s"
     return "green", f"synchron, vor {int(age)} s"
 
 
