@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from device.sync import journal_entries
-from tests.club_helpers import NAMES, Entry, independent_figures, list_events, random_entries
+from tests.club_helpers import NAMES, independent_figures, list_events, random_entries
 
 selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402

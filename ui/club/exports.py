@@ -129,7 +129,7 @@ class _Pdf(FPDF):
             text = _latin(str(cell))
             while text and self.get_string_width(text) > width - 1.5:
                 text = text[:-1]
-            self.cell(width, height, text, border=1, align=align, fill=fill)  # type: ignore[arg-type]
+            self.cell(width, height, text, border=1, align=align, fill=fill)
         self.ln(height)
 
 

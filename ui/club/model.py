@@ -24,7 +24,7 @@ import datetime
 import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,12 +181,6 @@ class Evening:
         seating = folded.state.setup.players if folded.state.setup is not None else ()
         return list_results(PlayedList(meta["series"], meta["table"], seating, folded.state.rows))
 
-    def state(self, device: str, list_id: str) -> TableState | None:
-        with self._lock:
-            self.refresh()
-            folded = self._folded.get(list_key(device, list_id))
-            return None if folded is None or folded.state.setup is None else folded.state
-
     # -- pages -------------------------------------------------------------------------------
 
     def tiles(self) -> list[Tile]:
@@ -195,8 +189,8 @@ class Evening:
             now = self.clock()
             numbers = self.table_numbers()
             lists_by_device: dict[str, str] = {}
-            for info in self.store.lists():
-                lists_by_device[info.device] = info.list_id  # ordered by first seq: the last is the newest
+            for listed in self.store.lists():
+                lists_by_device[listed.device] = listed.list_id  # ordered by first seq: the last is the newest
             tiles = []
             for info in self.store.tables():
                 list_id = lists_by_device.get(info.device)
@@ -226,7 +220,7 @@ class Evening:
         with self._lock:
             self.refresh()
             wanted = evening or self.evening()["id"]
-            out = []
+            out: list[ListResult] = []
             for entry in self.doc("season_results", {}).values():
                 if entry["evening"] == wanted:
                     out.extend(ListResult(p, entry["series"], entry["table"], pts, w, lost, lei)
@@ -283,10 +277,3 @@ def _row_words(row: Any) -> str:
         return f"Spiel {row.entry}: Ramsch"
     return f"Spiel {row.entry}: {row.seating[row.declarer_seat]} {row.result.describe_de()}"
 
-
-def plan_tables(plan: dict[str, Any]) -> list[list[str]]:
-    return [list(t) for t in plan.get("tables", [])]
-
-
-def names_of(roster: Sequence[dict[str, Any]]) -> list[str]:
-    return [str(p["name"]) for p in roster]

@@ -12,6 +12,7 @@ import asyncio
 import json
 import secrets
 from collections.abc import AsyncIterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -340,8 +341,6 @@ def club_routes(store: CollectorStore) -> list[BaseRoute]:
 
 
 def _dc(value: Any) -> dict[str, Any]:
-    from dataclasses import asdict
-
     return asdict(value)
 
 

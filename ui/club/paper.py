@@ -62,9 +62,6 @@ class PaperList:
     in_progress: str = ""
     notes: tuple[str, ...] = field(default=())
 
-    def entry_count(self) -> int:
-        return sum(1 for r in self.rows if not r.struck)
-
 
 def _game_parts(row: Row) -> tuple[str, str, str, str, str]:
     """(Spiel, Grundwert, Spitzen, Gewinnstufen, Wert) of one row."""
