@@ -135,3 +135,34 @@ def test_a_tile_turns_amber_then_red_as_the_table_falls_silent(tmp_path: Path) -
         colours.append(tile.status)
     assert colours == ["green", "amber", "red"]
     store.close()
+
+
+def test_ctrl_c_ends_the_laptop_promptly_while_a_projector_listens(tmp_path: Path) -> None:
+    """An open event stream (a projector on Abend all evening) must not hold the laptop up."""
+    import http.client
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    server = subprocess.Popen([sys.executable, "-m", "ui.cli", "club", "serve", "--db", str(tmp_path / "c.sqlite3"),
+                               "--host", "127.0.0.1", "--port", "0", "--no-mdns"], cwd=root,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert server.stdout is not None
+    found = re.search(r"http://127\.0\.0\.1:(\d+)", server.stdout.readline())
+    assert found, "the collector did not start"
+    stream = http.client.HTTPConnection("127.0.0.1", int(found.group(1)), timeout=10)
+    stream.request("GET", "/live")
+    response = stream.getresponse()
+    assert response.status == 200 and response.readline().startswith(b"retry:")
+    started = time.monotonic()
+    server.send_signal(signal.SIGINT)
+    try:
+        output, _ = server.communicate(timeout=10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert time.monotonic() - started < 5
+    assert "Traceback" not in output
+    stream.close()

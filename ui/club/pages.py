@@ -285,12 +285,14 @@ class Pages:
         return str(hash(json.dumps([parts, docs], sort_keys=True, default=str)))
 
     async def live(self, request: Request) -> Response:
+        closing = getattr(request.app.state, "shutting_down", lambda: False)
+
         async def stream() -> AsyncIterator[str]:
             last = ""
             waited = 0.0
             yield "retry: 1000\n\n"
             while waited < STREAM_SECONDS:
-                if await request.is_disconnected():
+                if closing() or await request.is_disconnected():
                     return
                 now = await run_in_threadpool(self.signature)
                 if now != last:
