@@ -76,6 +76,7 @@ GERMAN: dict[str, str] = {
     "stake": "Einsatz",
     "stake_cents": "{cents} ct je Punkt",
     "start_list": "Liste beginnen",
+    "start_next_series": "Diese Liste beginnen",
     "roster": "Vereinsliste",
     # game / bidding
     "forehand": "Vorhand",
@@ -314,6 +315,7 @@ ENGLISH: dict[str, str] = {
     "stake": "Stake",
     "stake_cents": "{cents} ct a point",
     "start_list": "Start the list",
+    "start_next_series": "Start this list",
     "roster": "Club roster",
     "forehand": "Vorhand",
     "middlehand": "Mittelhand",

@@ -475,6 +475,10 @@ class TableApp(App):
         self.submit(cmd.OpenList(tuple(players), draw=draw, series_length=series_length, scoring=scoring,
                                  profile=profile, stake=stake))
 
+    def open_next_series(self) -> None:
+        """Open the list the laptop released for this table (its players and seats)."""
+        self.submit(cmd.OpenNextSeries())
+
     def bid(self, value: int) -> None:
         bidding = self._bidding()
         if bidding is not None:

@@ -117,6 +117,10 @@ class SetupScreen(TableScreen):
     def _build_players(self) -> None:
         scale = self.app.scale
         seats = _top_column(self.ids.body, 0.58, cols=1, spacing=scale * 6)
+        if self._snap.next_series:  # the organiser released the next series: one tap, no names typed
+            seats.add_widget(TLabel(text=self._snap.next_series, bold=True, size_hint_y=None, height=scale * 60))
+            seats.add_widget(make_button(tr("start_next_series"), "open_next_series", self.app.open_next_series,
+                                         kind="confirm", size_hint_y=None, height=scale * theme.BUTTON_HEIGHT))
         for index in range(self.count):
             row = BoxLayout(size_hint_y=None, height=scale * 54, spacing=scale * 8)
             row.add_widget(TLabel(text=tr("player_n", n=index + 1), size_hint_x=None, width=scale * 90))
