@@ -166,3 +166,33 @@ def test_ctrl_c_ends_the_laptop_promptly_while_a_projector_listens(tmp_path: Pat
     assert time.monotonic() - started < 5
     assert "Traceback" not in output
     stream.close()
+
+
+def test_a_restarted_laptop_ranks_the_season_without_folding_it_again(tmp_path: Path) -> None:
+    from ui.club.model import Evening
+
+    store = SqliteCollectorStore(tmp_path / "club.sqlite3")
+    store.ensure_device("pi-1", "Tisch 1", now=1000.0)
+    store.store_batch("pi-1", journal_entries(_events()), now=1000.0)
+    before = Evening(store).ranking()
+
+    class Counting:
+        """The same store, counting how often a list's events are read."""
+
+        def __init__(self) -> None:
+            self.reads = 0
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(store, name)
+
+        def events(self, device: str, list_id: str) -> list[dict[str, Any]]:
+            self.reads += 1
+            return store.events(device, list_id)
+
+    counting = Counting()
+    restarted = Evening(counting)  # type: ignore[arg-type]
+    assert restarted.ranking() == before and restarted.season()[0]
+    assert counting.reads == 0
+    paper = restarted.paper("pi-1", "L1")
+    assert paper is not None and counting.reads == 1 and len(paper.rows) == 4
+    store.close()

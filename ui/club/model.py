@@ -32,7 +32,7 @@ from device.club.ranking import ListResult, PlayedList, RankLine, list_results, 
 from device.club.season import SeasonLine, SeasonRules, SeriesResult, season_chart, season_ranking
 from device.table.events import Event
 from device.table.state import StateError, TableState, apply
-from drivers.club.store import CollectorStore, TableInfo
+from drivers.club.store import CollectorStore, ListInfo, TableInfo
 from ui.club.paper import PaperList, in_progress, paper_list
 
 _TABLE_NAME = re.compile(r"(?:tisch|table)\s*(\d+)|^\s*(\d+)\s*$", re.IGNORECASE)
@@ -143,6 +143,9 @@ class Evening:
                     before = sum(1 for k, m in meta.items() if k.startswith(info.device + "/") and m["evening"] == evening)
                     meta[key] = {"evening": evening, "series": before + 1, "table": numbers.get(info.device, 0)}
                     changed_meta = True
+                stored = results.get(key)
+                if stored is not None and stored.get("count") == info.count:
+                    continue  # scored at this length already (after a restart: no need to fold the season again)
                 folded = self._fold(info.device, info.list_id, info.count)
                 if folded.state.setup is None:
                     continue
@@ -151,11 +154,9 @@ class Evening:
                     folded.results = [[r.player, r.points, r.won, r.lost, r.leistung]
                                       for r in self._results(key, folded, m)]
                     folded.scored = folded.count
-                rows = folded.results
-                stored = results.get(key)
-                if stored is None or stored.get("results") != rows:
-                    results[key] = {"evening": m["evening"], "series": m["series"], "table": m["table"], "results": rows}
-                    changed_results = True
+                results[key] = {"evening": m["evening"], "series": m["series"], "table": m["table"],
+                                "count": info.count, "results": folded.results}
+                changed_results = True
             if changed_meta:
                 self.store.set_document("list_meta", meta)
             if changed_results:
@@ -188,13 +189,14 @@ class Evening:
             meta = self.refresh()
             now = self.clock()
             numbers = self.table_numbers()
-            lists_by_device: dict[str, str] = {}
+            newest: dict[str, ListInfo] = {}
             for listed in self.store.lists():
-                lists_by_device[listed.device] = listed.list_id  # ordered by first seq: the last is the newest
+                newest[listed.device] = listed  # ordered by first seq: the last is the newest
             tiles = []
             for info in self.store.tables():
-                list_id = lists_by_device.get(info.device)
-                folded = self._folded.get(list_key(info.device, list_id)) if list_id else None
+                latest = newest.get(info.device)
+                list_id = latest.list_id if latest is not None else None
+                folded = self._fold(info.device, latest.list_id, latest.count) if latest is not None else None
                 state = folded.state if folded is not None else TableState()
                 status, text = _sync_status(info, now, folded.error if folded else "")
                 last = state.rows[-1] if state.rows else None
@@ -210,11 +212,13 @@ class Evening:
     def paper(self, device: str, list_id: str) -> PaperList | None:
         with self._lock:
             meta = self.refresh().get(list_key(device, list_id))
-            folded = self._folded.get(list_key(device, list_id))
-            if meta is None or folded is None or folded.state.setup is None:
+            info = next((i for i in self.store.lists(device) if i.list_id == list_id), None)
+            if meta is None or info is None:
                 return None
-            head = next((i.head for i in self.store.lists(device) if i.list_id == list_id), "")
-            return paper_list(folded.state, table=meta["table"], series=meta["series"], head=head)
+            folded = self._fold(device, list_id, info.count)
+            if folded.state.setup is None:
+                return None
+            return paper_list(folded.state, table=meta["table"], series=meta["series"], head=info.head)
 
     def evening_results(self, evening: str | None = None) -> list[ListResult]:
         with self._lock:
