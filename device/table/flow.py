@@ -42,10 +42,11 @@ from device.table.events import (
     RamschEntered, RamschRecorded, ReSaid, ResultConfirmed, ResultEntered, SeriesEnded,
     SkatCardAdded, SkatTaken, StepUndone,
 )
-from device.table.outcome import game_record, known_matadors, matador_choices, preview
+from device.table.outcome import entry_matador_choices, game_record, known_matadors, preview
 from device.table.rotation import POSITION_NAMES, TABLE_SIZES, draw_seating
 from device.table.state import Deal, Phase, TableState
 from device.tricks import follow_class
+from device.value import is_overbid_null
 from device.variants import VariantError, check_kontra, check_re
 
 __all__ = ["Decision", "Refusal", "decide", "open_list", "parse_stake"]
@@ -422,9 +423,6 @@ def _declaration_de(command: Declare) -> str:
 def option_refusal(deal: Deal, declaration: Declaration) -> tuple[str, str] | None:
     """Why ``declaration`` cannot be declared now (English, German), or None if it can."""
     assert deal.bid is not None
-    if declaration.game.is_null and declaration.null_value < deal.bid:
-        return (f"{declaration.describe_de()} is worth {declaration.null_value}, below the bid {deal.bid} (ISkO 3.4.4)",
-                f"{declaration.describe_de()} zählt nur {declaration.null_value}, gereizt ist {deal.bid} (ISkO 3.4.4)")
     if deal.skat_taken and declaration.hand:
         return ("no hand game after taking up the skat (ISkO 3.4.4)",
                 "Nach der Skataufnahme kein Handspiel, kein Ouvert außer Null, keine Ansage (ISkO 3.4.4)")
@@ -432,6 +430,17 @@ def option_refusal(deal: Deal, declaration: Declaration) -> tuple[str, str] | No
         return ("take up the skat first, or declare a hand game",
                 "Erst den Skat aufnehmen — oder ein Handspiel ansagen")
     return None
+
+
+def option_warning(deal: Deal, declaration: Declaration) -> tuple[str, str] | None:
+    """What declaring ``declaration`` now leads to when it is allowed but lost at once (English,
+    German; short, the declaration screen shows it beside the game): a Null after a bid above
+    its value may be announced, and an announcement stands (ISkO 3.4.1), but it ends the game
+    as a lost suit or Grand game (3.4.4; the result screen says which)."""
+    assert deal.bid is not None
+    if not is_overbid_null(declaration, deal.bid):
+        return None
+    return f"{declaration.null_value} < {deal.bid}: lost at once", f"{declaration.null_value} < {deal.bid}: sofort verloren"
 
 
 def _kontra(state: TableState, command: Kontra) -> Decision:
@@ -536,14 +545,13 @@ def _reject_card(state: TableState, command: RejectCard) -> Decision:
 
 
 def _check_matadors(deal: Deal, matadors: int | None) -> int | None:
-    game = deal.game
-    assert game is not None
     if matadors is None:
         return None
-    if game.is_null:
+    choices = entry_matador_choices(deal)
+    if not choices:
         raise _Refuse("bad_result", "Null games have no matadors", "Null hat keine Spitzen")
-    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors not in matador_choices(game):
-        most = len(matador_choices(game)) // 2
+    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors not in choices:
+        most = len(choices) // 2
         raise _Refuse("bad_result", f"matadors {matadors!r}: 'mit' 1 to {most} or 'ohne' 1 to {most} (negative)",
                       f"Spitzen: mit 1 bis {most} oder ohne 1 bis {most}")
     return matadors

@@ -289,7 +289,8 @@ def corrected_record(record: dict[str, Any], *, declarer_tricks: int, declarer_p
     new["declarer_tricks"] = declarer_tricks
     if declarer_points is not None:
         new["declarer_points"] = declarer_points
-    if matadors is not None and record.get("game") != "null":
+    overbid_null = record.get("game") == "null" and "matadors" in record  # lost as a suit game (ISkO 3.4.4)
+    if matadors is not None and (record.get("game") != "null" or overbid_null):
         new["matadors"] = matadors
     return new
 
