@@ -16,7 +16,8 @@ A list document is what ``skattisch sheet`` reads and what the table exports::
 Entries are in play order; Platz 1 (seat 0) deals the first game and every entry (eingepasst
 too) passes the deal on (ISkO 3.2, 3.3.7). A game entry is a game record (see
 :mod:`device.record`) plus ``seat``: the declarer's seat on the list (0 = Platz 1). A Ramsch
-gives signed ``scores`` for Vorhand, Mittelhand, Hinterhand. A correction replaces an earlier
+gives signed ``scores`` for Vorhand, Mittelhand, Hinterhand, only under a profile that plays
+Ramsch (the ISkO does not, SkWO 9.4). A correction replaces an earlier
 entry (numbered from 1) with every player's consent (ISkO 5.5.3); the original stays visible.
 
 The figures come from :func:`device.table.listing.figures`, exactly as the table shows them.
@@ -120,6 +121,10 @@ def _row(raw: Mapping[str, Any], where: str, number: int, dealer: int, players: 
         scores = raw.get("scores")
         if not (isinstance(scores, list) and len(scores) == 3 and all(type(s) is int for s in scores)):
             raise ListDocumentError(f"{where}.scores", "three whole numbers: Vorhand, Mittelhand, Hinterhand")
+        if not profile.has_ramsch:  # as Kontra, Re and Bock are refused where the profile plays none
+            raise ListDocumentError(
+                f"{where}.kind", f"game {number} is a Ramsch, but the rule profile {profile.name!r} plays no Ramsch "
+                "(SkWO 9.4: \"Es wird kein Ramsch gespielt\"; score with --profile kneipe, or a club profile)")
         return replace(base, ramsch=(scores[0], scores[1], scores[2]))
     if kind != "game":
         raise ListDocumentError(f"{where}.kind", f"{kind!r}: one of game, passed_in, ramsch, correction")

@@ -336,7 +336,7 @@ def _decide(decl: Declaration, bid: int, play: Play, ending: Ending, profile: Ru
         if won and _value(decl, play.matadors, schneider, schwarz, profile) >= bid and decl.announced < Level.SCHWARZ:
             # Already decided for him (4.1.3), but the guilty party proves no higher level
             # (court ruling on 4.1.3/4.1.4): only the level the bid and his announcement need.
-            needed = _level_needed(decl, play.matadors, bid, profile) or Level.SIMPLE
+            needed = level_needed(decl, play.matadors, bid, profile) or Level.SIMPLE
             return True, needed >= Level.SCHNEIDER, needed is Level.SCHWARZ
     if ending.by.by_declarer:
         return _lost_simple(decl, ending)
@@ -373,13 +373,12 @@ def _decide_defenders_ended(
     awarded (4.1.5) unless it was already out of his reach or theoretically impossible (5.4.3)."""
     defender_points = ending.defender_points or 0
     defender_tricks = ending.defender_tricks or 0
-    needed = _level_needed(decl, play.matadors, bid, profile)
+    needed = level_needed(decl, play.matadors, bid, profile)
     if needed is None or defender_points >= 60:
         return _lost_simple(decl, ending)
-    if ending.reachable is not None:  # the cards are known: they decide (5.4.3)
-        possible = ending.level_possible and needed <= ending.reachable
-    else:
-        possible = ending.level_possible and level_reachable(decl.game, play.matadors, needed)
+    # 5.4.3: the cards decide where they are known (they never leave more than the matadors do)
+    possible = (ending.level_possible and level_reachable(decl.game, play.matadors, needed)
+                and (ending.reachable is None or needed <= ending.reachable))
     if needed >= Level.SCHNEIDER and (defender_points > SCHNEIDER_LINE or not possible):
         return _lost_simple(decl, ending)
     if needed is Level.SCHWARZ and defender_tricks > 0:
@@ -388,8 +387,12 @@ def _decide_defenders_ended(
     return True, level >= Level.SCHNEIDER, level is Level.SCHWARZ
 
 
-def _level_needed(decl: Declaration, matadors: int, bid: int, profile: RuleProfile) -> Level | None:
-    """The lowest level that wins this declaration at this bid; None if none does."""
+def level_needed(decl: Declaration, matadors: int, bid: int, profile: RuleProfile = ISKO) -> Level | None:
+    """The lowest level that wins this declaration at this bid; None if none does.
+
+    >>> level_needed(Declaration.make(GameType.CLUBS, hand=True), 1, 48)
+    <Level.SCHNEIDER: 1>
+    """
     for level in Level:
         if level < decl.announced:
             continue

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from device.cards import DECK, Card, points
+from device.declaration import Level
 from device.errors import RecordError
 from device.games import GameType
 from device.profile import RuleProfile, find_profile
 from device.record import RECORD_VERSION, ScoredRecord, score_record
 from device.table.state import Deal
 from device.tricks import trick_winner, trump_order
-from device.value import is_overbid_null, overbid_null_game
+from device.value import is_overbid_null, level_needed, overbid_null_game, reachable_level
 
 __all__ = ["Counts", "Preview", "counts", "declaration_fields", "entry_matador_choices", "game_record",
            "inferred_matadors", "known_matadors", "matador_choices", "overbid_null", "preview"]
@@ -178,9 +179,26 @@ def game_record(deal: Deal) -> dict[str, Any] | None:
     if early.how != "null_lost":
         record["ending"] = {"by": early.how, "defender_points": got.defender_points,
                             "defender_tricks": got.defender_tricks}
+        if early.how.startswith("defenders_") and matadors is not None and not _needed_level_possible(deal, matadors):
+            record["ending"]["level_possible"] = False
     if early.note is not None:
         record["note"] = early.note
     return record
+
+
+def _needed_level_possible(deal: Deal, matadors: int) -> bool:
+    """ISkO 5.4.3 from the cards scanned so far: False when they prove the level the declarer
+    needs out of reach before the first trick (device.value.reachable_level). The defenders'
+    cards are those they played; the declarer may hold any card not theirs and not in the
+    known skat, so an unknown card never takes a level away."""
+    assert deal.declaration is not None and deal.bid is not None
+    needed = level_needed(deal.declaration, matadors, deal.bid, find_profile(deal.profile))
+    if needed is None or needed is Level.SIMPLE:
+        return True
+    theirs = [card for card, (_, position) in deal.who_played().items() if position != deal.declarer]
+    known = frozenset(theirs) | frozenset(deal.skat)
+    mine = [card for card in DECK if card not in known]
+    return needed <= reachable_level(deal.declaration.game, mine, theirs)
 
 
 def _overbid_null_record(deal: Deal, record: dict[str, Any]) -> dict[str, Any]:
