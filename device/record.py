@@ -68,7 +68,7 @@ def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> S
     """Check and score one game record; a bad record raises :class:`RecordError` naming the field."""
     if not isinstance(record, Mapping):
         raise RecordError("record", "a game record is a JSON object")
-    _check_fields(record)
+    _check_known_fields(record)
     declaration = _declaration(record)
     bid = _int(record, "bid")
     multiplier = _multiplier(record, profile)
@@ -76,6 +76,7 @@ def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> S
         raise RecordError("lost_as", "only an overbid Null (bid above the Null's value, ISkO 3.4.4) is lost as another game")
     if is_overbid_null(declaration, bid):
         return ScoredRecord(_overbid_null(record, declaration, bid, multiplier, profile), None, None)
+    _check_form(record)
     ending = _ending(record)
     played, false_following = None, None
     if _CARDS_FIELDS & record.keys():
@@ -153,13 +154,17 @@ def result_to_json(scored: ScoredRecord) -> dict[str, Any]:
     return out
 
 
-def _check_fields(record: Mapping[str, Any]) -> None:
+def _check_known_fields(record: Mapping[str, Any]) -> None:
     version = record.get("v", RECORD_VERSION)
     if version != RECORD_VERSION:
         raise RecordError("v", f"version {version!r} is not supported: this is version {RECORD_VERSION}")
     unknown = sorted(set(record) - _KNOWN_FIELDS)
     if unknown:
         raise RecordError(unknown[0], "unknown field")
+
+
+def _check_form(record: Mapping[str, Any]) -> None:
+    """The cards form or the counted form, complete and not mixed."""
     has_cards, has_counts = _CARDS_FIELDS & record.keys(), _COUNTED_FIELDS & record.keys()
     if has_cards and has_counts - {"matadors"}:
         raise RecordError(sorted(has_counts - {"matadors"})[0], "give either the cards (declarer, skat, tricks) or the counts, not both")
