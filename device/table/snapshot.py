@@ -586,7 +586,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
     ending = None if deal.early is None else _ENDINGS_DE.get(deal.early.how, deal.early.how)
     ending_en = None if deal.early is None else _ENDINGS_EN.get(deal.early.how, deal.early.how)
     note = deal.early.note if deal.early is not None else None
-    note_en = None if note is None else _false_following_note_en(state, deal) or note
+    note_en = None if note is None else _false_following_note_en(state, deal) or _overbid_null_note_en(deal) or note
     confirmed_declarer = deal.declarer_seat in deal.confirmations
     confirmed_defender = any(s != deal.declarer_seat for s in deal.confirmations)
     missing = ([f"Alleinspieler ({declarer})"] if not confirmed_declarer else []) + ([] if confirmed_defender else ["ein Gegenspieler"])
@@ -595,7 +595,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
     waiting_en = "Still to confirm: " + " and ".join(missing_en)
     may_confirm = tuple(s for s in deal.confirmers if s not in deal.confirmations
                         and (s == deal.declarer_seat or not confirmed_defender))
-    may_add_skat = deal.early is not None and len(deal.skat) < 2
+    may_add_skat = deal.early is not None and deal.early.how != "null_overbid" and len(deal.skat) < 2
     if shown.scored is None:
         text = ("Spitzen fehlen: bitte mit/ohne … eingeben" if shown.needs_matadors
                 else f"Ergebnis nicht möglich: {shown.problem}")
@@ -618,6 +618,14 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         waiting_for=waiting, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value,
         text_en=f"{declarer}: {result.describe_en()}", waiting_for_en=waiting_en, ending_en=ending_en,
         note_en=note_en)
+
+
+def _overbid_null_note_en(deal: Deal) -> str | None:
+    """The English of the note an overbid Null leaves (ISkO 3.4.4)."""
+    if deal.early is None or deal.early.how != "null_overbid" or deal.declaration is None:
+        return None
+    return (f"{describe_declaration_en(deal.declaration)} ({deal.declaration.null_value}) after a bid of {deal.bid}: "
+            "scored as the suit or Grand game that reaches the bid most narrowly with his matadors")
 
 
 def _false_following_note_en(state: TableState, deal: Deal) -> str | None:

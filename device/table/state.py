@@ -216,8 +216,8 @@ class Deal:
                                            announced=Level.parse(body.announced))
             if deal.bid is not None and is_overbid_null(declaration, deal.bid):
                 # ISkO 3.4.4: the announcement stands (3.4.1) and the game is lost at once.
-                note = (f"{declaration.describe_de()} ({declaration.null_value}) nach Reizwert {deal.bid} "
-                        "angesagt: nicht mehr durchführbar, sofort verloren (ISkO 3.4.4)")
+                note = (f"{declaration.describe_de()} ({declaration.null_value}) nach Reizwert {deal.bid}: gewertet als "
+                        "das Farb- oder Grandspiel, das mit seinen Spitzen den Reizwert am knappsten erreicht")
                 return replace(deal, declaration=declaration, early=EarlyEnd("null_overbid", 0, note))
             return replace(deal, declaration=declaration)
         if isinstance(body, KontraSaid):
