@@ -271,24 +271,25 @@ def _play_from_cards(
     upto = violation.trick_index if violation is not None else len(played.trick_winners)
     counts = _counts_until(record, played, upto)
     matadors = _matadors(record, declaration, played)
-    ending = replace(ending, reachable=_reachable(played))
     if violation is None:
-        return Play(counts[0], counts[1], matadors), _with_defender_counts(ending, counts), None
+        return Play(counts[0], counts[1], matadors), _with_reachable(_with_defender_counts(ending, counts), played), None
     offender_is_declarer = violation.seat == played.declarer
     by = EndedBy.DECLARER_VIOLATION if offender_is_declarer else EndedBy.DEFENDERS_VIOLATION
-    ending = replace(ending, by=by, defender_points=counts[2], defender_tricks=counts[3])
+    ending = _with_reachable(replace(ending, by=by, defender_points=counts[2], defender_tricks=counts[3]), played)
     note = {"trick": violation.trick_index + 1, "seat": violation.seat, "card": str(violation.card),
             "by": "declarer" if offender_is_declarer else "defenders"}
     return Play(counts[0], counts[1], matadors), ending, note
 
 
-def _reachable(played: PlayedGame) -> Level:
-    """ISkO 5.4.3 from the cards (device.value.reachable_level): the defenders' cards are those
-    they played; the declarer may hold every card that is neither theirs nor in the skat (all
-    ten of his when the game was played to the end)."""
+def _with_reachable(ending: Ending, played: PlayedGame) -> Ending:
+    """ISkO 5.4.3 from the cards (device.value.reachable_level), where it can matter: the
+    defenders ended the game. Their cards are those they played; the declarer may hold every
+    card that is neither theirs nor in the skat (all ten of his when all tricks are there)."""
+    if not ending.by.by_defenders:
+        return ending
     theirs = [c for seat, hand in enumerate(played.hands) if seat != played.declarer for c in hand]
     known = frozenset(theirs) | frozenset(played.skat)
-    return reachable_level(played.game, [c for c in DECK if c not in known], theirs)
+    return replace(ending, reachable=reachable_level(played.game, [c for c in DECK if c not in known], theirs))
 
 
 def _counts_until(record: Mapping[str, Any], played: PlayedGame, upto: int) -> tuple[int, int, int, int]:
