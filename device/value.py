@@ -370,7 +370,11 @@ def _decide_defenders_ended(
     decl: Declaration, bid: int, play: Play, ending: Ending, profile: RuleProfile
 ) -> tuple[bool, bool, bool]:
     """The defenders gave up or broke a rule: the declarer wins, with the level he needed
-    awarded (4.1.5) unless it was already out of his reach or theoretically impossible (5.4.3)."""
+    awarded (4.1.5) unless it was already out of his reach or theoretically impossible (5.4.3).
+
+    5.4.3 covers the levels he needs by the bid and those he announced: the older wording
+    (rules/000) says "Ein überreiztes Spiel", the court's (rules/002) "Ein Spiel, bei dem das
+    Erreichen einer erforderlichen höheren Gewinnstufe ..."; Skattisch follows 002."""
     defender_points = ending.defender_points or 0
     defender_tricks = ending.defender_tricks or 0
     needed = level_needed(decl, play.matadors, bid, profile)
