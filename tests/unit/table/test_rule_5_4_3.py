@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from device.cards import Card
 from device.hardware import CardScanned
+from device.record import score_record
 from device.table.commands import AcceptFalseFollowing, EnterMatadors, PushSkat
 from device.table.outcome import game_record
 from tests.table_helpers import Table
@@ -41,6 +42,10 @@ def test_schwarz_out_of_reach_by_the_cards_is_not_won_by_the_defenders_violation
     assert deal is not None
     record = game_record(deal)
     assert record is not None and record["ending"]["level_possible"] is False
+    t.confirm("Anna", "Bernd")
+    t.assert_list_entry(1, declarer="Anna", score=-168)
+    stored = t.service.state.rows[0].record
+    assert stored is not None and score_record(stored).result.score == -168  # what `skattisch score` says
 
 
 def test_while_the_cards_leave_schwarz_possible_the_violation_wins_it() -> None:
