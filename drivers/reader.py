@@ -505,7 +505,8 @@ class SerialCardReader:
 
     When the port fails (unplugged), the reader submits ``ReaderStatus(connected=False)``, tries
     to reopen it with ``backoff`` and submits ``ReaderStatus(connected=True)`` when it is back.
-    After a reconnect the card accepted last is ignored until it has been lifted (not seen for
+    After a reconnect the card accepted last, if it was still lying there when the port failed
+    (seen within ``debounce`` seconds), is ignored until it has been lifted (not seen for
     ``debounce`` seconds), however long the unplug: a tag still lying there is not doubled.
     A port that can never open (an unknown URL scheme) is refused by the constructor
     (:class:`PortError`); one that fails otherwise for good ends the thread and sets
@@ -548,6 +549,8 @@ class SerialCardReader:
         self.symbology = symbology if symbology is not None else self.deck.barcode
         self._framing = self.mode.make_framing(self._on_frame, self.symbology)
         self._last_accepted: Hashable | None = None
+        self._last_accepted_seen = 0.0  # when a frame of it last came
+        self._lying: Hashable | None = None  # the card accepted last, if it lay there at the unplug
         self._held: Hashable | None = None  # the card lying on the reader through an unplug
         self._held_seen: float | None = None
         self.failure: str | None = None  # why the reader stopped for good
@@ -624,8 +627,8 @@ class SerialCardReader:
                     return
                 self._current = port
             self._connected = True
-            if down_reported:  # a reconnect: what lay on the reader may still lie there
-                self._held, self._held_seen = self._last_accepted, None
+            if down_reported:  # a reconnect: what lay on the reader at the unplug may still lie there
+                self._held, self._held_seen = self._lying, None
             self._status(True, f"Kartenleser {self.port} verbunden")
             failure = self._pump(port)
             self._connected = False
@@ -635,6 +638,8 @@ class SerialCardReader:
             # A frame cut by the unplug must not join up with bytes read after the replug.
             self._framing.reset()
             self._confirmer.interrupt()
+            recent = self._clock() - self._last_accepted_seen < self._debouncer.window
+            self._lying = self._last_accepted if recent else None
             if failure is None:
                 return
             self._count("disconnects")
@@ -675,6 +680,8 @@ class SerialCardReader:
         card = self.deck.lookup(frame.raw)
         key: Hashable = card if card is not None else normalize_payload(frame.raw)
         now = self._clock()
+        if key == self._last_accepted:
+            self._last_accepted_seen = now
         verdict = self._confirmer.offer(key, now)
         if verdict is not Verdict.CONFIRMED:
             self._count("disagreements" if verdict is Verdict.DISAGREEMENT else "unconfirmed")
@@ -685,7 +692,7 @@ class SerialCardReader:
         if not self._debouncer.accept(key, now):
             self._count("repeats")
             return
-        self._last_accepted = key
+        self._last_accepted, self._last_accepted_seen = key, now
         if card is not None:
             self._count("cards")
             self._emit(CardScanned(card, raw=frame.raw))

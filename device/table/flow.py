@@ -283,8 +283,8 @@ def unsafe_name_characters(text: str) -> list[str]:
     C1 controls), line/paragraph separators and bidirectional controls. Letters of any script,
     accents, emoji (with their joiners) are all fine.
 
-    >>> unsafe_name_characters("Jürgen"), unsafe_name_characters("Anna\u202eanaB"), unsafe_name_characters("A\tB")
-    ([], ['\u202e'], ['\t'])
+    >>> unsafe_name_characters("Jürgen"), unsafe_name_characters("Anna\\u202eanaB"), unsafe_name_characters("A\\tB")
+    ([], ['\\u202e'], ['\\t'])
     """
     return [c for c in dict.fromkeys(text)
             if unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in BIDI_CONTROLS]

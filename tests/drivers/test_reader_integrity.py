@@ -222,3 +222,22 @@ def test_a_port_url_pyserial_does_not_know_is_one_line_and_exit_2(command: list[
     assert "Traceback" not in err and "foo://bar" in err and "foo" in err.splitlines()[0]
     with pytest.raises(PortError, match="foo"):
         SerialCardReader("foo://bar")
+
+
+def test_a_card_lifted_before_the_unplug_counts_when_laid_again_after_it(device: PtyDevice) -> None:
+    clock = FakeClock()
+    with SerialCardReader(device.path, mode=Mode.RDM6300, deck=DECK_OF_TAGS, debounce=1.0, clock=clock,
+                          backoff=FAST_RETRY) as reader:
+        inbox: Inbox[object] = Inbox()
+        reader.start(inbox.submit)
+        take_status(inbox, connected=True)
+        device.write(rdm6300_frame(TAGS[4]) * 2)
+        assert [i.raw for i in take(inbox) if isinstance(i, CardScanned)] == [TAGS[4]]
+        clock.advance(3.0)  # lifted long before the cable came out
+        device.unplug()
+        take_status(inbox, connected=False)
+        device.plug()
+        take_status(inbox, connected=True)
+        device.write(rdm6300_frame(TAGS[4]) * 2)  # the next deal begins with the same card
+        (item,) = take(inbox)
+        assert isinstance(item, CardScanned) and item.raw == TAGS[4] and reader.counters.held == 0
