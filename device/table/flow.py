@@ -11,6 +11,7 @@ played until the table says so).
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -49,10 +50,12 @@ from device.tricks import follow_class
 from device.value import is_overbid_null
 from device.variants import VariantError, check_kontra, check_re
 
-__all__ = ["Decision", "Refusal", "decide", "open_list", "parse_stake"]
+__all__ = ["Decision", "Refusal", "decide", "open_list", "parse_stake", "unsafe_name_characters"]
 
 MAX_NAME = 30
 MAX_SERIES = 999
+MAX_STAKE = 100  # coins (cents) per point: a euro a point is beyond any club's stake
+MAX_BIERLACHS = 9999
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +120,11 @@ def parse_stake(stake: Fraction | int | str) -> Fraction:
     """
     try:
         value = Fraction(stake) if not isinstance(stake, bool) else None
-    except (ValueError, ZeroDivisionError, TypeError):
+    except (ValueError, ZeroDivisionError, TypeError, OverflowError):
         value = None
-    if value is None or value < 0:
-        raise ScoreListError(f"a stake is a number of coins per point (e.g. 1, 1/4, 0.5), not {stake!r}")
+    if value is None or not 0 <= value <= MAX_STAKE:
+        raise ScoreListError(f"a stake is a number of coins per point (e.g. 1, 1/4, 0.5) from 0 to {MAX_STAKE}, "
+                             f"not {stake!r}")
     return value
 
 
@@ -236,7 +240,8 @@ def _open_list(state: TableState, command: OpenList, rng: random.Random) -> List
     try:
         stake = parse_stake(command.stake)
     except ScoreListError as exc:
-        raise _Refuse("bad_setup", str(exc), "Einsatz pro Punkt: eine Zahl wie 1, 1/4 oder 0,5 (Cent)") from None
+        raise _Refuse("bad_setup", str(exc),
+                      f"Einsatz pro Punkt: eine Zahl wie 1, 1/4 oder 0,5 (Cent), höchstens {MAX_STAKE}") from None
     seating = draw_seating(names, rng) if command.draw else names
     return ListOpened(players=seating, drawn=command.draw, series_length=length, scoring=system.value,
                       bierlachs_limit=limit, profile=command.profile, stake=str(stake))
@@ -250,9 +255,9 @@ def _bierlachs_limit(system: ScoringSystem, given: int | None, players: int) -> 
             return bierlachs_limit(players)
         except ScoreListError as exc:
             raise _Refuse("bad_setup", str(exc), "Bierlachs zu fünft: bitte eine Grenze vereinbaren (z. B. 501)") from None
-    if isinstance(given, bool) or not isinstance(given, int) or given <= 0:
-        raise _Refuse("bad_setup", f"a Bierlachs limit is a positive number, not {given!r}",
-                      "Die Bierlachs-Grenze ist eine positive Zahl (z. B. 301)")
+    if isinstance(given, bool) or not isinstance(given, int) or not 1 <= given <= MAX_BIERLACHS:
+        raise _Refuse("bad_setup", f"a Bierlachs limit is a number from 1 to {MAX_BIERLACHS}, not {given!r}",
+                      f"Die Bierlachs-Grenze ist eine Zahl von 1 bis {MAX_BIERLACHS} (z. B. 301)")
     return given
 
 
@@ -261,7 +266,29 @@ def _check_name(name: object) -> str:
     if not text or len(text) > MAX_NAME:
         raise _Refuse("bad_setup", f"a player's name is 1 to {MAX_NAME} characters, not {name!r}",
                       f"Ein Name hat 1 bis {MAX_NAME} Zeichen")
+    bad = unsafe_name_characters(text)
+    if bad:
+        shown = ", ".join(f"U+{ord(c):04X}" for c in bad)
+        raise _Refuse("bad_setup", f"a player's name may not hold control or text-direction characters ({shown})",
+                      f"Ein Name darf keine Steuerzeichen oder Schreibrichtungszeichen enthalten ({shown})")
     return text
+
+
+# Explicit text-direction marks, embeddings, overrides and isolates (Unicode bidi controls):
+# in a name they reorder what the list shows next to it.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def unsafe_name_characters(text: str) -> list[str]:
+    """The characters a player's name may not hold: control characters (tab, newline, escape,
+    C1 controls), line/paragraph separators and bidirectional controls. Letters of any script,
+    accents, emoji (with their joiners) are all fine.
+
+    >>> unsafe_name_characters("Jürgen"), unsafe_name_characters("Anna\\u202eanaB"), unsafe_name_characters("A\\tB")
+    ([], ['\\u202e'], ['\\t'])
+    """
+    return [c for c in dict.fromkeys(text)
+            if unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in BIDI_CONTROLS]
 
 
 def _at_round_start(state: TableState) -> None:
