@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     _kivy_environment(args, config)
+    from drivers.deck import DeckError
     from drivers.panel import PanelError
     from drivers.store import StoreError
 
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
               "Stop the table and run 'skattisch store check', then 'skattisch store recover' "
               "(it keeps the damaged file and restores the last good copy).", file=sys.stderr)
         return 2
-    except PanelError as exc:
+    except (PanelError, DeckError) as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     finally:
