@@ -32,6 +32,7 @@ from device.journal import JournalEntry
 from device.ports import EventStore
 from device.sync import API, MAX_BATCH, PROTOCOL_VERSION, batch_body, journal_entries, sign_request
 from device.table.commands import SyncAcknowledged, SyncStatus
+from drivers.store import atomic_write
 
 __all__ = [
     "EntrySource", "LaptopError", "StoreEntries", "SyncClient", "SyncState", "SyncStateFile", "entry_source",
@@ -86,8 +87,6 @@ class SyncStateFile:
         return SyncState(**known)
 
     def save(self, state: SyncState) -> None:
-        from drivers.store import atomic_write  # fcntl-free import at the top is not needed here
-
         self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(self.path, json.dumps({"v": 1, **asdict(state)}, indent=1).encode("utf-8"))
 

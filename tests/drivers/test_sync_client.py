@@ -60,7 +60,7 @@ def paired_client(collector: Collector, table: Table, directory: Path, **options
 
 def test_the_fallback_gives_each_lists_chain_in_seq_order_and_follows_growth(tmp_path: Path) -> None:
     store = TinyDBEventStore(tmp_path / "store")
-    table = a_table("tisch-fallback", store)
+    table = a_table(store.device_id, store)
     play(table, 5)  # a list of 4 games, then a new list
     source = StoreEntries(store, table.service.device_id)
     entries = source.entries_after(0)
@@ -129,7 +129,7 @@ def test_the_laptop_asks_for_everything_again(collector: Collector, tmp_path: Pa
 
 def test_the_thread_syncs_new_games_and_reports_the_laptop(collector: Collector, tmp_path: Path) -> None:
     store = TinyDBEventStore(tmp_path / "store")
-    table = a_table("tisch-faden", store)
+    table = a_table(store.device_id, store)
     paired = paired_client(collector, table, tmp_path / "store")
     commands: list[object] = []
     client = make_client(store, tmp_path / "store", table.service.device_id,

@@ -59,8 +59,11 @@ def test_a_changed_line_on_the_stick_is_refused_and_nothing_is_stored(tmp_path: 
     lines[bid] = lines[bid].replace(b'"value":18', b'"value":20')  # someone "corrects" a bid on the stick
     journal.write_bytes(b"".join(lines))
     result = skattisch("club", "import", str(stick), "--db", str(db))
-    assert result.returncode == 1
-    assert f"line {bid + 1}: the line's checksum does not match" in result.stdout, result.stdout
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"line {bid + 1}: the line's checksum does not match" in result.stderr, result.stderr
+    assert skattisch("club", "import", str(tmp_path / "leer"), "--db", str(db)).returncode == 2  # no export there
+    folder = skattisch("club", "tables", "--db", str(tmp_path))  # a folder is no database
+    assert folder.returncode == 2 and folder.stderr.count("\n") == 1 and "cannot be used" in folder.stderr
     laptop = SqliteCollectorStore(db)
     try:
         assert laptop.lists() == [] and laptop.device_events(device_id(store_dir)) == []

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -56,7 +57,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"skattisch club {args.action}: name the {'directory' if args.action == 'import' else 'device'}",
               file=sys.stderr)
         return 2
-    store = _store(args)
+    try:
+        store = _store(args)
+    except (OSError, sqlite3.Error) as exc:  # a folder, not a database, no permission
+        print(f"skattisch club: the database {args.db or 'club.sqlite3'} cannot be used: {exc}", file=sys.stderr)
+        return 2
     try:
         return int(globals()[f"_{args.action}"](store, args))
     finally:
@@ -137,13 +142,15 @@ def _import(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
         results = import_export(store, Path(args.target), now=time.time())
     except ImportError_ as exc:
         print(f"skattisch club import: {exc}", file=sys.stderr)
-        return 1
+        return 2
     if args.json:
         print(json.dumps([dataclasses.asdict(r) for r in results]))
-    for result in results if not args.json else ():
-        print(f"{result.device}: {result.stored} neu, {result.duplicates} schon da, bis Seq {result.held}"
-              + (f" — abgelehnt: {result.error}" if result.error else ""))
-    return 1 if any(r.error for r in results) else 0
+    for result in results:
+        if result.error:  # refused whole: nothing of this table was stored
+            print(f"skattisch club import: {result.device}: abgelehnt / refused: {result.error}", file=sys.stderr)
+        elif not args.json:
+            print(f"{result.device}: {result.stored} neu, {result.duplicates} schon da, bis Seq {result.held}")
+    return 2 if any(r.error for r in results) else 0
 
 
 def _unpair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:

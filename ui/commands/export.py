@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         folder = export_entries(Path(args.to), device, name, entries)
     except OSError as exc:
         print(f"skattisch export: cannot write to {args.to}: {exc}", file=sys.stderr)
-        return 1
+        return 2
     finally:
         store.close()
     print(f"{len(entries)} Ereignisse nach {folder} geschrieben / events written")
