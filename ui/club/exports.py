@@ -1,55 +1,23 @@
 """CSV and PDF of the club pages: a table's list, the ranking, the season.
 
 PDFs are made with fpdf2 (pure Python, installs on Windows with pip alone) in its core
-Helvetica font, A4. CSV cells go through :func:`safe_cell` so a name like ``=HYPERLINK(…)``
-stays text in a spreadsheet.
+Helvetica font, A4. CSV cells go through :func:`device.csvcell.safe_cell` (the project's one
+rule) so a name like ``=HYPERLINK(…)`` stays text in a spreadsheet.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 from fpdf import FPDF
 
 from device.club.ranking import RankLine
 from device.club.season import SeasonLine, SeasonRules
+from device.csvcell import Cell, csv_text
 from ui.club.paper import PaperList
 
 # --------------------------------------------------------------------------- CSV
-
-# The one CSV-cell rule of the club pages (the same rule as the shared helper of the
-# bad-input work, device/csvcell.py, once that lands: then import it from there).
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-_PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
-Cell = str | int | float | Fraction | None
-
-
-def safe_cell(value: Cell) -> str | int | float | Fraction:
-    """A cell a spreadsheet will not run as a formula; numbers stay numbers.
-
-    >>> [safe_cell(v) for v in (-24, "-24", "=1+2", "@SUM(A1)", "Anna", None)]
-    [-24, '-24', "'=1+2", "'@SUM(A1)", 'Anna', '']
-    """
-    if value is None:
-        return ""
-    if isinstance(value, int | float | Fraction):
-        return value
-    if value.startswith(_FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
-    return value
-
-
-def csv_text(rows: Iterable[Iterable[Cell]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    for row in rows:
-        writer.writerow([safe_cell(cell) for cell in row])
-    return buffer.getvalue()
-
 
 RANKING_HEAD = ("Platz", "Spieler", "Leistung", "Spielpunkte", "gewonnen", "verloren", "Listen", "Tische")
 
