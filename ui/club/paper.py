@@ -17,10 +17,6 @@ from device.scoring import DEFENCE_CREDIT, ScoringSystem
 from device.table.listing import figures
 from device.table.state import Row, TableState
 
-GAME_DE = {GameType.CLUBS: "Kreuz", GameType.SPADES: "Pik", GameType.HEARTS: "Herz",
-           GameType.DIAMONDS: "Karo", GameType.GRAND: "Grand", GameType.NULL: "Null"}
-
-
 @dataclass(frozen=True, slots=True)
 class PaperRow:
     """One line of the paper list; ``struck``: an original a correction replaced."""
@@ -71,7 +67,7 @@ def _game_parts(row: Row) -> tuple[str, str, str, str, str]:
         return "Ramsch", "", "", "", ""
     result = row.result
     declaration = result.declaration
-    name = GAME_DE[declaration.game]
+    name = declaration.game.german
     if declaration.game is GameType.NULL:
         extras = [w for w, on in (("Hand", declaration.hand), ("ouvert", declaration.ouvert)) if on]
         return " ".join([name, *extras]), str(result.value), "", "", f"{result.score:+d}"
@@ -142,7 +138,7 @@ def in_progress(state: TableState) -> str:
     number = deal.number
     if deal.declaration is None:
         return f"Spiel {number}: Reizen" if not deal.auction.is_finished else f"Spiel {number}: Ansage"
-    name = GAME_DE[deal.declaration.game]
+    name = deal.declaration.game.german
     declarer = state.seating[deal.declarer_seat] if deal.declarer_seat is not None else ""
     if deal.finished:
         return f"Spiel {number}: {name} von {declarer}, Ergebnis wird bestätigt"
