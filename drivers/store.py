@@ -110,6 +110,8 @@ __all__ = [
     "check_list_id",
     "default_directory",
     "device_id",
+    "act_as_store_owner",
+    "repair_device_id",
 ]
 
 log = logging.getLogger(__name__)
@@ -129,15 +131,31 @@ TAIL_CHUNK = 64 * 1024
 Tables = dict[str, dict[str, Any]]
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name}, which is not a number a list can hold")
+
+
 # --- errors -------------------------------------------------------------------------------
 
 
-class StoreError(SkatError, OSError):
-    """A store file that cannot be read or written safely; the message names the file and why."""
+REPAIR_HINT = ("Stop the table, run 'skattisch store check' to see what is damaged, then"
+               " 'skattisch store recover' (it keeps every event before the damage and moves the"
+               " rest aside, nothing is deleted).")
 
-    def __init__(self, message: str, *, path: str | os.PathLike[str] | None = None) -> None:
+
+class StoreError(SkatError, OSError):
+    """A store file that cannot be read or written safely; the message names the file and why,
+    ``hint`` what the volunteer can do about this error."""
+
+    def __init__(self, message: str, *, path: str | os.PathLike[str] | None = None,
+                 hint: str = REPAIR_HINT) -> None:
         super().__init__(message)
         self.path = None if path is None else str(path)
+        self.hint = hint
+
+
+class StoreInUseError(StoreError):
+    """Another open store (another skattisch process) holds the store directory."""
 
 
 class InvalidListIdError(SkatError, ValueError):
@@ -237,12 +255,16 @@ def _parse_json(name: str, data: bytes) -> Any:
         raise StoreError(f"{name} is not UTF-8 text (bad byte at offset {exc.start})",
                          path=name) from exc
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise StoreError(
             f"{name} is not valid JSON at line {exc.lineno} column {exc.colno} ({exc.msg})",
             path=name,
         ) from exc
+    except RecursionError:
+        raise StoreError(f"{name} is nested too deeply to be store data", path=name) from None
+    except ValueError as exc:  # NaN, Infinity
+        raise StoreError(f"{name} holds {exc}", path=name) from None
 
 
 def _decode_tables(name: str, data: bytes) -> Tables:
@@ -472,10 +494,68 @@ def device_id(directory: str | os.PathLike[str] | None = None) -> str:
         return str(uuid.UUID(text))
     except ValueError:
         known = _device_in_journals(base / JOURNAL_DIR)
-        hint = (f"; the journals say this table is {known}: write that into the file" if known
-                else "; if this table never recorded a list, delete the file and a new id is made")
-        raise StoreError(f"{path} does not hold a device id (a uuid): {text[:40]!r}{hint}",
-                         path=path) from None
+        hint = (f": the journals say this table is {known} ('skattisch store recover' writes it)"
+                if known else ": if this table never recorded a list, delete it and a new id is made")
+        raise StoreError(f"{path} does not hold a device id (a uuid): {text[:40]!r}", path=path,
+                         hint=f"Repair the file {path}{hint}. The table keeps its lists meanwhile.") from None
+
+
+def repair_device_id(directory: str | os.PathLike[str]) -> str | None:
+    """Restore a missing or damaged ``device-id`` from the journals; say what was done.
+
+    A damaged file is moved aside (``device-id.corrupt``), never deleted. ``None``: nothing
+    to do (the id is fine, or no journal names this table and a missing id is simply made).
+    """
+    base = Path(directory)
+    path = base / DEVICE_ID_FILE
+    missing = not path.exists()
+    try:
+        restored = device_id(base)
+        if missing:
+            known = _device_in_journals(base / JOURNAL_DIR)
+            return (f"{path} was missing; restored the id {restored} from the journals" if known
+                    else f"{path} was missing; made a new id {restored} (no journal names this table)")
+        return None
+    except StoreError as problem:
+        known = _device_in_journals(base / JOURNAL_DIR)
+        if known is None:
+            raise StoreError(f"{problem}; no journal names this table, so it cannot be restored",
+                             path=path, hint=problem.hint) from None
+        like = os.stat(path)
+        aside = _free_name(path, CORRUPT_SUFFIX)
+        os.rename(path, aside)
+        atomic_write(path, f"{known}\n".encode("ascii"))
+        _set_like(path, like)
+        return f"{problem}; restored the id {known} from the journals (the damaged file is kept as {aside.name})"
+
+
+def act_as_store_owner(directory: str | os.PathLike[str], command: str = "skattisch store ...") -> str | None:
+    """Run as root (sudo), become the owner of the store ``directory`` before touching a file.
+
+    Sets the owner's groups, group and user for the rest of the process, so every file a
+    maintenance command writes belongs to the table's user as the files beside it do. Returns
+    the owner's name when it switched, ``None`` when not root or the store belongs to root.
+    """
+    if os.geteuid() != 0:
+        return None
+    owner = os.stat(directory)
+    if owner.st_uid == 0:
+        return None
+    import pwd
+
+    try:
+        name = pwd.getpwuid(owner.st_uid).pw_name
+        groups = os.getgrouplist(name, owner.st_gid)
+    except KeyError:
+        name, groups = str(owner.st_uid), [owner.st_gid]
+    try:
+        os.setgroups(groups)
+        os.setgid(owner.st_gid)
+        os.setuid(owner.st_uid)
+    except OSError as exc:
+        raise StoreError(f"cannot act as the store's owner {name}: {exc.strerror or exc}", path=directory,
+                         hint=f"Run it as the store's owner: sudo -u {name} {command}") from exc
+    return name
 
 
 def _first_line(path: Path) -> bytes:
@@ -506,10 +586,13 @@ def _acquire_process_lock(directory: Path) -> int:
     except BlockingIOError:
         holder = os.pread(fd, 32, 0).decode("ascii", errors="replace").strip()
         os.close(fd)
-        raise StoreError(
+        raise StoreInUseError(
             f"{directory} is in use by another open store (process {holder or '?'}); close it"
             " first",
             path=path,
+            hint="Another skattisch program uses this store: on the table stop the service"
+                 " first ('sudo systemctl stop skattisch'), or close the other window; then try"
+                 " again. Nothing was changed.",
         ) from None
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
@@ -535,10 +618,6 @@ _FAST_LINE = re.compile(rb'\{"prev":"([0-9a-f]{64})","hash":"([0-9a-f]{64})","ev
                         re.DOTALL)
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def _loads_event(data: bytes) -> JSONDict:
     try:
         event = json.loads(data, parse_constant=_refuse_constant)
@@ -555,6 +634,13 @@ def read_line(line: bytes, prev: str) -> JournalEntry:
     The quick way for lines this store writes (one SHA-256 over the event's bytes), else
     :func:`device.journal.parse_line`; both raise :class:`~device.journal.ChainError`.
     """
+    try:
+        return _read_line(line, prev)
+    except RecursionError:
+        raise ChainError("the line is nested too deeply to be an event") from None
+
+
+def _read_line(line: bytes, prev: str) -> JournalEntry:
     match = _FAST_LINE.fullmatch(line)
     if match is not None:
         body = match.group(3)
@@ -564,10 +650,7 @@ def read_line(line: bytes, prev: str) -> JournalEntry:
             if line_prev != prev:
                 raise ChainError("the chain is broken: the line does not follow the one before it")
             return JournalEntry(line_prev, line_hash, _loads_event(body))
-    try:
-        entry = parse_line(line, prev=prev)
-    except RecursionError:
-        raise ChainError("the line is nested too deeply to be an event") from None
+    entry = parse_line(line, prev=prev)
     # parse_line accepts NaN inside JSON text only if it hashes; refuse it like the quick way.
     _loads_event(json.dumps(entry.event, allow_nan=False).encode("utf-8"))
     return entry
@@ -681,17 +764,18 @@ class JournalEventStore:
         self._journals: dict[str, _Journal] = {}
         self._device: str | None = None
         if self.directory.exists() and not self.directory.is_dir():
-            raise StoreError(f"{self.directory} is a file, not a folder: set store.path to a folder"
-                             " (or move the file away)", path=self.directory)
+            raise StoreError(f"{self.directory} is a file, not a folder", path=self.directory,
+                             hint="Set store.path in the config to a folder (or move the file away).")
         try:
             _make_dirs(self._dir)
             self._lock_fd = _acquire_process_lock(self.directory)
         except StoreError:
             raise
         except OSError as exc:
-            raise StoreError(f"{self.directory} cannot be used as store: {exc.strerror or exc}"
-                             " (check that the folder exists and belongs to the table's user)",
-                             path=self.directory) from exc
+            raise StoreError(f"{self.directory} cannot be used as store: {exc.strerror or exc}",
+                             path=self.directory,
+                             hint="The folder must be writable by the table's user: run as that user"
+                                  f" or give it the folder ('sudo chown -R USER {self.directory}').") from exc
         try:
             for temp in self._dir.glob(".*.tmp"):  # a crash's leftovers; we hold the lock
                 with contextlib.suppress(OSError):
@@ -830,8 +914,12 @@ class JournalEventStore:
                                               str(problem)))
             return reports
 
-    def recover(self, list_id: str) -> Recovery:
-        """Keep every whole event before the first damaged line, move the rest aside."""
+    def recover(self, list_id: str, *, unusable: tuple[int, str] | None = None) -> Recovery:
+        """Keep every whole event before the first damaged line, move the rest aside.
+
+        ``unusable``: (line, why) of a whole line the table cannot use (``store check`` replays
+        the events): it and the lines after it are moved aside the same way.
+        """
         with self._lock:
             self._check_open()
             lid = check_list_id(list_id)
@@ -840,6 +928,9 @@ class JournalEventStore:
                 return Recovery(lid, False, 0, None, f"{lid}: no such list; nothing to do.")
             try:
                 count = len(self._read(journal))
+                if unusable is not None and 0 < unusable[0] <= count:
+                    line, why = unusable
+                    raise JournalDamage(journal.path, line, journal.offsets[line - 1], why, line - 1)
             except JournalDamage as damage:
                 self._drop_fd(lid)
                 aside = _move_tail_aside(journal.path, damage.offset, DAMAGED_SUFFIX)
@@ -1030,7 +1121,11 @@ class JournalEventStore:
         lists, notes, old = read_legacy_lists(self.directory)
         for lid, events in lists:
             head, lines = GENESIS, []
-            for doc in _events_to_json(events):
+            try:
+                docs = _events_to_json(events)
+            except InvalidEventError as exc:
+                raise StoreError(f"cannot convert the old list {lid}: {exc}", path=self.directory) from None
+            for doc in docs:
                 lines.append(journal_line(head, doc))
                 head = chain_hash(head, doc)
             atomic_write(self.path(lid), b"".join(lines))

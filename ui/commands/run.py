@@ -104,10 +104,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args, config, steps, parts)
     except StoreError as exc:
-        # Never overwrite a damaged list: say which file and how to repair it.
-        print(f"skattisch run: the stored lists cannot be read: {exc}\n"
-              "Stop the table and run 'skattisch store check', then 'skattisch store recover' "
-              "(it keeps the damaged file and restores the last good copy).", file=sys.stderr)
+        # Never overwrite a damaged list: say which file, what is wrong and what to do about it.
+        print(f"skattisch run: the store cannot be used: {exc}\n{exc.hint}", file=sys.stderr)
         return 2
     except PanelError as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
@@ -154,6 +152,10 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
     report = parts.add(open(args.report, "w", encoding="utf-8")) if args.report else None
 
     def started(app: TableApp) -> None:
+        notices = getattr(store, "notices", [])
+        if notices:  # a torn last line moved aside, an old store converted: said once, also in the log
+            app.hint(("Speicher beim Start repariert: " if app.language == "de" else "Store repaired at start: ")
+                     + "; ".join(notices), level="error")
         if runner is not None:
             runner.start(app)
 
