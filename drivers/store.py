@@ -763,10 +763,10 @@ class JournalEventStore:
         self._fds: dict[str, int] = {}
         self._journals: dict[str, _Journal] = {}
         self._device: str | None = None
-        if self.directory.exists() and not self.directory.is_dir():
-            raise StoreError(f"{self.directory} is a file, not a folder", path=self.directory,
-                             hint="Set store.path in the config to a folder (or move the file away).")
         try:
+            if self.directory.exists() and not self.directory.is_dir():
+                raise StoreError(f"{self.directory} is a file, not a folder", path=self.directory,
+                                 hint="Set store.path in the config to a folder (or move the file away).")
             _make_dirs(self._dir)
             self._lock_fd = _acquire_process_lock(self.directory)
         except StoreError:

@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
               f" {args.action}", file=sys.stderr)
         return 2
     command = shlex.join(["skattisch", "store", args.action, "--path", str(directory.resolve())])
+    import device.table  # noqa: F401  (everything is imported before we may give up root's rights)
+
     try:
         owner = act_as_store_owner(directory, command)
         if owner is not None:
