@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from device.table import TableService
-from drivers.store import TinyDBEventStore, device_id
+from drivers.store import JournalEventStore, device_id
 from tests.e2e.service_crash_writer import next_command
 
 PLAYERS = ("Anna", "Bernd", "Carla", "Dora")
@@ -28,7 +28,7 @@ PLAYERS = ("Anna", "Bernd", "Carla", "Dora")
 
 def record_list(directory: Path, games: int) -> int:
     """Record ``games`` card-by-card games; return the number of stored events."""
-    store = TinyDBEventStore(directory)
+    store = JournalEventStore(directory)
     service = TableService(store, device_id=device_id(directory))
     done = 0
     while done < games:
@@ -53,7 +53,7 @@ def measure(games: int, restarts: int) -> dict[str, float]:
                 json.load(handle)
             loads.append(time.perf_counter() - began)
             began = time.perf_counter()
-            store = TinyDBEventStore(directory)
+            store = JournalEventStore(directory)
             service = TableService(store, device_id=device_id(directory))
             service.snapshot()
             starts.append(time.perf_counter() - began)
