@@ -656,6 +656,34 @@ def _read_line(line: bytes, prev: str) -> JournalEntry:
     return entry
 
 
+_EVENTS = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def _quick_entries(lines: list[tuple[int, bytes]]) -> list[JournalEntry] | None:
+    """Every line verified the quick way and all events parsed at once, or ``None`` if any
+    line needs the careful way (then :func:`read_line` finds and names it)."""
+    prevs, hashes, bodies = [], [], []
+    prev = GENESIS.encode("ascii")
+    for _, line in lines:
+        match = _FAST_LINE.fullmatch(line)
+        if match is None or match.group(1) != prev:
+            return None
+        line_prev, line_hash, body = match.groups()
+        if hashlib.sha256(line_prev + b"\n" + body).hexdigest().encode("ascii") != line_hash:
+            return None
+        prevs.append(line_prev.decode("ascii"))
+        hashes.append(line_hash.decode("ascii"))
+        bodies.append(body)
+        prev = line_hash
+    try:
+        events = _EVENTS.decode("[" + b",".join(bodies).decode("utf-8") + "]")
+    except (ValueError, RecursionError):
+        return None
+    if len(events) != len(bodies) or not all(isinstance(event, dict) for event in events):
+        return None
+    return [JournalEntry(p, h, e) for p, h, e in zip(prevs, hashes, events)]
+
+
 class JournalDamage(StoreError):
     """A journal line before the end is damaged: ``line`` (1-based) and ``offset`` say where."""
 
@@ -1072,24 +1100,29 @@ class JournalEventStore:
         except OSError as exc:
             raise StoreError(f"{journal.path} cannot be read: {exc.strerror or exc}", path=journal.path) from exc
         lines, rest = _split_lines(data[: journal.size])
-        entries: list[JournalEntry] = []
-        fresh = _Journal(journal.list_id, journal.path, seqs=[])
-        prev = GENESIS
-        for number, (offset, line) in enumerate(lines, start=1):
-            try:
-                entry = read_line(line, prev)
-            except ChainError as exc:
-                raise JournalDamage(journal.path, number, offset, str(exc), len(entries)) from None
-            fresh.index(entry, offset)
-            fresh.note_event(entry.event)
-            entries.append(entry)
-            prev = entry.hash
+        entries = _quick_entries(lines)
+        if entries is None:  # some line is not in the quick form, or damaged: line by line
+            entries = []
+            prev = GENESIS
+            for number, (offset, line) in enumerate(lines, start=1):
+                try:
+                    entry = read_line(line, prev)
+                except ChainError as exc:
+                    raise JournalDamage(journal.path, number, offset, str(exc), len(entries)) from None
+                entries.append(entry)
+                prev = entry.hash
         if rest:
             raise JournalDamage(journal.path, len(lines) + 1, journal.size - len(rest),
                                 "the line is not whole", len(entries))
-        journal.seqs, journal.offsets, journal.hashes = fresh.seqs, fresh.offsets, fresh.hashes
-        journal.head, journal.problem = prev, None
-        journal.first_seq, journal.first_at, journal.last_seq = fresh.first_seq, fresh.first_at, fresh.last_seq
+        seqs = [seq if type(seq := e.event.get("seq")) is int else -1 for e in entries]
+        journal.seqs, journal.offsets = seqs, [offset for offset, _ in lines]
+        journal.hashes = [e.hash for e in entries]
+        journal.head, journal.problem = entries[-1].hash if entries else GENESIS, None
+        first = next((e.event for e, seq in zip(entries, seqs) if seq >= 0), None)
+        journal.first_seq = journal.last_seq = None
+        if first is not None:
+            journal.note_event(first)
+            journal.last_seq = max(seqs)
         return entries
 
     def _read_from(self, journal: _Journal, start: int) -> list[JournalEntry]:
