@@ -843,19 +843,18 @@ class JournalEventStore:
             if journal.problem is not None:
                 raise StoreError(f"{journal.path} is damaged ({journal.problem}); nothing was"
                                  " written: run 'skattisch store recover'", path=journal.path)
-            lines, head = [], journal.head
+            lines, entries, head = [], [], journal.head
             for doc in docs:
-                line = journal_line(head, doc)
-                head = chain_hash(head, doc)
-                lines.append(line)
+                lines.append(journal_line(head, doc))
+                entries.append(JournalEntry(head, chain_hash(head, doc), doc))
+                head = entries[-1].hash
             self._write(journal, b"".join(lines))
             offset = journal.size
-            for line, doc in zip(lines, docs):
-                entry = JournalEntry(journal.head, chain_hash(journal.head, doc), doc)
+            for line, entry in zip(lines, entries):
                 journal.index(entry, offset)
-                journal.note_event(doc)
-                journal.head, offset = entry.hash, offset + len(line)
-            journal.size = offset
+                journal.note_event(entry.event)
+                offset += len(line)
+            journal.size, journal.head = offset, head
 
     def load(self, list_id: str) -> list[JSONDict]:
         """The list's events in order, every line verified (``[]`` for a new list)."""
