@@ -19,7 +19,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "deck": ("ui.commands.deck", "card deck files: 'deck learn' teaches in a deck of tagged cards"),
     "reader-test": ("ui.commands.reader_test", "print every card the reader decodes, as JSON lines"),
     "config": ("ui.commands.config", "check a config file and print the settings in force"),
-    "store": ("ui.commands.store", "check the table's stored lists, or repair damaged files from their last good copy"),
+    "store": ("ui.commands.store", "check the table's journals, or repair damage (keeps every event before it)"),
 }
 
 
