@@ -106,6 +106,8 @@ __all__ = [
     "MemoryEventStore",
     "Recovery",
     "StoreError",
+    "StoreInUseError",
+    "StoreNotice",
     "TinyDBEventStore",
     "check_list_id",
     "default_directory",
@@ -693,6 +695,20 @@ class JournalDamage(StoreError):
         self.line, self.offset, self.what, self.kept = line, offset, what, kept
 
 
+class StoreNotice(str):
+    """What opening the store repaired or converted, in words (English, for the log), with a
+    ``kind`` for the screen to say it in its own language: "torn" (a torn last line moved
+    aside), "converted" (an old store turned into journals), "old_copy" (an old list taken from
+    its last good copy while converting)."""
+
+    kind: str
+
+    def __new__(cls, kind: str, text: str) -> StoreNotice:
+        notice = super().__new__(cls, text)
+        notice.kind = kind
+        return notice
+
+
 @dataclass(frozen=True, slots=True)
 class ListReport:
     """What ``check`` found for one list: ``problem`` is ``None`` when every line is whole."""
@@ -785,8 +801,8 @@ class JournalEventStore:
         self.directory = Path(directory) if directory is not None else default_directory()
         self._lock = threading.RLock()
         self._dir = self.directory / JOURNAL_DIR
-        self.notices: list[str] = []
-        """What opening repaired or converted, in words (the log and the status bar show it)."""
+        self.notices: list[StoreNotice] = []
+        """What opening repaired or converted (the log and the status bar show it)."""
         self._lock_fd: int | None = None
         self._fds: dict[str, int] = {}
         self._journals: dict[str, _Journal] = {}
@@ -1069,9 +1085,9 @@ class JournalEventStore:
                 cut, tail = data.rfind(b"\n"), data
             start = size - len(tail) + cut + 1
             aside = _move_tail_aside(path, start, TORN_SUFFIX)
-            self.notices.append(f"{path}: the last line was torn (a power cut while writing);"
-                                f" kept every whole line, moved the torn rest ({size - start} bytes)"
-                                f" to {aside.name}")
+            self.notices.append(StoreNotice("torn", f"{path}: the last line was torn (a power cut while"
+                                            f" writing); kept every whole line, moved the torn rest"
+                                            f" ({size - start} bytes) to {aside.name}"))
             size = start
             tail = tail[: cut + 1]
         journal.size = size
@@ -1168,9 +1184,9 @@ class JournalEventStore:
         _fsync_dir(aside)
         _fsync_dir(self.directory)
         total = sum(len(events) for _, events in lists)
-        self.notices.append(f"converted the old store ({len(lists)} lists, {total} events) into"
-                            f" journals; the old files are kept in {aside}")
-        self.notices.extend(notes)
+        self.notices.append(StoreNotice("converted", f"converted the old store ({len(lists)} lists, {total}"
+                                        f" events) into journals; the old files are kept in {aside}"))
+        self.notices.extend(StoreNotice("old_copy", note) for note in notes)
 
 
 TinyDBEventStore = JournalEventStore
@@ -1212,7 +1228,7 @@ class MemoryEventStore:
         self.disk.in_use = True
         self._lock = threading.RLock()
         self._open = True
-        self.notices: list[str] = []
+        self.notices: list[StoreNotice] = []
 
     def __repr__(self) -> str:
         return f"MemoryEventStore({len(self.disk.index)} lists)"

@@ -194,3 +194,24 @@ def test_sudo_store_recover_acts_as_the_stores_owner(tmp_path: Path) -> None:
     with JournalEventStore(data) as store:
         assert store.load(list_id) == events[:6]
     shutil.rmtree(base)
+
+
+def test_a_torn_last_line_is_kept_aside_and_said_on_the_status_bar(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    list_id, events = record_table(data, 1)
+    journal = data / "journal" / f"{list_id}.jsonl"
+    whole = journal.read_bytes()
+    journal.write_bytes(whole + b'{"prev":"' + b"0" * 30)  # the power went mid-append
+    script = tmp_path / "script.txt"
+    script.write_text('expect_text "abgerissene Zeile"\nscreenshot store-repaired\n', encoding="utf-8")
+    config = tmp_path / "table.toml"
+    config.write_text(f'[store]\npath = "{data}"\n', encoding="utf-8")
+    shots = Path(os.environ.get("SKATTISCH_SHOTS", tmp_path / "shots"))
+    result = subprocess.run([sys.executable, "-m", "ui.cli", "run", "--simulate", "--config", str(config),
+                             "--script", str(script), "--screenshots", str(shots), "--exit-when-done"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120, env={**os.environ, "KIVY_NO_ARGS": "1"})
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "the last line was torn" in result.stderr  # and in the log, with the details
+    assert (shots / "store-repaired.png").exists()
+    assert journal.read_bytes() == whole
+    assert next((data / "journal").glob("*.torn")).read_bytes() == b'{"prev":"' + b"0" * 30
