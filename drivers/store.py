@@ -1217,7 +1217,9 @@ class MemoryEventStore:
     """The in-memory :class:`~device.ports.EventStore` with the file store's behaviour.
 
     Pass the same :class:`MemoryDisk` to a new store to "reopen" it. Thread-safe the same
-    way; one open store per disk.
+    way; one open store per disk. The same refusals, order, chain heads, ``entries_after`` and
+    checkpoints as the journal; a "file" damaged by a test is refused the same way, but
+    ``recover`` restores the last good copy of the list (there are no lines to cut in memory).
     """
 
     def __init__(self, disk: MemoryDisk | None = None) -> None:
