@@ -141,6 +141,7 @@ GERMAN: dict[str, str] = {
     "shutdown": "Ausschalten",
     # messages
     "why_greyed": "Nicht möglich",
+    "internal_error": "Interner Fehler, bitte melden",
     "not_possible_now": "Jetzt nicht möglich",
     "choose_game_first": "Erst ein Spiel wählen",
     "word_not_in_game": "{word} gibt es bei {game} nicht",
@@ -363,6 +364,7 @@ ENGLISH: dict[str, str] = {
     "language": "Language",
     "shutdown": "Shut down",
     "why_greyed": "Not possible",
+    "internal_error": "Internal error, please report",
     "not_possible_now": "Not possible now",
     "choose_game_first": "Choose a game first",
     "word_not_in_game": "{game} has no {word}",

@@ -62,7 +62,7 @@ Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; German text ready
                  may_hold, may_pass, history)                     # phase "bidding"
     declaration  DeclarationView(declarer, declarer_name, bid, skat_taken, may_take_skat,
                  options: DeclarationOption(key, label, game, hand, ouvert, announced,
-                 allowed, reason), skat, prompt)                  # phase "declaring"
+                 allowed, reason, warning), skat, prompt)         # phase "declaring"
     play         PlayView(declaration, declarer, declarer_name, bid, to_play, to_play_name,
                  trick / last_trick: TrickView(number, cards: PlayedCardView(position, name,
                  card, german), winner, winner_name, points), tricks_done, declarer_points,

@@ -108,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     _kivy_environment(args, config)
+    from drivers.deck import DeckError
     from drivers.panel import PanelError
     from drivers.store import StoreError
 
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         # Never overwrite a damaged list: say which file, what is wrong and what to do about it.
         print(f"skattisch run: the store cannot be used: {exc}\n{exc.hint}", file=sys.stderr)
         return 2
-    except PanelError as exc:
+    except (PanelError, DeckError) as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     finally:

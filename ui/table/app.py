@@ -37,7 +37,7 @@ from device.table import commands as cmd
 from device.table.state import Phase
 from ui import i18n
 from ui.i18n import tr
-from ui.table import theme
+from ui.table import errors, theme
 from ui.table.widgets import Hint, StatusBar
 
 log = logging.getLogger(__name__)
@@ -172,6 +172,7 @@ class TableApp(App):
         return root
 
     def on_start(self) -> None:
+        self.error_handler = errors.install(self)  # an error in a callback: banner, log, go on
         self._pump_event = Clock.schedule_interval(self._pump, PUMP_SECONDS)
         Clock.schedule_interval(self._tick_clock, 1.0)
         self._tick_clock()
@@ -185,6 +186,7 @@ class TableApp(App):
 
     def on_stop(self) -> None:
         self._pump_event.cancel() if hasattr(self, "_pump_event") else None
+        errors.uninstall(self.error_handler) if hasattr(self, "error_handler") else None
 
     def _update_scale(self) -> None:
         self.scale = theme.scale_for(Window.height)
