@@ -86,6 +86,17 @@ def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, 
     return width, height, fullscreen
 
 
+STORE_NOTICES = {  # kind: (English, German) — what the store repaired on opening, for the status bar
+    "torn": ("Store repaired: a line torn by a power cut was moved aside; every whole entry is kept (details in"
+             " the log).", "Speicher repariert: eine beim Stromausfall abgerissene Zeile wurde beiseitegelegt, alle"
+             " ganzen Einträge sind da (Einzelheiten im Log)."),
+    "old_copy": ("An old, damaged list was taken from its last good copy (details in the log).",
+                 "Eine alte, beschädigte Liste wurde aus ihrer letzten guten Kopie übernommen (Einzelheiten im Log)."),
+    "converted": ("The store was converted to the journal; the old files are kept in before-journal.",
+                  "Der Speicher wurde auf das Journal umgestellt; die alten Dateien liegen in before-journal."),
+}
+
+
 def run(args: argparse.Namespace) -> int:
     from drivers.config import ConfigError, load_config
     from ui.table.script import ScriptError, load_script
@@ -105,10 +116,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args, config, steps, parts)
     except StoreError as exc:
-        # Never overwrite a damaged list: say which file and how to repair it.
-        print(f"skattisch run: the stored lists cannot be read: {exc}\n"
-              "Stop the table and run 'skattisch store check', then 'skattisch store recover' "
-              "(it keeps the damaged file and restores the last good copy).", file=sys.stderr)
+        # Never overwrite a damaged list: say which file, what is wrong and what to do about it.
+        print(f"skattisch run: the store cannot be used: {exc}\n{exc.hint}", file=sys.stderr)
         return 2
     except (PanelError, DeckError) as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
@@ -155,6 +164,10 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
     report = parts.add(open(args.report, "w", encoding="utf-8")) if args.report else None
 
     def started(app: TableApp) -> None:
+        kinds = {getattr(notice, "kind", "") for notice in getattr(store, "notices", [])}
+        said = [STORE_NOTICES[kind][app.language == "de"] for kind in ("torn", "old_copy", "converted") if kind in kinds]
+        if said:  # said once on the screen; the log has the details (file, bytes, where they went)
+            app.hint(" ".join(said), level="error")
         if runner is not None:
             runner.start(app)
 
