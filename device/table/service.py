@@ -105,6 +105,7 @@ class TableService:
         self._link = SyncStatus()
         self._offer: NextSeriesOffered | None = None  # the next series the laptop released
         self._opened: set[tuple[int, int]] = set()  # offers already opened (the ack repeats them)
+        self._opening: NextSeriesOffered | None = None  # opened, its list not yet stored
         self._refusal: Refusal | None = None
         self._snapshot: TableSnapshot | None = None
         self._snapshot_lock = threading.Lock()
@@ -216,7 +217,7 @@ class TableService:
                 list_id = self._new_id()
                 if offer is not None and decision.events:
                     self._opened.add((offer.series, offer.table))
-                    self._offer = None
+                    self._offer, self._opening = None, offer
             else:
                 decision = decide(self._state, command)
             return self._record(decision, list_id), decision.refusal
@@ -301,6 +302,7 @@ class TableService:
             return
         events.extend(new)
         self._stored = self._keep()
+        self._opening = None
         self._maybe_checkpoint(list_id, new)
 
     def _restore(self, kept: tuple[Any, ...]) -> None:
@@ -309,6 +311,9 @@ class TableService:
         del cache[count:]
         self._state, self._last_players, self._last_seq, self._head = state, players, seq, head
         self._docs, self._event_cache = docs, cache
+        if self._opening is not None:  # the list it opened was not stored: offer it again
+            self._opened.discard((self._opening.series, self._opening.table))
+            self._offer, self._opening = self._opening, None
 
     def _maybe_checkpoint(self, list_id: str, new: list[Event]) -> None:
         entries = [e.body.entry for e in new if isinstance(e.body, (GameRecorded, PassedIn, RamschRecorded))]

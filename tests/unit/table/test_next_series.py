@@ -37,3 +37,13 @@ def test_without_an_offer_the_tap_is_refused_in_words() -> None:
     table.ok(NextSeriesOffered.from_ack(OFFER))
     opened = table.ok(OpenNextSeries()).events[0]
     assert opened.body.players == tuple(OFFER["players"]) and opened.body.series_length == 48
+
+
+def test_a_list_the_store_could_not_keep_leaves_the_offer_standing() -> None:
+    table = Table(open=False)
+    table.ok(NextSeriesOffered.from_ack(OFFER))
+    table.store.fail_next = True
+    result = table.do(OpenNextSeries())
+    assert [r.code for r in result.refusals] == ["store_failed"] and table.snap.phase == "setup"
+    assert table.snap.next_series == OFFER["text"]
+    assert table.ok(OpenNextSeries()).events[0].body.players == tuple(OFFER["players"])
