@@ -260,6 +260,9 @@ GERMAN: dict[str, str] = {
     "shutdown_title": "Tisch ausschalten?",
     "shutdown_yes": "Ja, ausschalten",
     "shutdown_text": "Alle Spiele sind gespeichert. Erst nach dem Ausschalten den Strom trennen.",
+    "col_player": "Spieler",
+    "col_won_lost": "gew. / verl.",
+    "col_game_points": "Spielpunkte",
 }
 
 ENGLISH: dict[str, str] = {
@@ -481,6 +484,9 @@ ENGLISH: dict[str, str] = {
     "shutdown_title": "Shut the table down?",
     "shutdown_yes": "Yes, shut down",
     "shutdown_text": "Every game is saved. Unplug only after it has shut down.",
+    "col_player": "Player",
+    "col_won_lost": "won / lost",
+    "col_game_points": "Game points",
 }
 
 _TABLES = {"de": GERMAN, "en": ENGLISH}

@@ -233,7 +233,7 @@ def test_eingepasst_overbid_shortened_then_the_list_and_the_end_of_the_series(di
         "expect_text \"Ende der Serie · Seeger-Fabian\"",
         "expect_text \"Anna zahlt Bernd 1,32 €\"",
         "expect_text \"Anna zahlt Carla 1,32 €\"",
-        "expect_text \"-232\"",
+        "expect_text \"−232\"",
         "screenshot 14-end-of-series",
         "tap confirm_list_0", "tap confirm_list_1",
         "expect_text \"bestätigt: Anna, Bernd\"",

@@ -13,6 +13,7 @@ the script with exit code 0 (every step passed) or 1 (the failing step and why a
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import random
 import sys
@@ -53,8 +54,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="open a list at once with these comma-separated players (demos, tests)")
 
 
+class _QuietKivy(logging.Filter):
+    """Kivy probes optional parts at start-up and logs each one missing with a traceback
+    (the multitouch library libmtdev, the X cut buffer tools xclip and xsel): the table needs
+    none of them, and three tracebacks at every start look like a crash. Those are dropped;
+    every other warning and error still shows."""
+
+    HARMLESS = ("Input: MTDev is not supported", "Cutbuffer: Unable to find", "xclip - ", "xsel - ",
+                "Config: Older configuration version", "Config: Upgrading configuration")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(self.HARMLESS)
+
+
 def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, bool]:
     """Settle Kivy's options before Kivy is imported (it reads them at import)."""
+    kivy_log = logging.getLogger("kivy")
+    kivy_log.addFilter(_QuietKivy())
+    kivy_log.setLevel(getattr(logging, os.environ.get("SKATTISCH_KIVY_LOG", "warning").upper(), logging.WARNING))
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")

@@ -85,6 +85,20 @@ PLAYER_COLOURS: tuple[RGBA, ...] = (
     hex_rgba("#4fc3f7"), hex_rgba("#ffb74d"), hex_rgba("#ba68c8"), hex_rgba("#aed581"), hex_rgba("#f06292"),
 )
 
+# …and a mark each, drawn on every point of its chart line and in front of the name, so the
+# lines differ by shape as well as by colour (colour alone fails colour-blind players).
+PLAYER_MARKS = ("●", "■", "▲", "◆", "✚")
+
+
+def rgb_hex(colour: RGBA) -> str:
+    """A colour for Kivy markup: ``(1.0, 0.502, 0.0, 1.0)`` → ``"ff8000"``.
+
+    >>> rgb_hex(hex_rgba("#ff8000"))
+    'ff8000'
+    """
+    return "".join(f"{round(c * 255):02x}" for c in colour[:3])
+
+
 # -- sizes at 800×480 (multiplied by scale) ------------------------------------------------
 BUTTON_HEIGHT = 64  # ≥ 60 px ≈ 10 mm on the 7" panel
 BAR_HEIGHT = 40  # status bar

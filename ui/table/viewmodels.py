@@ -36,6 +36,43 @@ def signed(value: int) -> str:
     return "0"
 
 
+def escape(text: str) -> str:
+    """A player's name (or any typed text) for a label that reads colour markup: shown as
+    typed, never as markup ("[color=00000000]Bernd[/color]" must not make a name invisible).
+
+    >>> escape("[b]Bernd[/b] & Co")
+    '&bl;b&br;Bernd&bl;/b&br; &amp; Co'
+    """
+    return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
+
+
+SHORT_NAME = 9  # characters: a name up to this long is its own short name
+
+
+def short_names(players: Sequence[str]) -> dict[str, str]:
+    """Each player's short name for the list's headers and the buttons, unique at the table:
+    a name up to nine characters as it is; a longer one cut to its first part and the next
+    part's initial ("Hans-Joachim" → "Hans-J.", "Karl-Heinz" → "Karl-H."), or to its first
+    eight letters and a dot. Where two would read alike, both keep their whole names.
+
+    >>> short_names(["Hannelore", "Hans-Joachim", "Wolfgang", "Karl-Heinz", "Ingrid"])
+    {'Hannelore': 'Hannelore', 'Hans-Joachim': 'Hans-J.', 'Wolfgang': 'Wolfgang', 'Karl-Heinz': 'Karl-H.', 'Ingrid': 'Ingrid'}
+    >>> short_names(["Hans-Jürgen", "Hans-Joachim", "Bernhardine"])
+    {'Hans-Jürgen': 'Hans-Jürgen', 'Hans-Joachim': 'Hans-Joachim', 'Bernhardine': 'Bernhard.'}
+    """
+    def cut(name: str) -> str:
+        if len(name) <= SHORT_NAME:
+            return name
+        parts = re.split(r"([- ])", name, maxsplit=1)
+        if len(parts) == 3 and 2 <= len(parts[0]) <= SHORT_NAME - 3 and parts[2]:
+            return f"{parts[0]}{parts[1]}{parts[2][0]}."
+        return name[:SHORT_NAME - 1] + "."
+
+    cuts = {name: cut(name) for name in players}
+    taken = [c.casefold() for c in cuts.values()]
+    return {name: (c if taken.count(c.casefold()) == 1 else name) for name, c in cuts.items()}
+
+
 def total_text(value: int) -> str:
     """A running total: no plus sign, but a true minus like the entries beside it.
 
@@ -263,6 +300,36 @@ def chart_series(view: Any) -> list[list[int]]:
         for index, total in enumerate(row.totals):
             series[index].append(total)
     return series
+
+
+# --------------------------------------------------------------------------- end of the series
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    """A line of the ranking: the plain game points beside the scoring system's total, so
+    the table can check the amounts (the money is computed from the game points)."""
+
+    rank: str
+    name: str
+    won_lost: str
+    game_points: str
+    total: str
+
+
+def standing_lines(end: Any, view: Any) -> list[StandingLine]:
+    """The ranking with each player's won/lost games, game points and total, best first."""
+    classic = dict(zip(view.players, view.classic))
+    return [StandingLine(f"{s.rank}.", s.name, tr("won_lost", won=s.won, lost=s.lost),
+                         total_text(classic.get(s.name, 0)), total_text(s.total)) for s in end.ranking]
+
+
+def money_lines(end: Any) -> list[str]:
+    """Every payment of the settlement, one line each ("Dieter zahlt Bernd 0,24 €"), or
+    "Niemand zahlt" when the stake is set and nobody owes; nothing without a stake."""
+    if end.transfers:
+        return [pick(t.text, t.text_en) for t in end.transfers]
+    return [tr("nobody_pays")] if end.stake not in ("", "0") else []
 
 
 # --------------------------------------------------------------------------- corrections
