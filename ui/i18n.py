@@ -263,6 +263,14 @@ GERMAN: dict[str, str] = {
     "col_player": "Spieler",
     "col_won_lost": "gew. / verl.",
     "col_game_points": "Spielpunkte",
+    "choose_hand": "Hand (ohne Skat)",
+    "choose_skat": "mit Skat: aufnehmen",
+    "hand_or_skat": "Hand oder mit Skat?",
+    "hand_or_skat_first": "Erst wählen: Hand oder mit Skat",
+    "result_counts": "{name}: {points} Augen · {tricks} Stiche",
+    "result_tricks": "{name}: {tricks} Stiche",
+    "bid_was": "gereizt {bid}",
+    "correction_unchanged": "Das ist der Eintrag, wie er schon in der Liste steht: bitte ändern, was falsch war",
 }
 
 ENGLISH: dict[str, str] = {
@@ -487,6 +495,14 @@ ENGLISH: dict[str, str] = {
     "col_player": "Player",
     "col_won_lost": "won / lost",
     "col_game_points": "Game points",
+    "choose_hand": "Hand (no skat)",
+    "choose_skat": "with the skat: take it up",
+    "hand_or_skat": "Hand or with the skat?",
+    "hand_or_skat_first": "First choose: Hand or with the skat",
+    "result_counts": "{name}: {points} points · {tricks} tricks",
+    "result_tricks": "{name}: {tricks} tricks",
+    "bid_was": "bid {bid}",
+    "correction_unchanged": "That is the entry as the list has it already: change what was wrong",
 }
 
 _TABLES = {"de": GERMAN, "en": ENGLISH}

@@ -204,6 +204,9 @@ class ResultView:
     waiting_for_en: str = ""
     ending_en: str | None = None
     note_en: str | None = None
+    declarer_points: int | None = None  # the counts the result was scored with (the skat included)
+    declarer_tricks: int | None = None
+    bid: int | None = None  # the final bid (an overbid game is valued at it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -612,7 +615,8 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         note=note, needs_matadors=False, matador_choices=(), problem=None, confirmed=tuple(names),
         waiting_for=waiting, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value,
         text_en=f"{declarer}: {result.describe_en()}", waiting_for_en=waiting_en, ending_en=ending_en,
-        note_en=note_en)
+        note_en=note_en, declarer_points=result.declarer_points, declarer_tricks=result.declarer_tricks,
+        bid=result.bid)
 
 
 def _false_following_note_en(state: TableState, deal: Deal) -> str | None:

@@ -1,5 +1,7 @@
-"""A real club evening at three, four and five players (issue 11): every transfer of the
-settlement on screen beside the game points it comes from, at 800×480 and 1280×720.
+"""A real club evening at three, four and five players (issue 11), at 800×480 and 1280×720:
+every transfer of the settlement on screen beside the game points it comes from, Hand or mit
+Skat as the declaration's first choice, the result's counts, corrections that must change
+something, the list like the paper list, the fast path's taps, the words a player reads.
 
 Games are entered the quick way (Vorhand plays, the result entered directly), so a whole
 round runs in a few seconds; what is checked is what a player can read on the screen:
@@ -56,3 +58,67 @@ def test_at_five_players_the_end_screen_shows_every_transfer_and_whole_names(dis
         f"screenshot 41-end-five-{size}",
     ]
     run_table(display, steps, size=size).check()
+
+
+def test_hand_or_with_the_skat_is_the_first_choice_never_a_default(display: str) -> None:
+    """Item 3: no game before "Hand" or "mit Skat" was tapped; both big, side by side."""
+    steps = setup_steps(FIVE, length="length_open") + [
+        "tap bid_18", "tap hold", "tap pass", "tap pass",
+        "wait_screen declare",
+        "expect_text \"Hand oder mit Skat?\"",
+        "screenshot 42-declare-hand-or-skat",
+        "tap game_clubs",  # greyed until the choice is made: says why, sends nothing
+        "expect_text \"Erst wählen: Hand oder mit Skat\"",
+        "tap declare",
+        "expect_text \"Erst wählen: Hand oder mit Skat\"",
+        "tap choose_hand",
+        "tap game_clubs",
+        "expect_text \"Kreuz Hand\"",
+        "screenshot 43-declare-hand-chosen",
+        "tap undo", "wait_screen game",  # back to the last "passe", and again: this time with the skat
+        "tap pass",
+        "wait_screen declare",
+        "expect_text \"Hand oder mit Skat?\"",
+        "tap choose_skat",
+        "tap game_clubs",
+        "expect_no_text \"Kreuz Hand\"",
+        "tap declare",
+        "wait_screen play",
+    ]
+    run = run_table(display, steps, size="1280x720").check()
+    assert run.sent("tap game_clubs") == [] and run.sent("tap declare") == []
+    assert run.sent("tap choose_skat") == ["TakeSkat()"]
+    assert run.sent("tap declare", 2) == [
+        "Declare(game=<GameType.CLUBS: 'clubs'>, hand=False, ouvert=False, announced=<Level.SIMPLE: 0>)"]
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+def test_the_result_shows_what_was_entered_and_a_correction_must_change_something(display: str, size: str) -> None:
+    """Items 4 and 2: Augen, Stiche and the bid on the result; a correction's first digit
+    types over the old Augen, an unchanged one is refused, the struck text keeps its score."""
+    steps = setup_steps(THREE, length="length_open") + [
+        # Mittelhand (Carla) bids 36 and plays Karo mit 1: overbid, valued at the bid
+        "tap more_values", "tap bid_36", "tap pass", "tap pass",
+        "wait_screen declare", "tap choose_skat", "tap game_diamonds", "tap declare",
+        "wait_screen play", "tap result_direct", "tap tricks_7", "tap digit_8", "tap digit_0", "tap enter_result",
+        "tap matadors_p1",
+        "wait_screen result",
+        "expect_text \"Carla: 80 Augen · 7 Stiche · gereizt 36\"",
+        f"screenshot 44-result-counts-{size}",
+        "tap confirm_1", "tap confirm_2",
+        # game 2, the quick way: Carla (Vorhand) wins Kreuz mit 1 with 80 Augen
+        *direct_game(1, 3, "clubs", 7, 80, 1),
+        "tap list", "wait_screen list",
+        "tap row_2", "tap correct_entry",
+        "tap enter_result", "tap matadors_p1",  # nothing changed: refused, the window stays
+        "expect_text \"Das ist der Eintrag, wie er schon in der Liste steht\"",
+        "tap digit_5", "tap digit_2",  # types over the 80
+        "expect_text \"52\"",
+        "tap enter_result", "tap matadors_p1",
+        "tap propose_0", "tap consent_1", "tap consent_2",
+        "expect_text \"Kreuz mit 1, Spiel 2 = 24, gewonnen +24\"",  # the struck original with its score
+        f"screenshot 45-list-corrected-{size}",
+    ]
+    run = run_table(display, steps, size=size).check()
+    assert run.sent("tap matadors_p1", 3) == []
+    assert "'declarer_points': 52" in run.sent("tap propose_0")[0]

@@ -118,7 +118,8 @@ def test_grand_hand_lost(display: str) -> None:
         "expect_text \"Vorhand Bernd\"",
         "tap bid_18", "tap hold", "tap pass", "tap pass",
         "wait_screen declare",
-        "tap game_grand",  # before the skat is taken: the Grand is a hand game
+        "tap choose_hand",  # Hand or mit Skat first: never a default
+        "tap game_grand",
         "expect_text \"Grand Hand\"",
         "tap declare",
         "wait_screen play",
@@ -258,7 +259,7 @@ def test_false_following_is_asked_and_answered_both_ways(display: str) -> None:
     steps = setup_steps(THREE, length="length_open") + [
         "tap bid_18", "tap hold", "tap pass", "tap pass",  # Vorhand (Bernd) plays
         "wait_screen declare",
-        "tap game_grand", "tap declare",
+        "tap choose_hand", "tap game_grand", "tap declare",
         "wait_screen play",
         "scan HA", "scan S7", "scan H7",  # trick 1: Carla (Mittelhand) plays a spade on hearts
         "scan HK", "scan H8",  # trick 2: now a heart of hers

@@ -154,8 +154,12 @@ class NumberPad(BoxLayout):
     value = StringProperty("")
     limit = NumericProperty(120)
     masked = BooleanProperty(False)  # a PIN shows dots
+    fresh = BooleanProperty(False)  # filled in beforehand: the first digit types over it
 
     def press(self, key: str) -> None:
+        if self.fresh and key.isdigit():
+            self.value = ""
+        self.fresh = False
         if key == "⌫":
             self.value = self.value[:-1]
         elif key == "C":
@@ -206,6 +210,9 @@ class ResultPopup(TablePopup):
             self.set_tricks(tricks)
         if points is not None:
             pad.value = str(points)
+            pad.fresh = True  # as on the Ramsch pad: the first digit typed replaces the old Augen
+        # a correction must change something: the entry's own counts are refused with a reason
+        self._unchanged = None if heading == "" or tricks is None else (tricks, points, matadors)
 
         self._pages = [self.ids.entry_page, self.ids.matadors_page]
         self.ids.body.remove_widget(self.ids.matadors_page)
@@ -241,6 +248,10 @@ class ResultPopup(TablePopup):
 
     def _finish(self, matadors: int | None) -> None:
         value = self.ids.pad.value
+        if self._unchanged is not None and (self.tricks, int(value) if value else None, matadors) == self._unchanged:
+            App.get_running_app().hint(tr("correction_unchanged"))
+            self.page = 0
+            return
         self.dismiss()
         self._on_enter(self.tricks, int(value) if value else None, matadors)
 

@@ -216,6 +216,15 @@ class ListCell:
 _OUTCOME = re.compile(r",\s*(?:gewonnen|verloren|won|lost)\b.*$")
 
 
+def without_name(text: str, declarer: str | None) -> str:
+    """A row's text without the declarer's name in front (shown bold beside it).
+
+    >>> without_name("Bernd: Kreuz mit 2, Spiel 3 = 36, gewonnen +36", "Bernd")
+    'Kreuz mit 2, Spiel 3 = 36, gewonnen +36'
+    """
+    return text[len(declarer) + 2:] if declarer and text.startswith(declarer + ": ") else text
+
+
 def entry_words(text: str, declarer: str | None) -> str:
     """A row's game in words for the list's narrow column: without the declarer's name in
     front (it is shown bold beside it) and without ", gewonnen +48" (", won +48") at the end
@@ -226,9 +235,7 @@ def entry_words(text: str, declarer: str | None) -> str:
     >>> entry_words("Bernd: Clubs Hand with 2, game 3, Hand 4 = 48, won +48", "Bernd")
     'Clubs Hand with 2, game 3, Hand 4 = 48'
     """
-    if declarer and text.startswith(declarer + ": "):
-        text = text[len(declarer) + 2:]
-    return _OUTCOME.sub("", text)
+    return _OUTCOME.sub("", without_name(text, declarer))
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +277,8 @@ def list_lines(view: Any) -> list[ListLine]:
             suit=game_suit(row.game),
             score="" if score is None else signed(score),
             score_sign=0 if not score else (1 if score > 0 else -1), cells=tuple(cells),
-            struck=tuple(entry_words(t, row.declarer) for t in pick(row.earlier, row.earlier_en)),
+            # the earlier entry with its score: a correction may change the score only
+            struck=tuple(without_name(t, row.declarer) for t in pick(row.earlier, row.earlier_en)),
             passed_in=row.kind == "passed_in",
             marks=" ".join(row.marks), kind=row.kind))
     return lines
@@ -300,6 +308,22 @@ def chart_series(view: Any) -> list[list[int]]:
         for index, total in enumerate(row.totals):
             series[index].append(total)
     return series
+
+
+# --------------------------------------------------------------------------- the result
+
+
+def result_counts(result: Any, declarer: str) -> str:
+    """What was entered, for the two players who confirm to check: the declarer's Augen and
+    Stiche and the bid ("Carla: 80 Augen · 7 Stiche · gereizt 36"; a Null: the tricks only).
+    An overbid game is valued at the bid, so the bid is what explains its value."""
+    if result.declarer_tricks is None:
+        return ""
+    if result.game == "null" or result.declarer_points is None:
+        counts = tr("result_tricks", name=declarer, tricks=result.declarer_tricks)
+    else:
+        counts = tr("result_counts", name=declarer, points=result.declarer_points, tricks=result.declarer_tricks)
+    return counts + (f" · {tr('bid_was', bid=result.bid)}" if result.bid else "")
 
 
 # --------------------------------------------------------------------------- end of the series

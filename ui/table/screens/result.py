@@ -12,7 +12,7 @@ from kivy.properties import ColorProperty, StringProperty
 from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.screens import TableScreen
-from ui.table.viewmodels import game_suit
+from ui.table.viewmodels import escape, game_suit, result_counts, short_names
 from ui.table.widgets import make_button
 
 
@@ -61,18 +61,21 @@ class ResultScreen(TableScreen):
                                " ".join(result.marks)) if d]
         if result.confirmed:
             details.append(tr("confirmed_by", names=", ".join(result.confirmed)))
-        self.details_text = " · ".join(details)
+        declarer = next((seat.name for seat in snap.seats if seat.declarer), "")
+        counts = result_counts(result, escape(declarer)) if ramsch is None else ""
+        self.details_text = "\n".join(d for d in (counts, " · ".join(details)) if d)
         if ramsch is not None and ramsch.entered:  # one line per player, as counted
             self.details_text = "\n".join([*ramsch_lines(ramsch), *([self.details_text] if details else [])])
         self.waiting_text = pick(result.waiting_for, result.waiting_for_en)
         if result.needs_matadors:
             self._matadors(result.matador_choices)
         seats = {s.seat: s for s in snap.seats}
+        short = short_names(snap.players)
         # The declarer's button last: the confirm place bottom right.
         order = sorted(result.may_confirm, key=lambda s: (seats[s].declarer, s))
         for seat in order:
             view = seats[seat]
-            label = f"✔ [b]{view.name}[/b]"
+            label = f"✔ [b]{escape(short[view.name])}[/b]"
             if view.declarer:
                 label += f"\n[size={int(self.app.scale * theme.FONT_MIN)}]{tr('declarer_short')}[/size]"
             confirms.add_widget(make_button(label, f"confirm_{seat}", lambda s=seat: self.app.confirm_seat(s),
