@@ -271,6 +271,14 @@ GERMAN: dict[str, str] = {
     "result_tricks": "{name}: {tricks} Stiche",
     "bid_was": "gereizt {bid}",
     "correction_unchanged": "Das ist der Eintrag, wie er schon in der Liste steht: bitte ändern, was falsch war",
+    "tops_with": "m",
+    "tops_without": "o",
+    "col_declarer": "Spieler",
+    "col_base": "Gw",
+    "col_tops": "Sp",
+    "col_levels": "St",
+    "col_value": "Wert",
+    "list_legend": "Gw Grundwert · Sp Spitzen · St Gewinnstufen",
 }
 
 ENGLISH: dict[str, str] = {
@@ -503,6 +511,14 @@ ENGLISH: dict[str, str] = {
     "result_tricks": "{name}: {tricks} tricks",
     "bid_was": "bid {bid}",
     "correction_unchanged": "That is the entry as the list has it already: change what was wrong",
+    "tops_with": "w",
+    "tops_without": "wo",
+    "col_declarer": "Declarer",
+    "col_base": "Base",
+    "col_tops": "Tops",
+    "col_levels": "Lv",
+    "col_value": "Value",
+    "list_legend": "Base value · tops · levels",
 }
 
 _TABLES = {"de": GERMAN, "en": ENGLISH}

@@ -122,3 +122,16 @@ def test_the_result_shows_what_was_entered_and_a_correction_must_change_somethin
     run = run_table(display, steps, size=size).check()
     assert run.sent("tap matadors_p1", 3) == []
     assert "'declarer_points': 52" in run.sent("tap propose_0")[0]
+
+
+@pytest.mark.parametrize(("size", "rows"), [("800x480", 10), ("1280x720", 16)])
+def test_the_list_shows_ten_rows_at_800x480_and_sixteen_at_1280x720(display: str, size: str, rows: int) -> None:
+    """Item 5: one line per game, ≥ 10 rows in view at 800×480 and ≥ 16 at 1280×720, the
+    scroll bar beside the last player's column, not over it. Eingepasst deals are the
+    quickest rows to make; a game's row is one line too (test_evening_viewmodels)."""
+    steps = setup_steps(FIVE, length="length_open")
+    for _ in range(rows):
+        steps += ["wait_screen game", "tap pass", "tap pass", "tap pass"]
+    steps += ["tap list", "wait_screen list", *[f"expect_shown row_{n}" for n in range(1, rows + 1)],
+              f"screenshot 46-list-{rows}-rows"]
+    run_table(display, steps, size=size).check()

@@ -72,12 +72,48 @@ def test_the_end_shows_every_payment_and_the_game_points_beside_the_ranking() ->
 
 
 def test_short_names_are_unique_and_whole_where_they_fit() -> None:
-    short = short_names(("Hannelore", "Hans-Joachim", "Wolfgang", "Karl-Heinz", "Ingrid"))
-    assert len(set(short.values())) == 5
-    assert all(len(name) <= 9 for name in short.values())
-    assert short["Hannelore"] == "Hannelore" and short["Hans-Joachim"] == "Hans-J."
+    five = ("Hannelore", "Hans-Joachim", "Wolfgang", "Karl-Heinz", "Ingrid")
+    short = short_names(five)
+    assert len(set(short.values())) == 5 and all(len(name) <= 7 for name in short.values())
+    assert short["Hannelore"] != short["Hans-Joachim"] and short["Ingrid"] == "Ingrid"
+    four = short_names(five[:4])
+    assert four["Hannelore"] == "Hannelore" and four["Hans-Joachim"] == "Hans-J."
 
 
 def test_a_name_is_never_read_as_markup() -> None:
     assert "[" not in escape("[color=00000000]Bernd[/color]")
     assert escape("Bernd") == "Bernd"
+
+
+def test_the_list_screen_and_skattisch_sheet_show_the_same_columns_and_figures() -> None:
+    """Item 5: one line per game like the paper list, the same in the screen and the sheet."""
+    from device.listdoc import ListDocument
+    from device.scoring import ScoringSystem
+    from device.table.flow import parse_stake
+    from ui.commands.sheet import as_csv, paper_cells, scored_sheet
+    from ui.table.viewmodels import list_lines, stand_lines
+
+    table = table_of(FOUR)
+    for game, tricks, points, matadors in (("clubs", 7, 80, 1), ("hearts", 3, 40, 1), ("grand", 8, 90, 2),
+                                           ("diamonds", 4, 50, 1), ("spades", 6, 75, 2)):
+        vorhand_plays(table, game, tricks, points, matadors)
+    state = table.state
+    assert state.setup is not None
+    document = ListDocument(players=state.seating, scoring=ScoringSystem(state.setup.scoring),
+                            bierlachs_limit=state.setup.bierlachs_limit, profile=state.profile,
+                            stake=parse_stake(state.setup.stake), series_length=state.setup.series_length,
+                            rows=tuple(state.rows))
+    sheet = scored_sheet(document)
+    view = table.snapshot().list
+    assert view is not None
+    screen = [[line.number, line.dealer, line.declarer, line.game, line.base, line.tops, line.levels, line.score,
+               *(cell.text for cell in line.cells)] for line in list_lines(view)]
+    printed = [paper_cells(row) for row in sheet["rows"]]
+    assert [[cell.replace("−", "-") for cell in line] for line in screen] == printed
+    # game points only in the declarer's column, running on: Bernd 24, then Bernd again in game 5
+    assert screen[0][8:] == ["", "24", "", ""] and screen[4][8:] == ["", "57", "", ""]
+    stand = stand_lines(view)
+    assert [line.label for line in stand] == ["Spielpunkte", "gew. / verl.", "Seeger-Fabian"]
+    csv_lines = as_csv(sheet).splitlines()
+    assert csv_lines[-3].endswith(",".join(c.replace("−", "-") for c in stand[0].cells))
+    assert csv_lines[-1].endswith(",".join(c.replace("−", "-") for c in stand[2].cells))

@@ -88,6 +88,11 @@ def register_font() -> None:
         LabelBase.register(DEFAULT_FONT, str(theme.FONT_REGULAR), fn_bold=str(bold))
     else:  # still usable; suit symbols show as boxes until fonts-dejavu-core is installed
         log.warning("%s missing: install fonts-dejavu-core for the suit symbols", theme.FONT_REGULAR)
+    # the list's narrow columns: DejaVu Sans Condensed (fonts-dejavu-extra), else the regular font
+    condensed = theme.FONT_CONDENSED if theme.FONT_CONDENSED.exists() else theme.FONT_REGULAR
+    condensed_bold = theme.FONT_CONDENSED_BOLD if theme.FONT_CONDENSED_BOLD.exists() else theme.FONT_BOLD
+    if condensed.exists():
+        LabelBase.register(theme.LIST_FONT, str(condensed), fn_bold=str(condensed_bold))
 
 
 class Root(FloatLayout):

@@ -349,6 +349,10 @@ class ScriptRunner:
         shown = self.app.current_screen
         self._done(step, shown == step.arg, f"screen {shown!r} is shown, not {step.arg!r}")
 
+    def _do_expect_shown(self, step: Step) -> None:
+        self._settle(step, lambda: (find_named(step.arg) is not None,
+                                    f"no widget {step.arg!r} in view {self._what_is_there()}"))
+
     def _do_expect_text(self, step: Step) -> None:
         wanted = " ".join(step.arg.split()).casefold()
 

@@ -24,6 +24,9 @@ RGBA = tuple[float, float, float, float]
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"  # has ♣ ♠ ♥ ♦; Kivy's own Roboto lacks them
 FONT_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+FONT_CONDENSED = FONT_DIR / "DejaVuSansCondensed.ttf"  # the list's narrow columns (fonts-dejavu-extra)
+FONT_CONDENSED_BOLD = FONT_DIR / "DejaVuSansCondensed-Bold.ttf"
+LIST_FONT = "TableCondensed"  # the name it is registered under
 
 BASE_HEIGHT = 480  # the 7" panel; everything below is in pixels at this height
 

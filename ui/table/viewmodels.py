@@ -47,26 +47,32 @@ def escape(text: str) -> str:
 
 
 SHORT_NAME = 9  # characters: a name up to this long is its own short name
+SHORT_NAME_FIVE = 7  # at a five-table the list's columns are narrower
 
 
-def short_names(players: Sequence[str]) -> dict[str, str]:
+def short_names(players: Sequence[str], limit: int | None = None) -> dict[str, str]:
     """Each player's short name for the list's headers and the buttons, unique at the table:
-    a name up to nine characters as it is; a longer one cut to its first part and the next
-    part's initial ("Hans-Joachim" → "Hans-J.", "Karl-Heinz" → "Karl-H."), or to its first
-    eight letters and a dot. Where two would read alike, both keep their whole names.
+    a name up to nine characters (seven at five players) as it is; a longer one cut to its
+    first part and the next part's initial ("Hans-Joachim" → "Hans-J.", "Karl-Heinz" →
+    "Karl-H."), or to its first letters and a dot. Where two would read alike, both keep
+    their whole names.
 
+    >>> short_names(["Hannelore", "Hans-Joachim", "Wolfgang", "Karl-Heinz"])
+    {'Hannelore': 'Hannelore', 'Hans-Joachim': 'Hans-J.', 'Wolfgang': 'Wolfgang', 'Karl-Heinz': 'Karl-H.'}
     >>> short_names(["Hannelore", "Hans-Joachim", "Wolfgang", "Karl-Heinz", "Ingrid"])
-    {'Hannelore': 'Hannelore', 'Hans-Joachim': 'Hans-J.', 'Wolfgang': 'Wolfgang', 'Karl-Heinz': 'Karl-H.', 'Ingrid': 'Ingrid'}
+    {'Hannelore': 'Hannel.', 'Hans-Joachim': 'Hans-J.', 'Wolfgang': 'Wolfga.', 'Karl-Heinz': 'Karl-H.', 'Ingrid': 'Ingrid'}
     >>> short_names(["Hans-Jürgen", "Hans-Joachim", "Bernhardine"])
     {'Hans-Jürgen': 'Hans-Jürgen', 'Hans-Joachim': 'Hans-Joachim', 'Bernhardine': 'Bernhard.'}
     """
+    most = limit if limit is not None else (SHORT_NAME if len(players) <= 4 else SHORT_NAME_FIVE)
+
     def cut(name: str) -> str:
-        if len(name) <= SHORT_NAME:
+        if len(name) <= most:
             return name
         parts = re.split(r"([- ])", name, maxsplit=1)
-        if len(parts) == 3 and 2 <= len(parts[0]) <= SHORT_NAME - 3 and parts[2]:
+        if len(parts) == 3 and 2 <= len(parts[0]) <= most - 3 and parts[2]:
             return f"{parts[0]}{parts[1]}{parts[2][0]}."
-        return name[:SHORT_NAME - 1] + "."
+        return name[:most - 1] + "."
 
     cuts = {name: cut(name) for name in players}
     taken = [c.casefold() for c in cuts.values()]
@@ -240,47 +246,84 @@ def entry_words(text: str, declarer: str | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ListLine:
+    """One line of the list as the paper list writes it (ISkO 5.5.2): Nr, Geber,
+    Alleinspieler, the game in short with its suit chip, Grundwert, Spitzen, Gewinnstufen,
+    Wert, and each player's running game points where the row changed them. Names are the
+    players' short names."""
+
     number: str
     dealer: str
-    declarer: str
-    game: str
+    declarer: str  # a Ramsch: the loser(s)
+    game: str  # "Kreuz H", "eingepasst", "Ramsch"
     suit: str
-    score: str
+    base: str  # Grundwert
+    tops: str  # Spitzen: "m2", "o3"
+    levels: str  # Gewinnstufen beyond the Spitzen
+    score: str  # Wert, signed
     score_sign: int
     cells: tuple[ListCell, ...]
-    struck: tuple[str, ...]  # the texts this entry had before a correction
+    struck: tuple[str, ...]  # the entries this row had before a correction, in words with their scores
     passed_in: bool
     marks: str
     kind: str = "game"  # "game", "passed_in", "ramsch"
+    words: str = ""  # the whole entry in words ("Kreuz mit 2, Spiel 3 = 36, gewonnen +36")
 
 
-def list_lines(view: Any) -> list[ListLine]:
-    """The list as the paper list shows it: per row its number, dealer, game in words, the
-    entry (+/−) and each player's running total, bright where the row changed it."""
+def tops_text(tops: int | None) -> str:
+    """Spitzen in the list's short form: +2 → "m2" ("w2" in English), −3 → "o3" ("wo3").
+
+    >>> tops_text(2), tops_text(-3), tops_text(None)
+    ('m2', 'o3', '')
+    """
+    if tops is None:
+        return ""
+    return f"{tr('tops_with')}{tops}" if tops > 0 else f"{tr('tops_without')}{-tops}"
+
+
+def list_lines(view: Any, name_limit: int | None = None) -> list[ListLine]:
+    """The list as the paper list shows it, one line per game (see :class:`ListLine`);
+    ``name_limit``: the short names' length (default: by the table's size)."""
+    short = short_names(view.players, name_limit)
     lines = []
-    before: tuple[int, ...] = tuple(0 for _ in view.players)
     for row in view.rows:
-        cells = []
-        for index, total in enumerate(row.totals):
-            changed = total != (before[index] if index < len(before) else 0)
-            cells.append(ListCell(total_text(total) if changed or row.points[index] else "", changed))
-        before = tuple(row.totals)
+        cells = tuple(ListCell("" if p is None else total_text(p), p is not None)
+                      for p in (row.game_points or (None,) * len(view.players)))
         score = row.score
+        declarer = short.get(row.declarer or "", row.declarer or "")
         if row.kind == "ramsch":
-            text, score = ramsch_words(view.players, row.points)
-        elif row.kind == "passed_in":
-            text = tr("passed_in")
-        else:
-            text = entry_words(pick(row.text, row.text_en), row.declarer)
+            _text, score = ramsch_words(view.players, row.points)
+            declarer = ", ".join(short[name] for name, p in zip(view.players, row.points) if p)
         lines.append(ListLine(
-            number=str(row.number), dealer=row.dealer, declarer=row.declarer or "", game=text,
-            suit=game_suit(row.game),
+            number=str(row.number), dealer=short.get(row.dealer, row.dealer), declarer=declarer,
+            game=pick(row.short, row.short_en) or (tr("passed_in") if row.kind == "passed_in" else "Ramsch"),
+            suit=game_suit(row.game), base="" if row.base_value is None else str(row.base_value),
+            tops=tops_text(row.tops), levels="" if row.levels is None else str(row.levels),
             score="" if score is None else signed(score),
-            score_sign=0 if not score else (1 if score > 0 else -1), cells=tuple(cells),
+            score_sign=0 if not score else (1 if score > 0 else -1), cells=cells,
             # the earlier entry with its score: a correction may change the score only
             struck=tuple(without_name(t, row.declarer) for t in pick(row.earlier, row.earlier_en)),
-            passed_in=row.kind == "passed_in",
-            marks=" ".join(row.marks), kind=row.kind))
+            passed_in=row.kind == "passed_in", marks=" ".join(row.marks), kind=row.kind,
+            words=without_name(pick(row.text, row.text_en), row.declarer)))
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class StandLine:
+    """A "Stand" line under the list: a label and one figure per player."""
+
+    label: str
+    cells: tuple[str, ...]
+    bold: bool
+
+
+def stand_lines(view: Any) -> list[StandLine]:
+    """The totals as on paper: each player's game points, won and lost games, and the
+    scoring system's total (the 50/40/30 of Seeger-Fabian belong here, not in the rows)."""
+    lines = [StandLine(tr("col_game_points"), tuple(total_text(t) for t in view.classic), True),
+             StandLine(tr("col_won_lost"), tuple(f"{w} / {lost}" for w, lost in zip(view.won, view.lost)), False)]
+    if view.system != "classic":
+        lines.append(StandLine(pick(view.system_label, view.system_label_en),
+                               tuple(total_text(t) for t in view.totals), True))
     return lines
 
 

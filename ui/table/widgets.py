@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.core.text import DEFAULT_FONT
 from kivy.graphics import Color, Ellipse, Line, Quad, Rectangle, RoundedRectangle, Triangle
 from kivy.properties import (
     BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
@@ -112,6 +113,7 @@ class GameText(BoxLayout):
     struck = BooleanProperty(False)
     bold = BooleanProperty(False)
     wrap = BooleanProperty(False)  # several lines (the height follows ``text_height``)
+    font_name = StringProperty(DEFAULT_FONT)  # Kivy's default name, which the table maps to DejaVu Sans
     text_height = NumericProperty(0)
 
 
@@ -223,3 +225,12 @@ def make_button(text: str, name: str, action: Any = None, *, kind: str = "normal
     if action is not None:
         button.bind(on_act=lambda *_: action())
     return button
+
+
+def make_label(text: str, **kwargs: Any) -> TLabel:
+    """A :class:`TLabel` with ``kwargs`` set after its kv rule (whose bound sizes would
+    otherwise win over the ones given here: a font size, a font)."""
+    label = TLabel(text=text)
+    for key, value in kwargs.items():
+        setattr(label, key, value)
+    return label

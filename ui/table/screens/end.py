@@ -12,7 +12,7 @@ from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import chart_series, escape, money_lines, short_names, standing_lines
-from ui.table.widgets import TLabel, make_button
+from ui.table.widgets import TLabel, make_button, make_label
 
 
 class EndScreen(TableScreen):
@@ -37,7 +37,7 @@ class EndScreen(TableScreen):
         money.clear_widgets()
         lines = money_lines(end)
         for line in lines:  # one label per payment: every one shows, at every size
-            label = TLabel(text=escape(line), font_size=s * theme.FONT, size_hint_y=None, height=s * 28)
+            label = make_label(escape(line), font_size=s * theme.FONT, size_hint_y=None, height=s * 28)
             label.bind(texture_size=lambda w, size: setattr(w, "height", max(s * 28, size[1])))  # long names: 2 lines
             money.add_widget(label)
         series = chart_series(view)
@@ -56,7 +56,7 @@ class EndScreen(TableScreen):
         short = short_names(view.players)
 
         def cell(text: str, column: int, height: float, **kwargs: Any) -> TLabel:
-            label = TLabel(text=text, size_hint_y=None, height=s * height, shorten=column != 1,
+            label = make_label(text, size_hint_y=None, height=s * height, shorten=column != 1,
                            halign="left" if column == 1 else "right", **kwargs)
             if widths[column] is not None:
                 label.size_hint_x, label.width = None, s * widths[column]
