@@ -279,6 +279,7 @@ GERMAN: dict[str, str] = {
     "col_levels": "St",
     "col_value": "Wert",
     "list_legend": "Gw Grundwert · Sp Spitzen · St Gewinnstufen",
+    "choose_matadors": "Bitte mit oder ohne wählen: das trägt das Ergebnis ein",
 }
 
 ENGLISH: dict[str, str] = {
@@ -519,6 +520,7 @@ ENGLISH: dict[str, str] = {
     "col_levels": "Lv",
     "col_value": "Value",
     "list_legend": "Base value · tops · levels",
+    "choose_matadors": "Choose with or without: that enters the result",
 }
 
 _TABLES = {"de": GERMAN, "en": ENGLISH}

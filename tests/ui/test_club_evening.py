@@ -135,3 +135,27 @@ def test_the_list_shows_ten_rows_at_800x480_and_sixteen_at_1280x720(display: str
     steps += ["tap list", "wait_screen list", *[f"expect_shown row_{n}" for n in range(1, rows + 1)],
               f"screenshot 46-list-{rows}-rows"]
     run_table(display, steps, size=size).check()
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+def test_the_matadors_page_keeps_the_confirm_place_and_wide_buttons(display: str, size: str) -> None:
+    """Item 8: a double tap on "weiter" lands on a greyed button that says why, not on a
+    "zurück" that bounces back; mit/ohne in rows of six."""
+    steps = setup_steps(FOUR, length="length_open") + [
+        "tap bid_18", "tap hold", "tap pass", "tap pass",
+        "wait_screen declare", "tap choose_skat", "tap game_clubs", "tap declare",
+        "wait_screen play", "tap result_direct", "tap tricks_7", "tap digit_8", "tap digit_0",
+        "tap enter_result",
+        "tap enter_result",  # the second tap of a double tap
+        "expect_text \"Bitte mit oder ohne wählen\"",
+        "expect_shown matadors_m11",
+        f"screenshot 47-matadors-page-{size}",
+        "tap result_back",
+        "expect_shown tricks_7",
+        "tap enter_result",
+        "tap matadors_p2",
+        "wait_screen result",
+    ]
+    run = run_table(display, steps, size=size).check()
+    assert run.sent("tap enter_result", 2) == [] and run.sent("tap result_back") == []
+    assert run.sent("tap matadors_p2") == ["EnterResult(declarer_tricks=7, declarer_points=80, matadors=2)"]

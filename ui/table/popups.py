@@ -16,6 +16,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
 
 from device.cards import DECK
 from ui.i18n import tr
@@ -25,6 +26,7 @@ from ui.table.widgets import CardChip, TButton, TLabel, make_button
 # The picker's rows: one suit each (♣ ♠ ♥ ♦); columns from the highest card down, as a
 # player sorts his hand: Ass, 10, König, Dame, Bube, 9, 8, 7.
 PICKER_RANKS = "AT KQJ987".replace(" ", "")
+MATADORS_PER_ROW = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,13 +201,17 @@ class ResultPopup(TablePopup):
                                                   lambda k=key: pad.press(k), size_hint_y=1))
         page = self.ids.matadors_page
         with_values = sorted(v for v in matador_choices if v > 0)
-        page.cols = max(1, len(with_values))  # "mit" on the first row, "ohne" under it
-        for value in [*with_values, *(-v for v in with_values if -v in matador_choices)]:
-            label = tr("with_n", n=value) if value > 0 else tr("without_n", n=-value)
-            button = make_button(label, f"matadors_{'p' if value > 0 else 'm'}{abs(value)}",
-                                 lambda v=value: self._finish(v), height=self._row_height(),
-                                 kind="selected" if value == matadors else "normal")
-            page.add_widget(button)
+        # "mit" rows first, "ohne" rows under them, at most six a row: each button ≥ 120 px
+        # wide at 800×480 (22 in one row were 58 px and wrapped)
+        page.cols = max(1, min(MATADORS_PER_ROW, len(with_values)))
+        for values in (with_values, [-v for v in with_values if -v in matador_choices]):
+            for value in values:
+                label = tr("with_n", n=value) if value > 0 else tr("without_n", n=-value)
+                page.add_widget(make_button(label, f"matadors_{'p' if value > 0 else 'm'}{abs(value)}",
+                                            lambda v=value: self._finish(v), height=self._row_height(),
+                                            kind="selected" if value == matadors else "normal"))
+            for _ in range(-len(values) % page.cols):  # the "ohne" rows start on a row of their own
+                page.add_widget(Widget(size_hint_y=None, height=self._row_height()))
         if tricks is not None:
             self.set_tricks(tricks)
         if points is not None:
@@ -226,7 +232,7 @@ class ResultPopup(TablePopup):
 
     @staticmethod
     def _row_height() -> float:
-        return float(App.get_running_app().scale * 80)
+        return float(App.get_running_app().scale * 68)
 
     def set_tricks(self, n: int) -> None:
         self.tricks = n
