@@ -280,6 +280,7 @@ GERMAN: dict[str, str] = {
     "col_value": "Wert",
     "list_legend": "Gw Grundwert · Sp Spitzen · St Gewinnstufen",
     "choose_matadors": "Bitte mit oder ohne wählen: das trägt das Ergebnis ein",
+    "sync_no_laptop": "ohne Laptop",
 }
 
 ENGLISH: dict[str, str] = {
@@ -521,6 +522,7 @@ ENGLISH: dict[str, str] = {
     "col_value": "Value",
     "list_legend": "Base value · tops · levels",
     "choose_matadors": "Choose with or without: that enters the result",
+    "sync_no_laptop": "no laptop",
 }
 
 _TABLES = {"de": GERMAN, "en": ENGLISH}

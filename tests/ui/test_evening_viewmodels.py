@@ -117,3 +117,24 @@ def test_the_list_screen_and_skattisch_sheet_show_the_same_columns_and_figures()
     csv_lines = as_csv(sheet).splitlines()
     assert csv_lines[-3].endswith(",".join(c.replace("−", "-") for c in stand[0].cells))
     assert csv_lines[-1].endswith(",".join(c.replace("−", "-") for c in stand[2].cells))
+
+
+def test_every_text_size_is_readable_at_arm_s_length_and_chart_lines_differ_by_mark() -> None:
+    """Item 11: nothing a player must read below 18 px at 800×480; each player's chart line
+    has its own mark (● ■ ▲ ◆ ✚) as well as its colour."""
+    from ui.table import theme
+
+    assert min(theme.FONT_MIN, theme.FONT_SMALL, theme.FONT, theme.FONT_LARGE, theme.FONT_HUGE) >= 18
+    assert len(set(theme.PLAYER_MARKS)) == len(theme.PLAYER_COLOURS) == 5
+
+
+def test_the_status_bar_says_ohne_leser_and_ohne_laptop_without_an_alarm() -> None:
+    """Item 14: a table set up without a reader or a laptop shows it in grey, not red/amber."""
+    from ui.table.viewmodels import status_of
+
+    snap = table_of(FOUR).snapshot()
+    bare = status_of(snap, simulate=False, reader_fitted=False, laptop=False)
+    assert (bare.reader, bare.reader_level, bare.sync, bare.sync_level) == ("ohne Leser", "none", "ohne Laptop", "none")
+    fitted = status_of(snap, simulate=False, reader_fitted=True, laptop=True)
+    assert (fitted.reader, fitted.reader_level) == ("Leser fehlt", "bad")
+    assert (fitted.sync, fitted.sync_level) == ("nicht synchronisiert", "wait")

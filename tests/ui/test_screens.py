@@ -159,7 +159,7 @@ def settings_run(display: str):  # type: ignore[no-untyped-def]
         "wait_screen game",
         "tap list",
         "wait_screen list",
-        "expect_text \"Score list · Game 2\"",
+        "expect_text \"Game 2\"", "expect_text \"Tap an entry\"",
         "expect_text \"Spades\"", "expect_text \"w1\"",
         "expect_no_text \"Pik\"",
         "expect_text \"+22\"",

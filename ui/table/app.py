@@ -38,6 +38,7 @@ from device.table.state import Phase
 from ui import i18n
 from ui.i18n import tr
 from ui.table import theme
+from ui.table.viewmodels import status_of
 from ui.table.widgets import Hint, StatusBar
 
 log = logging.getLogger(__name__)
@@ -288,19 +289,13 @@ class TableApp(App):
     def _update_status(self, snap: Any) -> None:
         bar = self.status_bar
         bar.table_text = self.table_name or tr("table_n", number=self.table_number)
-        reader = snap.reader
-        if self.simulate:
-            bar.reader_text, bar.reader_color = tr("reader_simulated"), theme.OK
-        elif reader.connected:
-            bar.reader_text, bar.reader_color = tr("reader_ok"), theme.OK
-        else:
-            bar.reader_text, bar.reader_color = tr("reader_off"), theme.BAD
-        sync = snap.sync
-        if sync.synced_games:
-            bar.sync_text = tr("sync_upto", game=sync.synced_games)
-        else:
-            bar.sync_text = tr("sync_none")
-        bar.sync_color = theme.OK if sync.acked_seq >= sync.last_seq and sync.last_seq else theme.WARN
+        config = self.table_config
+        status = status_of(snap, simulate=self.simulate,
+                           reader_fitted=config is None or bool(config.reader.enabled),
+                           laptop=config is None or bool(config.sync.url))
+        colours = {"ok": theme.OK, "wait": theme.WARN, "bad": theme.BAD, "none": theme.TEXT_DIM}
+        bar.reader_text, bar.reader_color = status.reader, colours[status.reader_level]
+        bar.sync_text, bar.sync_color = status.sync, colours[status.sync_level]
 
     def _tick_clock(self, *_args: Any) -> None:
         self.status_bar.clock_text = time.strftime("%H:%M")

@@ -99,6 +99,42 @@ def is_null(game: str | None) -> bool:
     return game == "null"
 
 
+# --------------------------------------------------------------------------- the status bar
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The status bar's reader and sync: a text and a level each ("ok" green, "wait" amber,
+    "bad" red, "none" grey: a part the table was set up without is no alarm)."""
+
+    reader: str
+    reader_level: str
+    sync: str
+    sync_level: str
+
+
+def status_of(snap: Any, *, simulate: bool, reader_fitted: bool, laptop: bool) -> Status:
+    """What the status bar says about the reader and the sync. A table set up without a
+    reader ("ohne Leser": results typed in) or without a laptop ("ohne Laptop") is not an
+    alarm; a fitted reader that is gone is ("Leser fehlt", red); games the laptop has not
+    taken yet are amber."""
+    reader = snap.reader
+    if simulate:
+        reader_text, reader_level = tr("reader_simulated"), "ok"
+    elif reader.connected:
+        reader_text, reader_level = tr("reader_ok"), "ok"
+    elif not reader_fitted:
+        reader_text, reader_level = tr("reader_none"), "none"
+    else:
+        reader_text, reader_level = tr("reader_off"), "bad"
+    sync = snap.sync
+    if not laptop:
+        return Status(reader_text, reader_level, tr("sync_no_laptop"), "none")
+    text = tr("sync_upto", game=sync.synced_games) if sync.synced_games else tr("sync_none")
+    level = "ok" if sync.acked_seq >= sync.last_seq and sync.last_seq else "wait"
+    return Status(reader_text, reader_level, text, level)
+
+
 # --------------------------------------------------------------------------- bidding
 
 

@@ -28,9 +28,9 @@ from ui.table.widgets import GameText, TLabel, make_button, make_label
 # Column widths at 800×480 (multiplied by the list's scale): number, dealer, declarer,
 # Grundwert, Spitzen, Gewinnstufen, Wert; the game takes what is left. A player's column by
 # table size: the short names and the numbers must fit whole.
-NUMBER_W, BASE_W, TOPS_W, LEVELS_W, VALUE_W = 26, 30, 32, 22, 48
-NAME_W = {3: 96, 4: 86, 5: 70}  # at 1280×720 every table gets the widest (whole names)
-PLAYER_W = {3: 100, 4: 84, 5: 70}
+NUMBER_W, BASE_W, TOPS_W, LEVELS_W, VALUE_W = 28, 32, 44, 24, 58
+NAME_W = {3: 90, 4: 76, 5: 64}  # at 1280×720 every table gets the widest (whole names)
+PLAYER_W = {3: 90, 4: 76, 5: 66}
 GAP = 3
 ROW_H, FONT_ROW = 24, theme.FONT_SMALL  # ≥ 10 rows at 800×480, ≥ 16 at 1280×720
 
@@ -66,7 +66,7 @@ class ListScreen(TableScreen):
             return  # nothing on the list changed (a card was played): keep the widgets
         self._shown = key
         game_text = pick(snap.game_text, snap.game_text_en)
-        self.title_text = tr("list_title") + (f" · {game_text}" if game_text else "")
+        self.title_text = game_text or tr("list_title")
         self._build_header(view)
         self._build_rows(view)
         self._build_footer(view)
