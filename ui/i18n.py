@@ -281,6 +281,12 @@ GERMAN: dict[str, str] = {
     "list_legend": "Gw Grundwert · Sp Spitzen · St Gewinnstufen",
     "choose_matadors": "Bitte mit oder ohne wählen: das trägt das Ergebnis ein",
     "sync_no_laptop": "ohne Laptop",
+    "store_damaged_title": "Die gespeicherten Listen sind beschädigt",
+    "store_damaged_what": "Eine Datei auf der Speicherkarte ist unvollständig (etwa nach einem Stromausfall). Es geht nichts verloren: „Reparieren“ (Vereins-PIN) behält die beschädigte Datei und stellt die letzte gute Kopie wieder her; höchstens das zuletzt Gespeicherte fehlt. Danach startet der Tisch neu.",
+    "repair_store": "Reparieren",
+    "restart_table": "Tisch neu starten",
+    "store_repaired": "Repariert: bitte den Tisch neu starten",
+    "store_not_repaired": "Nicht repariert: bitte „skattisch store check“ am Laptop oder den Betreuer fragen",
 }
 
 ENGLISH: dict[str, str] = {
@@ -523,6 +529,12 @@ ENGLISH: dict[str, str] = {
     "list_legend": "Base value · tops · levels",
     "choose_matadors": "Choose with or without: that enters the result",
     "sync_no_laptop": "no laptop",
+    "store_damaged_title": "The stored lists are damaged",
+    "store_damaged_what": "A file on the memory card is incomplete (after a power cut, say). Nothing is thrown away: “Repair” (club PIN) keeps the damaged file and restores the last good copy; at most the last thing saved is missing. Then the table starts again.",
+    "repair_store": "Repair",
+    "restart_table": "Restart the table",
+    "store_repaired": "Repaired: please restart the table",
+    "store_not_repaired": "Not repaired: run “skattisch store check” or ask the club’s volunteer",
 }
 
 _TABLES = {"de": GERMAN, "en": ENGLISH}

@@ -159,3 +159,37 @@ def test_the_matadors_page_keeps_the_confirm_place_and_wide_buttons(display: str
     run = run_table(display, steps, size=size).check()
     assert run.sent("tap enter_result", 2) == [] and run.sent("tap result_back") == []
     assert run.sent("tap matadors_p2") == ["EnterResult(declarer_tricks=7, declarer_points=80, matadors=2)"]
+
+
+def test_a_damaged_store_is_shown_on_the_screen_and_repaired_behind_the_club_pin(display: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Item 12: not a blank screen and a console message: the screen says it in words, the
+    repair (ui.commands.store.repair_store, as `skattisch store recover`) asks the club PIN."""
+    from drivers.store import TinyDBEventStore
+
+    store = TinyDBEventStore(tmp_path)
+    store.append("abend-1", [{"id": "a", "seq": 1}])
+    store.append("abend-1", [{"id": "b", "seq": 2}])
+    damaged = store.path("abend-1")
+    store.close()
+    damaged.write_bytes(damaged.read_bytes()[:25])  # torn by a power cut on a bad card
+    config = f'[table]\nclub_pin = "2468"\n\n[store]\npath = "{tmp_path}"\n'
+    steps = [
+        "wait_screen store",
+        "expect_text \"Die gespeicherten Listen sind beschädigt\"",
+        "expect_text \"abend-1\"",
+        "screenshot 48-store-damaged",
+        "tap repair_store",
+        "tap digit_1", "tap pin_ok",
+        "expect_text \"Falsche PIN\"",
+        "tap repair_store",
+        "tap digit_2", "tap digit_4", "tap digit_6", "tap digit_8", "tap pin_ok",
+        "expect_text \"Repariert\"",
+        "screenshot 49-store-repaired",
+        "tap restart_table",
+    ]
+    run = run_table(display, steps, config=config).check()
+    assert "abend-1" in run.stderr  # the console still names the file
+    assert list(tmp_path.glob("lists/abend-1.json.corrupt*"))  # the damaged file is kept
+    again = TinyDBEventStore(tmp_path)
+    assert again.load("abend-1") == [{"id": "a", "seq": 1}]
+    again.close()

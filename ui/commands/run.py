@@ -121,11 +121,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args, config, steps, parts)
     except StoreError as exc:
-        # Never overwrite a damaged list: say which file and how to repair it.
+        # Never overwrite a damaged list: say which file and how to repair it, on the console
+        # and on the screen (where the repair is offered behind the club PIN).
         print(f"skattisch run: the stored lists cannot be read: {exc}\n"
               "Stop the table and run 'skattisch store check', then 'skattisch store recover' "
               "(it keeps the damaged file and restores the last good copy).", file=sys.stderr)
-        return 2
+        parts.close()  # let go of the store, so that the screen's repair may open it
+        if args.exit_when_done and not steps:
+            return 2
+        damaged = _Parts()
+        try:
+            code = _run(args, config, steps, damaged, store_problem=str(exc))
+        finally:
+            damaged.close()
+        return code
     except PanelError as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
@@ -151,14 +160,16 @@ class _Parts:
                 print(f"skattisch run: closing {item!r}: {exc}", file=sys.stderr)
 
 
-def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts) -> int:
+def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts, *,
+         store_problem: str | None = None) -> int:
     from device.table import OpenList, TableService
     from drivers.adapters import build_panel, build_reader, build_store
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
 
-    # --simulate keeps the lists in memory unless a config names a store.
-    store = parts.add(build_store(config, simulate=args.simulate and args.config is None))
+    # --simulate keeps the lists in memory unless a config names a store; a damaged store is
+    # not opened again: the table shows the store screen over an empty memory store.
+    store = parts.add(build_store(config, simulate=(args.simulate and args.config is None) or bool(store_problem)))
     rng = random.Random(args.seed) if args.seed is not None else None
     service = TableService(store, device_id=store.device_id, rng=rng)
     if args.players:
@@ -178,6 +189,11 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
         service, simulate=args.simulate, table_number=config.table.number, table_name=config.table.name,
         club_pin=config.table.club_pin, language=args.lang or config.table.language, config=config,
         hooks={"shutdown": _shutdown_hook(args)}, on_started=started)
+    if store_problem:
+        from ui.commands.store import repair_store
+
+        app.store_problem = store_problem
+        app.store_repair = lambda: repair_store(config.store.path)
     app.attach_panel(parts.add(build_panel(config, app.panel_submit, simulate=args.simulate)))
     reader = build_reader(config.reader, simulate=args.simulate)
     if reader is not None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,59 +26,92 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="the config file (default: the usual places)")
 
 
+@dataclass(frozen=True, slots=True)
+class StoreReport:
+    """What a check or a repair found: all readable (``ok``) and a line per file."""
+
+    ok: bool
+    lines: tuple[str, ...]
+
+
+def check_store(directory: Path) -> StoreReport:
+    """Check the store in ``directory`` (not in use). The one place the CLI and the table's
+    screen ("Speicher beschädigt") check a store."""
+    return _with_store(directory, _check)
+
+
+def repair_store(directory: Path) -> StoreReport:
+    """Repair the damaged lists in ``directory`` from their last good copies (the damaged
+    files are kept). The one place the CLI and the table's screen repair a store."""
+    return _with_store(directory, _recover)
+
+
+def _with_store(directory: Path, action: Callable[[TinyDBEventStore, list[str]], bool]) -> StoreReport:
+    from drivers.store import StoreError, TinyDBEventStore
+
+    lines: list[str] = []
+    try:
+        store = TinyDBEventStore(directory)
+    except StoreError as exc:
+        return StoreReport(False, (str(exc),))
+    try:
+        return StoreReport(action(store, lines), tuple(lines))
+    finally:
+        store.close()
+
+
 def run(args: argparse.Namespace) -> int:
     from drivers.config import ConfigError, load_config
     from drivers.store import StoreError, TinyDBEventStore
 
     try:
         directory = Path(args.path) if args.path else load_config(args.config).store.path
-        store = TinyDBEventStore(directory)
+        TinyDBEventStore(directory).close()  # in use, or not a store: say so with exit code 2
     except (ConfigError, StoreError) as exc:
         print(f"skattisch store: {exc}", file=sys.stderr)
         return 2
-    try:
-        return _recover(store) if args.action == "recover" else _check(store)
-    finally:
-        store.close()
+    report = repair_store(directory) if args.action == "recover" else check_store(directory)
+    print("\n".join(report.lines))
+    return 0 if report.ok else 1
 
 
-def _check(store: TinyDBEventStore) -> int:
+def _check(store: TinyDBEventStore, out: list[str]) -> bool:
     from drivers.store import StoreError
 
     damaged = 0
     try:
         list_ids = store.list_ids()
     except StoreError as exc:
-        print(f"damaged: {exc}")
-        print("run 'skattisch store recover' to repair it")
-        return 1
+        out.append(f"damaged: {exc}")
+        out.append("run 'skattisch store recover' to repair it")
+        return False
     for list_id in list_ids:
         try:
             events = store.load(list_id)
         except StoreError as exc:
             damaged += 1
-            print(f"damaged: {exc}")
+            out.append(f"damaged: {exc}")
             continue
-        print(f"ok: {list_id} ({len(events)} events)")
+        out.append(f"ok: {list_id} ({len(events)} events)")
     if damaged:
-        print(f"{damaged} damaged list file(s): run 'skattisch store recover' to repair them")
-    return 1 if damaged else 0
+        out.append(f"{damaged} damaged list file(s): run 'skattisch store recover' to repair them")
+    return not damaged
 
 
-def _recover(store: TinyDBEventStore) -> int:
+def _recover(store: TinyDBEventStore, out: list[str]) -> bool:
     from drivers.store import StoreError
 
     failed = 0
     try:
-        print(store.recover_index().message)
+        out.append(store.recover_index().message)
         list_ids = store.list_ids()
     except StoreError as exc:
-        print(f"not repaired: {exc}")
-        return 1
+        out.append(f"not repaired: {exc}")
+        return False
     for list_id in list_ids:
         try:
-            print(store.recover(list_id).message)
+            out.append(store.recover(list_id).message)
         except StoreError as exc:
             failed += 1
-            print(f"not repaired: {exc}")
-    return 1 if failed else 0
+            out.append(f"not repaired: {exc}")
+    return not failed

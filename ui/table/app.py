@@ -149,6 +149,8 @@ class TableApp(App):
         self._picker: Any = None
         self._setup_forced = False
         self._settings_unlocked = not club_pin
+        self.store_problem: str | None = None  # the stored lists cannot be read: the store screen
+        self.store_repair: Callable[[], Any] = lambda: None
         self._reader_capture: Callable[[Any], None] | None = None
         self._panel_capture: Callable[[Any], None] | None = None
 
@@ -255,6 +257,9 @@ class TableApp(App):
         self._update_status(snap)
         self._update_panel()
         wanted = PHASE_SCREENS.get(snap.phase, "setup")
+        if self.store_problem:  # the stored lists are damaged: nothing else until it is repaired
+            self._switch("store", snap)
+            return
         current = self.manager.current
         self.can_leave_setup = snap.phase != Phase.SETUP
         if not (current in OVERLAY_SCREENS or (current == "setup" and self._setup_forced)):
@@ -369,6 +374,25 @@ class TableApp(App):
         from ui.table.popups import PinPopup
 
         PinPopup(self._check_pin).open()
+
+    def ask_pin(self, then: Callable[[], None]) -> None:
+        """``then()`` once the club PIN is typed right (at once when there is none)."""
+        if not self.club_pin:
+            then()
+            return
+        from ui.table.popups import PinPopup
+
+        def check(pin: str) -> None:
+            if self.pin_matches(pin):
+                self._clear_hint()
+                then()
+            else:
+                self.hint(tr("pin_wrong"), level="error")
+
+        PinPopup(check).open()
+
+    def pin_matches(self, pin: str) -> bool:
+        return pin == self.club_pin
 
     def _check_pin(self, pin: str) -> None:
         if pin == self.club_pin:
