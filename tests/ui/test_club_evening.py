@@ -193,3 +193,19 @@ def test_a_damaged_store_is_shown_on_the_screen_and_repaired_behind_the_club_pin
     again = TinyDBEventStore(tmp_path)
     assert again.load("abend-1") == [{"id": "a", "seq": 1}]
     again.close()
+
+
+def test_the_setup_takes_the_players_from_the_config_s_roster(display: str) -> None:
+    """Item 9 (the roster part): `[table] roster` in the config; five taps instead of typing."""
+    config = '[table]\nroster = ["Hannelore", "Hans-Joachim", "Wolfgang", "Karl-Heinz", "Ingrid", "Bernd"]\n'
+    steps = ["wait_screen setup", "tap add_player",
+             *[f"tap roster_{name}" for name in FIVE],
+             "screenshot 50-setup-roster",
+             "tap setup_next", "tap length_open", "tap setup_next",
+             "wait_screen game",
+             "tap list", "wait_screen list",
+             "expect_text \"Hannel.\"", "expect_text \"Hans-J.\"", "expect_text \"Karl-H.\"",
+             "screenshot 51-list-five-short-names"]
+    run = run_table(display, steps, config=config).check()
+    opened = run.sent("tap setup_next", 2)
+    assert opened and "Hannelore" in opened[0] and "Hans-Joachim" in opened[0] and "Ingrid" in opened[0]

@@ -171,7 +171,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
     # not opened again: the table shows the store screen over an empty memory store.
     store = parts.add(build_store(config, simulate=(args.simulate and args.config is None) or bool(store_problem)))
     rng = random.Random(args.seed) if args.seed is not None else None
-    service = TableService(store, device_id=store.device_id, rng=rng)
+    service = TableService(store, device_id=store.device_id, rng=rng, roster=config.table.roster)
     if args.players:
         names = tuple(n.strip() for n in args.players.split(",") if n.strip())
         result = service.handle(OpenList(names, series_length=None if len(names) > 4 else {3: 36, 4: 48}[len(names)]))
