@@ -287,6 +287,9 @@ GERMAN: dict[str, str] = {
     "restart_table": "Tisch neu starten",
     "store_repaired": "Repariert: bitte den Tisch neu starten",
     "store_not_repaired": "Nicht repariert: bitte „skattisch store check“ am Laptop oder den Betreuer fragen",
+    "undo_confirmation_title": "Bestätigung zurücknehmen?",
+    "undo_confirmation_yes": "Ja, zurück",
+    "undo_confirmation_text": "Bestätigt hat schon: {names}. Mit „zurück“ ist das Ergebnis wieder offen.",
 }
 
 ENGLISH: dict[str, str] = {
@@ -535,6 +538,9 @@ ENGLISH: dict[str, str] = {
     "restart_table": "Restart the table",
     "store_repaired": "Repaired: please restart the table",
     "store_not_repaired": "Not repaired: run “skattisch store check” or ask the club’s volunteer",
+    "undo_confirmation_title": "Take back the confirmation?",
+    "undo_confirmation_yes": "Yes, take it back",
+    "undo_confirmation_text": "Already confirmed by: {names}. Going back opens the result again.",
 }
 
 _TABLES = {"de": GERMAN, "en": ENGLISH}

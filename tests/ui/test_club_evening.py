@@ -105,7 +105,12 @@ def test_the_result_shows_what_was_entered_and_a_correction_must_change_somethin
         "wait_screen result",
         "expect_text \"Carla: 80 Augen · 7 Stiche · gereizt 36\"",
         f"screenshot 44-result-counts-{size}",
-        "tap confirm_1", "tap confirm_2",
+        "tap confirm_1",
+        "tap undo",  # item 14: a confirmation is not thrown away without asking
+        "expect_text \"Bestätigung zurücknehmen?\"",
+        "tap cancel",
+        "expect_text \"bestätigt: Bernd\"",
+        "tap confirm_2",
         # game 2, the quick way: Carla (Vorhand) wins Kreuz mit 1 with 80 Augen
         *direct_game(1, 3, "clubs", 7, 80, 1),
         "tap list", "wait_screen list",
@@ -120,6 +125,7 @@ def test_the_result_shows_what_was_entered_and_a_correction_must_change_somethin
         f"screenshot 45-list-corrected-{size}",
     ]
     run = run_table(display, steps, size=size).check()
+    assert run.sent("tap undo") == [] and run.sent("tap cancel") == []
     assert run.sent("tap matadors_p1", 3) == []
     assert "'declarer_points': 52" in run.sent("tap propose_0")[0]
 

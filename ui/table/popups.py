@@ -194,7 +194,7 @@ class ResultPopup(TablePopup):
         grid = self.ids.tricks_grid
         for n in range(11):
             grid.add_widget(make_button(str(n), f"tricks_{n}", lambda n=n: self.set_tricks(n), size_hint_y=1))
-        pad = self.ids.pad
+        pad = self._pad = self.ids.pad.__self__
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "⌫"):
             pad.ids.keypad.add_widget(make_button(key, f"digit_{key}" if key.isdigit() else
                                                   ("digit_clear" if key == "C" else "digit_back"),
@@ -220,7 +220,8 @@ class ResultPopup(TablePopup):
         # a correction must change something: the entry's own counts are refused with a reason
         self._unchanged = None if heading == "" or tricks is None else (tricks, points, matadors)
 
-        self._pages = [self.ids.entry_page, self.ids.matadors_page]
+        # strong references: ``ids`` are weak, and a page out of the tree would be collected
+        self._pages = [self.ids.entry_page.__self__, self.ids.matadors_page.__self__]
         self.ids.body.remove_widget(self.ids.matadors_page)
 
     def on_page(self, _instance: Any, page: int) -> None:
@@ -244,7 +245,7 @@ class ResultPopup(TablePopup):
         if self.tricks < 0:
             App.get_running_app().hint(tr("tricks_missing"))
             return
-        if not self.ids.pad.value and not self.null_game:
+        if not self._pad.value and not self.null_game:
             App.get_running_app().hint(tr("points_missing"))
             return
         if self.null_game:
@@ -253,7 +254,7 @@ class ResultPopup(TablePopup):
             self.page = 1
 
     def _finish(self, matadors: int | None) -> None:
-        value = self.ids.pad.value
+        value = self._pad.value
         if self._unchanged is not None and (self.tricks, int(value) if value else None, matadors) == self._unchanged:
             App.get_running_app().hint(tr("correction_unchanged"))
             self.page = 0

@@ -11,6 +11,7 @@ from kivy.properties import ColorProperty, StringProperty
 
 from ui.i18n import pick, tr
 from ui.table import theme
+from ui.table.popups import ChoicePopup, Option
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import escape, game_suit, result_counts, short_names
 from ui.table.widgets import make_button
@@ -88,6 +89,16 @@ class ResultScreen(TableScreen):
         for value in sorted(choices, key=lambda v: (v < 0, abs(v))):
             grid.add_widget(make_button(matadors_label(value), f"matadors_{'p' if value > 0 else 'm'}{abs(value)}",
                                         lambda v=value: self.app.enter_matadors(v)))
+
+    def back(self) -> None:
+        """"zurück": a confirmation already given is not thrown away without asking."""
+        result = self._snap.result if self._snap is not None else None
+        if result is None or not result.confirmed:
+            self.app.undo()
+            return
+        ChoicePopup(tr("undo_confirmation_title"), [
+            Option(tr("undo_confirmation_yes"), "undo_yes", self.app.undo, kind="danger"),
+        ], text=tr("undo_confirmation_text", names=", ".join(escape(n) for n in result.confirmed))).open()
 
     def retranslate(self) -> None:
         if self._snap is not None:
