@@ -215,3 +215,21 @@ def test_the_setup_takes_the_players_from_the_config_s_roster(display: str) -> N
     run = run_table(display, steps, config=config).check()
     opened = run.sent("tap setup_next", 2)
     assert opened and "Hannelore" in opened[0] and "Hans-Joachim" in opened[0] and "Ingrid" in opened[0]
+
+
+def test_a_refused_result_keeps_what_was_typed(display: str) -> None:
+    """Item 10 (in part): 75 Augen in 0 tricks is refused; the entry opens again with the 75
+    and the reason, to be corrected rather than typed again."""
+    steps = setup_steps(THREE, length="length_open") + [
+        "tap bid_18", "tap hold", "tap pass", "tap pass",
+        "wait_screen declare", "tap choose_skat", "tap game_clubs", "tap declare",
+        "wait_screen play", "tap result_direct", "tap tricks_0", "tap digit_7", "tap digit_5",
+        "tap enter_result", "tap matadors_p1",
+        "expect_text \"75\"", "expect_shown tricks_0", "expect_text \"Augen\"",
+        "screenshot 52-result-refused-kept",
+        "tap tricks_7", "tap enter_result", "tap matadors_p1",
+        "wait_screen result",
+    ]
+    run = run_table(display, steps).check()
+    assert run.step("tap matadors_p1")["refusals"] != []
+    assert run.sent("tap matadors_p1", 2) == ["EnterResult(declarer_tricks=7, declarer_points=75, matadors=1)"]

@@ -227,6 +227,8 @@ class TableApp(App):
                 self._clear_reasons()  # the table moved on: a reason given before no longer applies
             for refusal in result.refusals:
                 self.counters.refusals.append(refusal.code)
+                if isinstance(getattr(refusal, "command", None), cmd.EnterResult):
+                    self._reopen_result_entry(refusal.command)  # what was typed stays, to be corrected
                 self.hint(i18n.pick(refusal.reason_de, refusal.reason), level="error")
             for event in result.events:
                 self._announce(event)
@@ -534,6 +536,11 @@ class TableApp(App):
 
     def enter_result(self, tricks: int, points: int | None, matadors: int | None = None) -> None:
         self.submit(cmd.EnterResult(tricks, points, matadors))
+
+    def _reopen_result_entry(self, refused: cmd.EnterResult) -> None:
+        """A refused "Ergebnis direkt" opens again with what was typed (the reason on top)."""
+        if self.current_screen == "play" and self._top_popup() is None:
+            self.manager.get_screen("play").enter_result(refused)
 
     def enter_matadors(self, matadors: int) -> None:
         self.submit(cmd.EnterMatadors(matadors))
