@@ -50,11 +50,11 @@ def test_at_four_players_every_transfer_and_the_game_points_are_on_the_end_scree
 
 
 @pytest.mark.parametrize("size", ["800x480", "1280x720"])
-def test_at_five_players_the_end_screen_shows_every_transfer_and_whole_names(display: str, size: str) -> None:
+def test_at_five_players_the_end_screen_shows_every_transfer_and_unique_short_names(display: str, size: str) -> None:
     steps = evening(FIVE, 5) + [
         "expect_text \"Wolfgang zahlt Hannelore 2,53 €\"", "expect_text \"Ingrid zahlt Hannelore 0,54 €\"",
         "expect_text \"Ingrid zahlt Karl-Heinz 1,12 €\"", "expect_text \"Ingrid zahlt Hans-Joachim 0,67 €\"",
-        "expect_text \"✔ Hannelore\"", "expect_text \"✔ Hans-J.\"", "expect_text \"✔ Karl-H.\"",
+        "expect_text \"✔ Hannel.\"", "expect_text \"✔ Hans-J.\"", "expect_text \"✔ Karl-H.\"",  # short names, unique
         f"screenshot 41-end-five-{size}",
     ]
     run_table(display, steps, size=size).check()
