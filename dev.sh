@@ -34,7 +34,7 @@ case "$cmd" in
         ;;
     test)
         need_apt xvfb xauth fonts-dejavu-core fonts-dejavu-extra shellcheck
-        setup "test,ui"
+        setup "test,ui,club"
         "$VENV/bin/mypy" --strict device
         exec "$VENV/bin/python" -m pytest "$@"
         ;;

@@ -87,8 +87,9 @@ def build_reader(config: ReaderConfig, *, simulate: bool) -> CardReader | Simula
     from drivers.reader import SerialCardReader
 
     deck = Deck.load(config.deck) if config.deck is not None else None
+    confirm = None if config.confirm_ms is None else config.confirm_ms / 1000
     return SerialCardReader(config.port, mode=config.mode, baud=config.baud, deck=deck,
-                            debounce=config.debounce_ms / 1000)
+                            debounce=config.debounce_ms / 1000, confirm=confirm)
 
 
 def build_panel(config: Config, submit: Submit, *, simulate: bool) -> Panel:
@@ -103,8 +104,8 @@ def build_panel(config: Config, submit: Submit, *, simulate: bool) -> Panel:
 def build_store(config: Config, *, simulate: bool, directory: Path | None = None) -> EventStore:
     """The durable store under the configured path; in a simulation a store in ``directory``
     (a temporary folder the caller owns) or in memory."""
-    from drivers.store import MemoryEventStore, TinyDBEventStore
+    from drivers.store import MemoryEventStore, JournalEventStore
 
     if simulate:
-        return TinyDBEventStore(directory) if directory is not None else MemoryEventStore()
-    return TinyDBEventStore(config.store.path)
+        return JournalEventStore(directory) if directory is not None else MemoryEventStore()
+    return JournalEventStore(config.store.path)

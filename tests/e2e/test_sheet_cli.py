@@ -47,7 +47,7 @@ def test_csv_has_a_row_per_entry_and_the_totals() -> None:
     rows = list(csv.reader(io.StringIO(sheet(str(EXAMPLE), "--csv").stdout)))
     assert rows[0] == ["Nr", "Geber", "Alleinspieler", "Spiel", "Grundwert", "Spitzen", "Gewinnstufen", "Wert",
                        "Anna", "Bernd", "Carla", "Dieter"]
-    assert rows[1] == ["1", "Anna", "Bernd", "Kreuz H", "12", "m2", "2", "+48", "", "48", "", ""]
+    assert rows[1] == ["1", "Anna", "Bernd", "Kreuz H", "12", "m2", "2", "48", "", "48", "", ""]
     assert len(rows) == 1 + 6 + 3  # the entries, then game points, won / lost, Seeger-Fabian
     assert rows[-3][-4:] == ["96", "48", "46", "-78"]
     assert rows[-1][-4:] == ["176", "128", "126", "-78"]
@@ -62,5 +62,5 @@ def test_a_bad_document_gives_a_clear_error_and_exit_2(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "entries[2].bid: 19 is not a bid value" in result.stderr
     garbled = sheet("-", stdin="{not json")
-    assert garbled.returncode == 2 and "is not JSON" in garbled.stderr
+    assert garbled.returncode == 2 and "not JSON" in garbled.stderr
     assert sheet(str(tmp_path / "missing.json")).returncode == 2

@@ -170,19 +170,17 @@ def test_the_matadors_page_keeps_the_confirm_place_and_wide_buttons(display: str
 def test_a_damaged_store_is_shown_on_the_screen_and_repaired_behind_the_club_pin(display: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Item 12: not a blank screen and a console message: the screen says it in words, the
     repair (ui.commands.store.repair_store, as `skattisch store recover`) asks the club PIN."""
-    from drivers.store import TinyDBEventStore
+    from drivers.store import JournalEventStore
+    from tests.e2e.test_store_cli import record_table
 
-    store = TinyDBEventStore(tmp_path)
-    store.append("abend-1", [{"id": "a", "seq": 1}])
-    store.append("abend-1", [{"id": "b", "seq": 2}])
-    damaged = store.path("abend-1")
-    store.close()
-    damaged.write_bytes(damaged.read_bytes()[:25])  # torn by a power cut on a bad card
+    list_id, events = record_table(tmp_path, 1)
+    journal = tmp_path / "journal" / f"{list_id}.jsonl"
+    journal.write_bytes(journal.read_bytes().replace(b'"seq":3', b'"seq":4', 1))  # one bad character
     config = f'[table]\nclub_pin = "2468"\n\n[store]\npath = "{tmp_path}"\n'
     steps = [
         "wait_screen store",
         "expect_text \"Die gespeicherten Listen sind beschädigt\"",
-        "expect_text \"abend-1\"",
+        "expect_text \"line 3 is damaged\"",
         "screenshot 48-store-damaged",
         "tap repair_store",
         "tap digit_1", "tap pin_ok",
@@ -194,11 +192,10 @@ def test_a_damaged_store_is_shown_on_the_screen_and_repaired_behind_the_club_pin
         "tap restart_table",
     ]
     run = run_table(display, steps, config=config).check()
-    assert "abend-1" in run.stderr  # the console still names the file
-    assert list(tmp_path.glob("lists/abend-1.json.corrupt*"))  # the damaged file is kept
-    again = TinyDBEventStore(tmp_path)
-    assert again.load("abend-1") == [{"id": "a", "seq": 1}]
-    again.close()
+    assert "line 3 is damaged" in run.stderr  # the console still names the file and line
+    assert list((tmp_path / "journal").glob("*.damaged"))  # the damaged part is kept
+    with JournalEventStore(tmp_path) as store:
+        assert store.load(list_id) == events[:2]  # every event before the damage
 
 
 def test_the_setup_takes_the_players_from_the_config_s_roster(display: str) -> None:

@@ -132,9 +132,13 @@ def test_the_status_bar_says_ohne_leser_and_ohne_laptop_without_an_alarm() -> No
     """Item 14: a table set up without a reader or a laptop shows it in grey, not red/amber."""
     from ui.table.viewmodels import status_of
 
+    from dataclasses import replace
+
     snap = table_of(FOUR).snapshot()
-    bare = status_of(snap, simulate=False, reader_fitted=False, laptop=False)
+    assert not snap.sync.laptop  # no laptop paired
+    bare = status_of(snap, simulate=False, reader_fitted=False)
     assert (bare.reader, bare.reader_level, bare.sync, bare.sync_level) == ("ohne Leser", "none", "ohne Laptop", "none")
-    fitted = status_of(snap, simulate=False, reader_fitted=True, laptop=True)
+    paired = replace(snap, sync=replace(snap.sync, laptop="skat-laptop"))
+    fitted = status_of(paired, simulate=False, reader_fitted=True)
     assert (fitted.reader, fitted.reader_level) == ("Leser fehlt", "bad")
     assert (fitted.sync, fitted.sync_level) == ("nicht synchronisiert", "wait")

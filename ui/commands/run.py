@@ -103,6 +103,17 @@ def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, 
     return width, height, fullscreen
 
 
+STORE_NOTICES = {  # kind: (English, German) — what the store repaired on opening, for the status bar
+    "torn": ("Store repaired: a line torn by a power cut was moved aside; every whole entry is kept (details in"
+             " the log).", "Speicher repariert: eine beim Stromausfall abgerissene Zeile wurde beiseitegelegt, alle"
+             " ganzen Einträge sind da (Einzelheiten im Log)."),
+    "old_copy": ("An old, damaged list was taken from its last good copy (details in the log).",
+                 "Eine alte, beschädigte Liste wurde aus ihrer letzten guten Kopie übernommen (Einzelheiten im Log)."),
+    "converted": ("The store was converted to the journal; the old files are kept in before-journal.",
+                  "Der Speicher wurde auf das Journal umgestellt; die alten Dateien liegen in before-journal."),
+}
+
+
 def run(args: argparse.Namespace) -> int:
     from drivers.config import ConfigError, load_config
     from ui.table.script import ScriptError, load_script
@@ -114,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     _kivy_environment(args, config)
+    from drivers.deck import DeckError
     from drivers.panel import PanelError
     from drivers.store import StoreError
 
@@ -121,11 +133,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args, config, steps, parts)
     except StoreError as exc:
-        # Never overwrite a damaged list: say which file and how to repair it, on the console
-        # and on the screen (where the repair is offered behind the club PIN).
-        print(f"skattisch run: the stored lists cannot be read: {exc}\n"
-              "Stop the table and run 'skattisch store check', then 'skattisch store recover' "
-              "(it keeps the damaged file and restores the last good copy).", file=sys.stderr)
+        # Never overwrite a damaged list: say which file, what is wrong and what to do about it,
+        # on the console and on the screen (where the repair is offered behind the club PIN).
+        print(f"skattisch run: the store cannot be used: {exc}\n{exc.hint}", file=sys.stderr)
         parts.close()  # let go of the store, so that the screen's repair may open it
         if args.exit_when_done and not steps:
             return 2
@@ -135,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         finally:
             damaged.close()
         return code
-    except PanelError as exc:
+    except (PanelError, DeckError) as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     finally:
@@ -182,6 +192,10 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
     report = parts.add(open(args.report, "w", encoding="utf-8")) if args.report else None
 
     def started(app: TableApp) -> None:
+        kinds = {getattr(notice, "kind", "") for notice in getattr(store, "notices", [])}
+        said = [STORE_NOTICES[kind][app.language == "de"] for kind in ("torn", "old_copy", "converted") if kind in kinds]
+        if said:  # said once on the screen; the log has the details (file, bytes, where they went)
+            app.hint(" ".join(said), level="error")
         if runner is not None:
             runner.start(app)
 
@@ -189,6 +203,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         service, simulate=args.simulate, table_number=config.table.number, table_name=config.table.name,
         club_pin=config.table.club_pin, language=args.lang or config.table.language, config=config,
         hooks={"shutdown": _shutdown_hook(args)}, on_started=started)
+    app.sync_client = _start_sync(config, store, service, parts)
     if store_problem:
         from ui.commands.store import repair_store
 
@@ -210,6 +225,30 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         app._on_started = lambda a: Clock.schedule_once(lambda _dt: a.stop(), 0.2)
     app.run()
     return runner.exit_code if runner is not None else 0
+
+
+def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
+    """The sync client in its own thread, for a table whose store is on disk (None in memory).
+
+    Its state (laptop, secret, acknowledged seq) lives in ``sync.json`` beside the store; the
+    laptop is found by mDNS, else ``sync.url`` from the config."""
+    directory = getattr(store, "directory", None)
+    if directory is None:
+        return None
+    from drivers.club.mdns import find_laptop
+    from drivers.sync import make_client
+
+    def discover() -> str | None:
+        try:
+            return find_laptop(timeout=2.0)
+        except OSError:  # no network at all: the configured address, if any
+            return None
+
+    client = make_client(store, directory, service.device_id, service.submit, discover=discover,
+                         fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds))
+    service.subscribe(lambda result: client.wake() if result.events else None)
+    client.start()
+    return parts.add(client)
 
 
 def _shutdown_hook(args: argparse.Namespace) -> Any:

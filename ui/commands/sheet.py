@@ -7,9 +7,9 @@ spreadsheet. A bad document: the error names the entry and field, exit code 2.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
+import errno
 import json
+import os
 import sys
 from typing import Any
 
@@ -24,17 +24,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from device.jsonin import JsonInputError, parse_json
     from device.listdoc import ListDocumentError, parse_list_document
 
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-        document = parse_list_document(json.loads(text))
+        data = sys.stdin.buffer.read() if args.file == "-" else read_input_file(args.file)
+        document = parse_list_document(parse_json(data))
     except OSError as exc:
         print(f"skattisch sheet: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    except json.JSONDecodeError as exc:
-        print(f"skattisch sheet: {args.file} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-              file=sys.stderr)
+    except JsonInputError as exc:
+        print(f"skattisch sheet: {args.file}: {exc}", file=sys.stderr)
         return 2
     except ListDocumentError as exc:
         print(f"skattisch sheet: {args.file}: {exc}", file=sys.stderr)
@@ -181,15 +181,33 @@ def as_text(sheet: dict[str, Any]) -> str:
 
 
 def as_csv(sheet: dict[str, Any]) -> str:
-    """The same columns as the text and the screen, a row per entry, then the "Stand" lines."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow([*HEADER_CSV, *sheet["players"]])
+    """The same columns as the text and the screen, a row per entry, then the "Stand" lines;
+    text cells that a spreadsheet would run as a formula are escaped (:mod:`device.csvcell`),
+    numbers stay numbers ("+48" is written 48)."""
+    from device.csvcell import csv_text
+
+    rows: list[list[Any]] = [[*HEADER_CSV, *sheet["players"]]]
     for row in sheet["rows"]:
-        writer.writerow(paper_cells(row))
+        rows.append([_number(cell) for cell in paper_cells(row)])
     for label, cells in stand_rows(sheet):
-        writer.writerow(["", "", "", label, "", "", "", "", *cells])
-    return buffer.getvalue()
+        rows.append(["", "", "", label, "", "", "", "", *(_number(cell) for cell in cells)])
+    return csv_text(rows)
+
+
+def _number(cell: str) -> Any:
+    """A cell that is a whole number as a number, else the text."""
+    try:
+        return int(cell)
+    except ValueError:
+        return cell
+
+
+def read_input_file(name: str) -> bytes:
+    """A named input file's bytes; a folder is refused as such (OSError, like a missing file)."""
+    if os.path.isdir(name):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder, not a file", name)
+    with open(name, "rb") as stream:
+        return stream.read()
 
 
 def _strike(text: str) -> str:

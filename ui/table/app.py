@@ -37,7 +37,7 @@ from device.table import commands as cmd
 from device.table.state import Phase
 from ui import i18n
 from ui.i18n import tr
-from ui.table import theme
+from ui.table import errors, theme
 from ui.table.viewmodels import status_of
 from ui.table.widgets import Hint, StatusBar
 
@@ -132,6 +132,7 @@ class TableApp(App):
         self.table_name = table_name
         self.club_pin = club_pin
         self.table_config = config
+        self.sync_client: Any = None  # the sync driver (set by skattisch run when the store is on disk)
         self.hooks = dict(hooks or {})
         self.language = language
         i18n.set_language(language)
@@ -180,6 +181,7 @@ class TableApp(App):
         return root
 
     def on_start(self) -> None:
+        self.error_handler = errors.install(self)  # an error in a callback: banner, log, go on
         self._pump_event = Clock.schedule_interval(self._pump, PUMP_SECONDS)
         Clock.schedule_interval(self._tick_clock, 1.0)
         self._tick_clock()
@@ -193,6 +195,7 @@ class TableApp(App):
 
     def on_stop(self) -> None:
         self._pump_event.cancel() if hasattr(self, "_pump_event") else None
+        errors.uninstall(self.error_handler) if hasattr(self, "error_handler") else None
 
     def _update_scale(self) -> None:
         self.scale = theme.scale_for(Window.height)
@@ -235,6 +238,8 @@ class TableApp(App):
             for listener in list(self.listeners):
                 listener(result)
             self._refresh_trigger()
+        elif self.snapshot is not None and self.service.snapshot() is not self.snapshot:
+            self._refresh_trigger()  # no event, but the sync (acked, laptop) or the reader changed
         return True
 
     def _announce(self, event: Any) -> None:
@@ -298,8 +303,7 @@ class TableApp(App):
         bar.table_text = self.table_name or tr("table_n", number=self.table_number)
         config = self.table_config
         status = status_of(snap, simulate=self.simulate,
-                           reader_fitted=config is None or bool(config.reader.enabled),
-                           laptop=config is None or bool(config.sync.url))
+                           reader_fitted=config is None or bool(config.reader.enabled))
         colours = {"ok": theme.OK, "wait": theme.WARN, "bad": theme.BAD, "none": theme.TEXT_DIM}
         bar.reader_text, bar.reader_color = status.reader, colours[status.reader_level]
         bar.sync_text, bar.sync_color = status.sync, colours[status.sync_level]

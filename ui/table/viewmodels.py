@@ -113,11 +113,11 @@ class Status:
     sync_level: str
 
 
-def status_of(snap: Any, *, simulate: bool, reader_fitted: bool, laptop: bool) -> Status:
+def status_of(snap: Any, *, simulate: bool, reader_fitted: bool) -> Status:
     """What the status bar says about the reader and the sync. A table set up without a
-    reader ("ohne Leser": results typed in) or without a laptop ("ohne Laptop") is not an
-    alarm; a fitted reader that is gone is ("Leser fehlt", red); games the laptop has not
-    taken yet are amber."""
+    reader ("ohne Leser": results typed in) or without a laptop ("ohne Laptop", the
+    snapshot's ``sync.laptop``) is not an alarm; a fitted reader that is gone is ("Leser
+    fehlt", red); games the laptop has not taken yet are amber."""
     reader = snap.reader
     if simulate:
         reader_text, reader_level = tr("reader_simulated"), "ok"
@@ -128,11 +128,14 @@ def status_of(snap: Any, *, simulate: bool, reader_fitted: bool, laptop: bool) -
     else:
         reader_text, reader_level = tr("reader_off"), "bad"
     sync = snap.sync
-    if not laptop:
+    if not getattr(sync, "laptop", True):
         return Status(reader_text, reader_level, tr("sync_no_laptop"), "none")
-    text = tr("sync_upto", game=sync.synced_games) if sync.synced_games else tr("sync_none")
-    level = "ok" if sync.acked_seq >= sync.last_seq and sync.last_seq else "wait"
-    return Status(reader_text, reader_level, text, level)
+    all_sent = bool(sync.last_seq) and sync.acked_seq >= sync.last_seq
+    if sync.synced_games:
+        text = tr("sync_upto", game=sync.synced_games)
+    else:
+        text = tr("sync_all") if all_sent else tr("sync_none")
+    return Status(reader_text, reader_level, text, "ok" if all_sent else "wait")
 
 
 # --------------------------------------------------------------------------- bidding
@@ -454,12 +457,16 @@ def corrected_record(record: dict[str, Any], *, declarer_tricks: int, declarer_p
     {'v': 1, 'game': 'clubs', 'hand': False, 'bid': 20, 'declarer_tricks': 8, 'declarer_points': 91, 'matadors': 2}
     >>> corrected_record({"game": "null", "bid": 23}, declarer_tricks=1, declarer_points=None, matadors=None)
     {'game': 'null', 'bid': 23, 'declarer_tricks': 1}
+    >>> corrected_record({"game": "null", "bid": 24, "matadors": 1, "lost_as": "clubs"},  # overbid Null (ISkO 3.4.4)
+    ...                  declarer_tricks=0, declarer_points=0, matadors=-2)
+    {'game': 'null', 'bid': 24, 'declarer_tricks': 0, 'declarer_points': 0, 'matadors': -2}
     """
     new = {key: record[key] for key in _KEPT_FIELDS if key in record}
     new["declarer_tricks"] = declarer_tricks
     if declarer_points is not None:
         new["declarer_points"] = declarer_points
-    if matadors is not None and record.get("game") != "null":
+    overbid_null = record.get("game") == "null" and "matadors" in record  # lost as a suit game (ISkO 3.4.4)
+    if matadors is not None and (record.get("game") != "null" or overbid_null):
         new["matadors"] = matadors
     return new
 

@@ -12,12 +12,12 @@ import pytest
 from device.cards import Card
 from device.hardware import ReaderStatus, UnknownCardScanned
 from device.table import flow
-from device.table.commands import ConfirmList, EnterResult, OpenList, SyncAcknowledged
+from device.table.commands import ConfirmList, EnterResult, OpenList, SyncAcknowledged, SyncStatus
 from device.table.events import Event
 from device.table.service import PumpResult, TableService
 from device.table.state import replay
 from device.games import GameType
-from drivers.store import MemoryDisk, MemoryEventStore, TinyDBEventStore
+from drivers.store import MemoryDisk, MemoryEventStore, JournalEventStore
 from tests.strategies import deal, play_random
 from tests.table_helpers import DEVICE, ListStore, StepClock, Table, make_service, seeded_ids
 
@@ -113,6 +113,8 @@ def test_every_event_has_a_unique_id_and_the_devices_contiguous_sequence_across_
 def test_sync_progress_and_the_panel_view() -> None:
     table = Table("Anna", "Bernd", "Carla")
     table.say("M passe", "H passe", "V passe")
+    assert table.snap.sync.text == "ohne Laptop" and table.snap.sync.laptop == ""  # no laptop paired: no alarm
+    table.ok(SyncStatus(laptop="Vereinsheim", reachable=True))
     assert table.snap.sync.text == "noch nicht synchronisiert" and not table.service.panel_view().sync_ok
     table.ok(SyncAcknowledged(table.service.last_seq))
     assert table.snap.sync.synced_games == 1 and table.snap.sync.text == "synchronisiert bis Spiel 1"
@@ -153,10 +155,10 @@ def continue_and_finish(service: TableService, tricks: list[tuple[Card, ...]]) -
 
 def test_a_new_service_over_the_same_store_continues_exactly_where_it_was(tmp_path: Path) -> None:
     reference, tricks = half_a_game(ListStore())
-    store = TinyDBEventStore(tmp_path)
+    store = JournalEventStore(tmp_path)
     old, _ = half_a_game(store)
     store.close()
-    store = TinyDBEventStore(tmp_path)
+    store = JournalEventStore(tmp_path)
     new = TableService(store, device_id=DEVICE, clock=StepClock(), rng=random.Random(1), new_id=seeded_ids(99))
     assert new.state == old.state and new.events == old.events
     assert new.last_seq == old.last_seq and new.snapshot() == old.snapshot()

@@ -107,6 +107,8 @@ class DeclareScreen(TableScreen):
         option = next((o for o in options if o.key == self.selected), None)
         self.summary_text = (tr("hand_or_skat") if first else
                              pick(option.label, option.label_en) if option is not None else tr("choose_game"))
+        if not first and option is not None and option.warning:  # allowed, but lost at once (overbid Null)
+            self.summary_text += " — " + pick(option.warning, option.warning_en)
         self.summary_suit = GAME_SUITS.get(option.game, "") if option is not None else ""
         confirm = self.ids.declare
         confirm.greyed = first or option is None or not option.allowed
