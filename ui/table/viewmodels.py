@@ -433,8 +433,8 @@ def standing_lines(end: Any, view: Any) -> list[StandingLine]:
 def money_lines(end: Any) -> list[str]:
     """Every payment of the settlement, one line each ("Dieter zahlt Bernd 0,24 €"), or
     "Niemand zahlt" when the stake is set and nobody owes; nothing without a stake."""
-    if end.transfers:
-        return [pick(t.text, t.text_en) for t in end.transfers]
+    if end.transfers:  # the amount never breaks from its € sign
+        return [pick(t.text, t.text_en).replace(" €", "\u00a0€") for t in end.transfers]
     return [tr("nobody_pays")] if end.stake not in ("", "0") else []
 
 

@@ -11,7 +11,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.screens import TableScreen
-from ui.table.viewmodels import chart_series, escape, money_lines, short_names, standing_lines
+from ui.table.viewmodels import SHORT_NAME, chart_series, escape, money_lines, short_names, standing_lines
 from ui.table.widgets import TLabel, make_button, make_label
 
 
@@ -53,7 +53,7 @@ class EndScreen(TableScreen):
         grid.clear_widgets()
         widths = (26, None, 130, 150)
         seat_of = {name: index for index, name in enumerate(view.players)}
-        short = short_names(view.players)
+        short = short_names(view.players, SHORT_NAME if s > 1.2 else None)  # whole names where they fit
 
         def cell(text: str, column: int, height: float, **kwargs: Any) -> TLabel:
             label = make_label(text, size_hint_y=None, height=s * height, shorten=column != 1,
@@ -86,7 +86,7 @@ class EndScreen(TableScreen):
         else:
             self.status_text = tr("confirm_list_prompt")
         seats = {seat.name: seat.seat for seat in snap.seats}
-        short = short_names(snap.players)
+        short = short_names(snap.players, SHORT_NAME if self.app.scale > 1.2 else None)
         for name in end.waiting_for:
             seat = seats.get(name)
             if seat is not None:
