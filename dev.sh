@@ -33,7 +33,7 @@ case "$cmd" in
         exec "$VENV/bin/skattisch" run --simulate "$@"
         ;;
     test)
-        need_apt xvfb xauth fonts-dejavu-core shellcheck chromium chromium-driver poppler-utils
+        need_apt xvfb xauth fonts-dejavu-core fonts-dejavu-extra shellcheck chromium chromium-driver poppler-utils
         setup "test,ui,club"
         "$VENV/bin/mypy" --strict device
         exec "$VENV/bin/python" -m pytest "$@"

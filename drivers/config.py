@@ -78,6 +78,7 @@ class TableConfig:
     name: str = ""  # empty: the UI calls the table "Tisch <number>"
     language: Language = "de"
     club_pin: str = ""  # digits that unlock the settings screen; empty: not locked
+    roster: tuple[str, ...] = ()  # the club's players, offered as buttons on the setup screen
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +294,19 @@ def _choice(options: tuple[str, ...]) -> Check:
     return check
 
 
+def _roster(value: Any) -> tuple[str, ...]:
+    """The club's players: a list of names in quotes, each once, none empty."""
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise _Invalid('must be a list of names in quotes, e.g. ["Anna", "Bernd"]')
+    names = tuple(name.strip() for name in value)
+    if any(not name for name in names):
+        raise _Invalid("must not have an empty name")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise _Invalid(f"names {', '.join(twice)} more than once")
+    return names
+
+
 def _club_pin(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         raise _Invalid(f'must be in quotes (a PIN may start with 0), e.g. "{value}"')
@@ -378,6 +392,7 @@ def _schema(base_dir: Path | None) -> dict[str, dict[str, Check]]:
             "name": _text,
             "language": _choice(LANGUAGES),
             "club_pin": _club_pin,
+            "roster": _roster,
         },
         "reader": {
             "enabled": _boolean,

@@ -101,6 +101,8 @@ BAD_VALUES = [
     ),
     ('[table]\nclub_pin = "12a4"', 'table.club_pin = "12a4" must be 4 to 8 digits, or "" for no PIN'),
     ('[table]\nclub_pin = "123"', 'table.club_pin = "123" must be 4 to 8 digits, or "" for no PIN'),
+    ('[table]\nroster = "Anna"', 'table.roster = "Anna" must be a list of names in quotes'),
+    ('[table]\nroster = ["Anna", "Anna"]', 'table.roster = ["Anna", "Anna"] names Anna more than once'),
     ('[reader]\nenabled = "yes"', 'reader.enabled = "yes" must be true or false'),
     (
         '[reader]\nport = "ttyUSB0"',

@@ -13,6 +13,7 @@ the script with exit code 0 (every step passed) or 1 (the failing step and why a
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import random
 import sys
@@ -53,8 +54,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="open a list at once with these comma-separated players (demos, tests)")
 
 
+class _QuietKivy(logging.Filter):
+    """Kivy probes optional parts at start-up and logs each one missing with a traceback
+    (the multitouch library libmtdev, the X cut buffer tools xclip and xsel): the table needs
+    none of them, and three tracebacks at every start look like a crash. Those are dropped;
+    every other warning and error still shows."""
+
+    HARMLESS = ("Input: MTDev is not supported", "Cutbuffer: Unable to find", "xclip - ", "xsel - ",
+                "Config: Older configuration version", "Config: Upgrading configuration")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(self.HARMLESS)
+
+
 def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, bool]:
     """Settle Kivy's options before Kivy is imported (it reads them at import)."""
+    kivy_log = logging.getLogger("kivy")
+    kivy_log.addFilter(_QuietKivy())
+    kivy_log.setLevel(getattr(logging, os.environ.get("SKATTISCH_KIVY_LOG", "warning").upper(), logging.WARNING))
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
@@ -116,9 +133,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args, config, steps, parts)
     except StoreError as exc:
-        # Never overwrite a damaged list: say which file, what is wrong and what to do about it.
+        # Never overwrite a damaged list: say which file, what is wrong and what to do about it,
+        # on the console and on the screen (where the repair is offered behind the club PIN).
         print(f"skattisch run: the store cannot be used: {exc}\n{exc.hint}", file=sys.stderr)
-        return 2
+        parts.close()  # let go of the store, so that the screen's repair may open it
+        if args.exit_when_done and not steps:
+            return 2
+        damaged = _Parts()
+        try:
+            code = _run(args, config, steps, damaged, store_problem=str(exc))
+        finally:
+            damaged.close()
+        return code
     except (PanelError, DeckError) as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
@@ -144,16 +170,18 @@ class _Parts:
                 print(f"skattisch run: closing {item!r}: {exc}", file=sys.stderr)
 
 
-def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts) -> int:
+def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts, *,
+         store_problem: str | None = None) -> int:
     from device.table import OpenList, TableService
     from drivers.adapters import build_panel, build_reader, build_store
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
 
-    # --simulate keeps the lists in memory unless a config names a store.
-    store = parts.add(build_store(config, simulate=args.simulate and args.config is None))
+    # --simulate keeps the lists in memory unless a config names a store; a damaged store is
+    # not opened again: the table shows the store screen over an empty memory store.
+    store = parts.add(build_store(config, simulate=(args.simulate and args.config is None) or bool(store_problem)))
     rng = random.Random(args.seed) if args.seed is not None else None
-    service = TableService(store, device_id=store.device_id, rng=rng)
+    service = TableService(store, device_id=store.device_id, rng=rng, roster=config.table.roster)
     if args.players:
         names = tuple(n.strip() for n in args.players.split(",") if n.strip())
         result = service.handle(OpenList(names, series_length=None if len(names) > 4 else {3: 36, 4: 48}[len(names)]))
@@ -176,6 +204,11 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
         club_pin=config.table.club_pin, language=args.lang or config.table.language, config=config,
         hooks={"shutdown": _shutdown_hook(args)}, on_started=started)
     app.sync_client = _start_sync(config, store, service, parts)
+    if store_problem:
+        from ui.commands.store import repair_store
+
+        app.store_problem = store_problem
+        app.store_repair = lambda: repair_store(config.store.path)
     app.attach_panel(parts.add(build_panel(config, app.panel_submit, simulate=args.simulate)))
     reader = build_reader(config.reader, simulate=args.simulate)
     if reader is not None:

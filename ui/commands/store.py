@@ -15,8 +15,12 @@ opened (no such folder, in use, a bad config).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import shlex
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -140,3 +144,41 @@ def _recover(store: JournalEventStore) -> int:
             failed += 1
             print(f"not repaired: {exc}")
     return 1 if failed else 0
+
+
+@dataclass(frozen=True, slots=True)
+class StoreReport:
+    """What a check or a repair found: all readable (``ok``) and what it said, line by line."""
+
+    ok: bool
+    lines: tuple[str, ...]
+
+
+def check_store(directory: Path) -> StoreReport:
+    """Check the store in ``directory`` (not in use), as ``skattisch store check`` does."""
+    return _with_store(directory, _check)
+
+
+def repair_store(directory: Path) -> StoreReport:
+    """Repair the store in ``directory`` as ``skattisch store recover`` does (the damaged
+    files are kept). The one function the table's screen ("Reparieren", behind the club PIN)
+    calls for a store it could not open at start-up."""
+    return _with_store(directory, _recover)
+
+
+def _with_store(directory: Path, action: Callable[[JournalEventStore], int]) -> StoreReport:
+    from drivers.store import JournalEventStore, StoreError
+
+    out = io.StringIO()
+    try:
+        store = JournalEventStore(directory)
+    except StoreError as exc:
+        return StoreReport(False, (str(exc), exc.hint))
+    try:
+        with contextlib.redirect_stdout(out):
+            for notice in store.notices:
+                print(f"repaired on opening: {notice}")
+            code = action(store)
+    finally:
+        store.close()
+    return StoreReport(code == 0, tuple(line for line in out.getvalue().splitlines() if line))

@@ -11,14 +11,15 @@ from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.textinput import TextInput
-from kivy.uix.widget import Widget
 
 from ui.i18n import tr
 from ui.table import theme
 from ui.table.screens import TableScreen
+from ui.table.viewmodels import escape
 from ui.table.widgets import TLabel, make_button
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
+ROSTER_SHOWN = 5  # roster buttons beside the seats at 800×480 (two to a row, under the three controls)
 STAKES = ("0", "1/10", "1/4", "1/2", "1", "2")
 PROFILE_LABELS = {"isko": "ISkO", "kneipe": "Kneipe (Kontra, Bock, Ramsch)", "pre1999": "ISkO vor 1999"}
 PROFILE_LABELS_EN = {"isko": "ISkO", "kneipe": "Pub (Kontra, Bock, Ramsch)", "pre1999": "ISkO before 1999"}
@@ -138,11 +139,10 @@ class SetupScreen(TableScreen):
                                       greyed=self.count >= MAX_PLAYERS, reason=tr("max_players")))
         roster.add_widget(make_button(("✔ " if self.draw else "") + tr("draw_seats"), "draw", self.toggle_draw,
                                       kind="selected" if self.draw else "normal"))
-        roster.add_widget(Widget(size_hint_y=None, height=scale * theme.BUTTON_HEIGHT))
-        for name in known[:8]:
-            taken = name in self.players()
-            roster.add_widget(make_button(name, f"roster_{name}", lambda n=name: self.add_name(n),
-                                          greyed=taken, reason=tr("already_seated", name=name)))
+        seated = self.players()
+        # the names not seated yet, as many as fit beside the seats (a tapped name makes room)
+        for name in [n for n in known if n not in seated][:ROSTER_SHOWN]:
+            roster.add_widget(make_button(escape(name), f"roster_{name}", lambda n=name: self.add_name(n)))
 
     def _build_rules(self) -> None:
         scale = self.app.scale
@@ -201,6 +201,9 @@ class SetupScreen(TableScreen):
         for index in range(self.count):
             if not self._names[index]:
                 self._names[index] = name
+                for field in self._fields():  # _build reads the fields back: the name goes in there
+                    if field.name == f"name_{index}":
+                        field.text = name
                 break
         else:
             self.app.hint(tr("all_seats_taken"))
