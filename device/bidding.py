@@ -447,6 +447,18 @@ class Auction:
             return done._answer(action)
         return done._bid(action)
 
+    @classmethod
+    def settled(cls, declarer: int, bid: int) -> Auction:
+        """A finished bidding entered by its outcome: ``declarer`` plays at ``bid``, the others passed.
+
+        >>> Auction.settled(MIDDLEHAND, 20).result.german
+        'Mittelhand spielt, gereizt bis 20'
+        """
+        _check_seat(declarer)
+        require_bid_value(bid)
+        return cls(value=bid, leader=declarer, bidder=None, listener=None, to_speak=None,
+                   passed=frozenset(SEATS) - {declarer})
+
     def undo(self) -> Auction:
         """The state before the last action (for a wrong tap, before the result is confirmed)."""
         if not self.actions:

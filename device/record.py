@@ -6,7 +6,9 @@ Two forms (see README, "Game record"):
   cards in the skat at the end) and ``tricks`` in play order, each starting with its leader's
   card (Vorhand leads the first);
 - the counted form: ``matadors`` (signed), ``declarer_points`` (skat included) and
-  ``declarer_tricks``.
+  ``declarer_tricks`` (optional outside Null: left out when the tricks were not counted, which
+  says neither party took all of them — the Augen decide the value, the tricks only Schwarz;
+  in Null ``"declarer_tricks": null`` is "verloren" with the tricks not counted).
 
 Both carry ``game``, ``hand``, ``ouvert``, ``announced`` and ``bid``; optional are ``kontra``,
 ``re``, ``bock`` (a multiplier) and ``ending`` (how a game ended early).
@@ -22,6 +24,8 @@ lost as (Skattisch picks the cheapest that reaches the bid when it is left out):
 ...           "matadors": 2, "declarer_points": 75, "declarer_tricks": 6}
 >>> result_to_json(score_record(record))["score"]
 48
+>>> result_to_json(score_record({**record, "hand": False, "declarer_points": 75}))["text"]  # tricks not counted
+'Kreuz mit 2, Spiel 3 = 36, gewonnen +36'
 >>> score_record({"game": "grand", "bid": 19, "matadors": 1, "declarer_points": 70, "declarer_tricks": 6})
 Traceback (most recent call last):
 ...
@@ -43,7 +47,7 @@ from device.tricks import PlayedGame, play_game
 from device.variants import VariantError, kontra_multiplier
 from device.value import (
     Ending, EndedBy, GameResult, InvalidResultError, Play, is_overbid_null, reachable_level, score_game,
-    score_overbid_null,
+    score_overbid_null, uncounted_tricks,
 )
 
 RECORD_VERSION = 1
@@ -243,6 +247,10 @@ def _ending(record: Mapping[str, Any]) -> Ending:
 def _play_from_counts(record: Mapping[str, Any], declaration: Declaration) -> Play:
     matadors = 0 if declaration.game.is_null and "matadors" not in record else _int(record, "matadors")
     points = 0 if declaration.game.is_null and "declarer_points" not in record else _int(record, "declarer_points")
+    if "declarer_tricks" not in record and not declaration.game.is_null and "declarer_points" in record:
+        return Play(points, uncounted_tricks(points), matadors)
+    if declaration.game.is_null and "declarer_tricks" in record and record["declarer_tricks"] is None:
+        return Play(points, 1, matadors)  # "verloren" entered, the tricks not counted
     return Play(points, _int(record, "declarer_tricks"), matadors)
 
 

@@ -65,6 +65,21 @@ _TOTALS = _totals_by_count()
 _MOST = tuple(max(t) for t in _TOTALS)  # the most Augen n cards can hold
 
 
+def uncounted_tricks(points: int) -> int:
+    """A number of tricks for ``points`` Augen when the tricks were not counted: neither party
+    took all of them, so any count from 1 to 9 that can hold the Augen gives the same value
+    (tricks decide only Schwarz). Counts that fit nothing give 5, refused with the Augen.
+
+    >>> uncounted_tricks(75), uncounted_tricks(0), uncounted_tricks(120), uncounted_tricks(118)
+    (2, 1, 6, 6)
+    """
+    for tricks in range(1, 10):
+        cards = 3 * tricks + 2
+        if points in _TOTALS[cards] and 120 - points in _TOTALS[32 - cards]:
+            return tricks
+    return 5
+
+
 class InvalidResultError(PlayError):
     """A counted result that no Skat game can have; ``field`` names the culprit."""
 

@@ -38,7 +38,8 @@ the current game; seats 0 = Platz 1 … at the list)::
     AcceptFalseFollowing()  RejectCard()                           # the false-following question
     EndGame(EndHow.NULL_LOST|DECLARER_GAVE_UP|DEFENDERS_GAVE_UP|DECLARER_VIOLATION|
             DEFENDERS_VIOLATION, matadors=None)
-    EnterResult(declarer_tricks, declarer_points=None, matadors=None)   # clubs that do not scan
+    EnterBidding(position, value)        # the bidding's outcome at once: who plays, the final bid
+    EnterResult(declarer_tricks, declarer_points=None, matadors=None)   # clubs that do not scan; tricks None = not counted
     EnterMatadors(matadors)  Confirm(seat)  Undo()
     EnterRamsch(points, tricks, skat_points, last_trick, pushes=0)  # per position; when the profile plays Ramsch
     ProposeCorrection(entry, record|None, declarer_seat, by_seat)  ConsentCorrection(seat)
@@ -107,7 +108,7 @@ is read-only then.
 
 from device.table.commands import (
     AcceptFalseFollowing, AddBock, Bid, Confirm, ConfirmList, ConsentCorrection, Declare, EndGame,
-    EndHow, EndSeries, EnterMatadors, EnterRamsch, EnterResult, Hold, JoinPlayer, Kontra,
+    EndHow, EndSeries, EnterBidding, EnterMatadors, EnterRamsch, EnterResult, Hold, JoinPlayer, Kontra,
     LeavePlayer, OpenList, Pass, PlayCard, ProposeCorrection, PushSkat, Re, RejectCard,
     SyncAcknowledged, SyncStatus, TakeSkat, Undo, WithdrawCorrection,
 )
@@ -120,7 +121,7 @@ from device.table.state import Phase, TableState, replay
 
 __all__ = [
     "AcceptFalseFollowing", "AddBock", "Bid", "Confirm", "ConfirmList", "ConsentCorrection", "Declare",
-    "EndGame", "EndHow", "EndSeries", "EnterMatadors", "EnterRamsch", "EnterResult", "Event",
+    "EndGame", "EndHow", "EndSeries", "EnterBidding", "EnterMatadors", "EnterRamsch", "EnterResult", "Event",
     "EventFormatError", "Hold", "JoinPlayer", "Kontra", "LeavePlayer", "OpenList", "Pass", "Phase",
     "PlayCard", "ProposeCorrection", "PumpResult", "PushSkat", "Re", "Refusal", "RejectCard",
     "SyncAcknowledged", "SyncStatus", "TableService", "TableSnapshot", "TableState", "TakeSkat", "Undo",

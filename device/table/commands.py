@@ -33,7 +33,7 @@ from device.hardware import ButtonPressed, CardScanned, ReaderStatus, UnknownCar
 __all__ = [
     "AcceptFalseFollowing", "AddBock", "Bid", "Command", "Confirm", "ConfirmList",
     "ConsentCorrection", "Declare", "EndGame", "EndHow", "EndSeries", "EnterMatadors",
-    "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "LeavePlayer", "OpenList",
+    "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "LeavePlayer", "OpenList",
     "NextSeriesOffered", "OpenNextSeries", "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "RejectCard", "SyncAcknowledged", "SyncStatus",
     "TakeSkat", "Undo", "WithdrawCorrection",
 ]
@@ -141,6 +141,15 @@ class Pass:
     """``position`` passes ("passe")."""
 
     position: int
+
+
+@dataclass(frozen=True, slots=True)
+class EnterBidding:
+    """The bidding's outcome entered at once ("Carla spielt, gereizt bis 20"): ``position``
+    (0 Vorhand, 1 Mittelhand, 2 Hinterhand) is the declarer at ``value``; the others passed."""
+
+    position: int
+    value: int
 
 
 # --------------------------------------------------------------------------- declaration
@@ -263,7 +272,7 @@ class EnterResult:
     """The counted result instead of cards: the declarer's tricks, card points (skat
     included; may be left out in Null) and matadors (not in Null)."""
 
-    declarer_tricks: int
+    declarer_tricks: int | None
     declarer_points: int | None = None
     matadors: int | None = None
 
@@ -364,7 +373,7 @@ class SyncStatus:
 
 Command: TypeAlias = (
     OpenList | JoinPlayer | LeavePlayer | Bid | Hold | Pass | TakeSkat | PushSkat | Declare
-    | Kontra | Re | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
+    | EnterBidding | Kontra | Re | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
     | NextSeriesOffered | OpenNextSeries

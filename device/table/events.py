@@ -40,7 +40,7 @@ from device.errors import CardError, SkatError
 
 __all__ = [
     "EVENT_TYPES", "EVENT_VERSION", "GAME_STEPS",
-    "BidMade", "BockAdded", "CardPlayed", "CardWithdrawn", "CorrectionApplied",
+    "BidMade", "BiddingEntered", "BockAdded", "CardPlayed", "CardWithdrawn", "CorrectionApplied",
     "CorrectionConsented", "CorrectionProposed", "CorrectionWithdrawn", "Declared", "Event",
     "EventBody", "EventFormatError", "FalseFollowingAccepted", "FalseFollowingQueried",
     "GameEnded", "GameRecorded", "KontraSaid", "ListClosed", "ListConfirmed", "ListOpened",
@@ -230,6 +230,16 @@ class BidMade(EventBody):
 
 
 @dataclass(frozen=True, slots=True)
+class BiddingEntered(EventBody):
+    """The bidding's outcome entered at once instead of bid by bid: ``position`` plays at
+    ``value`` (the others passed)."""
+
+    TYPE: ClassVar[str] = "bidding_entered"
+    position: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
 class SkatTaken(EventBody):
     """The declarer takes up the skat (Skat aufnehmen): no hand game any more (ISkO 3.4.4)."""
 
@@ -325,7 +335,7 @@ class ResultEntered(EventBody):
 
     TYPE: ClassVar[str] = "result_entered"
     declarer_points: int | None
-    declarer_tricks: int
+    declarer_tricks: int | None  # None: not counted, neither party took all tricks
     matadors: int | None
 
 
@@ -369,14 +379,14 @@ _BODIES: tuple[type[EventBody], ...] = (
     ListOpened, PlayerJoined, PlayerLeft, GameRecorded, PassedIn, PassedInWithdrawn,
     RamschRecorded, BockAdded, CorrectionProposed, CorrectionConsented, CorrectionWithdrawn,
     CorrectionApplied, SeriesEnded, ListConfirmed, ListClosed,
-    BidMade, SkatTaken, SkatCardAdded, Declared, KontraSaid, ReSaid, CardPlayed,
+    BidMade, BiddingEntered, SkatTaken, SkatCardAdded, Declared, KontraSaid, ReSaid, CardPlayed,
     FalseFollowingQueried, FalseFollowingAccepted, CardWithdrawn, GameEnded, ResultEntered,
     MatadorsEntered, RamschEntered, ResultConfirmed, StepUndone,
 )
 EVENT_TYPES: dict[str, type[EventBody]] = {body.TYPE: body for body in _BODIES}
 #: The bodies that are steps of the game being played (taken back one by one by undo).
 GAME_STEPS: tuple[type[EventBody], ...] = (
-    BidMade, SkatTaken, SkatCardAdded, Declared, KontraSaid, ReSaid, CardPlayed,
+    BidMade, BiddingEntered, SkatTaken, SkatCardAdded, Declared, KontraSaid, ReSaid, CardPlayed,
     FalseFollowingQueried, FalseFollowingAccepted, CardWithdrawn, GameEnded, ResultEntered,
     MatadorsEntered, RamschEntered,
 )

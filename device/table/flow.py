@@ -31,12 +31,12 @@ from device.record import score_record
 from device.scoring import ScoreListError, ScoringSystem, bierlachs_limit
 from device.table.commands import (
     AcceptFalseFollowing, AddBock, Bid, Confirm, ConfirmList, ConsentCorrection, Declare,
-    EndGame, EndHow, EndSeries, EnterMatadors, EnterRamsch, EnterResult, Hold, JoinPlayer,
+    EndGame, EndHow, EndSeries, EnterBidding, EnterMatadors, EnterRamsch, EnterResult, Hold, JoinPlayer,
     Kontra, LeavePlayer, OpenList, Pass, PlayCard, ProposeCorrection, PushSkat, Re, RejectCard,
     TakeSkat, Undo, WithdrawCorrection,
 )
 from device.table.events import (
-    BidMade, BockAdded, CardPlayed, CardWithdrawn, CorrectionApplied, CorrectionConsented,
+    BidMade, BiddingEntered, BockAdded, CardPlayed, CardWithdrawn, CorrectionApplied, CorrectionConsented,
     CorrectionProposed, CorrectionWithdrawn, Declared, EventBody, FalseFollowingAccepted,
     FalseFollowingQueried, GameEnded, GameRecorded, KontraSaid, ListClosed, ListConfirmed,
     ListOpened, MatadorsEntered, PassedIn, PassedInWithdrawn, PlayerJoined, PlayerLeft,
@@ -353,6 +353,14 @@ def _bidding(state: TableState, command: Bid | Hold | Pass) -> Decision:
         events.append(PassedIn(deal.number, deal.dealer, deal.active))
         events.extend(_after_entry(state))
     return Decision(events=tuple(events))
+
+
+def _enter_bidding(state: TableState, command: EnterBidding) -> Decision:
+    """The bidding's outcome at once: the declarer and the final bid (the others passed)."""
+    _deal(state, Phase.BIDDING)
+    position = _position(command.position)
+    _check_bid_value(state, position, command.value)
+    return Decision(events=(BiddingEntered(position, command.value),))
 
 
 def _plays_ramsch(state: TableState) -> bool:
@@ -884,7 +892,7 @@ def _open_list_without_rng(state: TableState, command: OpenList) -> Decision:
 _HANDLERS: dict[type, Callable[[TableState, Any], Decision]] = {
     OpenList: _open_list_without_rng,
     JoinPlayer: _join, LeavePlayer: _leave,
-    Bid: _bidding, Hold: _bidding, Pass: _bidding,
+    Bid: _bidding, Hold: _bidding, Pass: _bidding, EnterBidding: _enter_bidding,
     TakeSkat: _take_skat, PushSkat: _push_skat, Declare: _declare, Kontra: _kontra, Re: _re,
     PlayCard: _play_card, AcceptFalseFollowing: _accept_false_following, RejectCard: _reject_card,
     EndGame: _end_game, EnterResult: _enter_result, EnterMatadors: _enter_matadors,

@@ -155,7 +155,9 @@ def game_record(deal: Deal) -> dict[str, Any] | None:
     record = declaration_fields(deal)
     if deal.entered is not None:
         entered = deal.entered
-        record["declarer_tricks"] = entered.declarer_tricks
+        # None: not counted — left out (neither party took all), in Null kept as null ("verloren")
+        if entered.declarer_tricks is not None or game.is_null:
+            record["declarer_tricks"] = entered.declarer_tricks
         if entered.declarer_points is not None:
             record["declarer_points"] = entered.declarer_points
         if entered.matadors is not None and not game.is_null:

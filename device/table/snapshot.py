@@ -15,6 +15,7 @@ Build it with :meth:`device.table.service.TableService.snapshot`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from device.cards import Card, Rank, Suit
 from device.declaration import Declaration, Level
@@ -631,8 +632,18 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         note=note, needs_matadors=False, matador_choices=(), problem=None, confirmed=tuple(names),
         waiting_for=waiting, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value,
         text_en=f"{declarer}: {result.describe_en()}", waiting_for_en=waiting_en, ending_en=ending_en,
-        note_en=note_en, declarer_points=result.declarer_points, declarer_tricks=result.declarer_tricks,
+        note_en=note_en, declarer_points=result.declarer_points, declarer_tricks=_entered_tricks(shown.record, result),
         bid=result.bid)
+
+
+def _entered_tricks(record: dict[str, Any], result: GameResult) -> int | None:
+    """The declarer's tricks as the record has them: None when the counts left them out (the
+    tricks were not counted), else the game's (counted, or from the cards)."""
+    if "tricks" not in record and "declarer_tricks" not in record and "declarer_points" in record:
+        return None
+    if "declarer_tricks" in record and record["declarer_tricks"] is None:  # Null "verloren"
+        return None
+    return result.declarer_tricks
 
 
 def _overbid_null_note_en(deal: Deal) -> str | None:
@@ -706,7 +717,7 @@ def _list(state: TableState, figs: ListFigures) -> ListView:
             corrected=row.corrected, earlier=tuple(_row_text(r) for r in row.earlier),
             game=None if game is None else game.value, declarer_seat=row.declarer_seat,
             declarer_points=None if result is None else result.declarer_points,
-            declarer_tricks=None if result is None else result.declarer_tricks,
+            declarer_tricks=None if result is None or row.record is None else _entered_tricks(row.record, result),
             matadors=None if result is None or result.declaration.game.is_null else result.matadors,
             matador_choices=() if game is None else matador_choices(game),
             declaration=None if result is None else result.declaration.describe_de(),

@@ -33,7 +33,7 @@ from device.profile import BockTrigger, RuleProfile, find_profile
 from device.ramsch import RamschCounts, RamschResult, score_ramsch
 from device.record import score_record
 from device.table.events import (
-    BidMade, BockAdded, CardPlayed, CardWithdrawn, CorrectionApplied, CorrectionConsented,
+    BidMade, BiddingEntered, BockAdded, CardPlayed, CardWithdrawn, CorrectionApplied, CorrectionConsented,
     CorrectionProposed, CorrectionWithdrawn, Declared, Event, EventBody, FalseFollowingAccepted,
     FalseFollowingQueried, GameEnded, GameRecorded, KontraSaid, ListClosed, ListConfirmed,
     ListOpened, MatadorsEntered, PassedIn, PassedInWithdrawn, PlayerJoined, PlayerLeft,
@@ -207,6 +207,8 @@ class Deal:
         deal = replace(self, steps=(*self.steps, event), confirmations=())
         if isinstance(body, BidMade):
             return replace(deal, auction=deal.auction.apply(_auction_action(body)))
+        if isinstance(body, BiddingEntered):
+            return replace(deal, auction=Auction.settled(body.position, body.value))
         if isinstance(body, SkatTaken):
             return replace(deal, skat_taken=True)
         if isinstance(body, SkatCardAdded):

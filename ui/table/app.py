@@ -516,6 +516,11 @@ class TableApp(App):
         if bidding is not None:
             self.submit(cmd.Pass(bidding.speaker))
 
+    def enter_bidding(self, position: int, value: int) -> None:
+        """The bidding's outcome at once: ``position`` plays, gereizt bis ``value``."""
+        if self._bidding() is not None:
+            self.submit(cmd.EnterBidding(position, value))
+
     def _bidding(self) -> Any:
         return None if self.snapshot is None else self.snapshot.bidding
 
@@ -542,7 +547,7 @@ class TableApp(App):
     def end_game(self, how: str) -> None:
         self.submit(cmd.EndGame(cmd.EndHow(how)))
 
-    def enter_result(self, tricks: int, points: int | None, matadors: int | None = None) -> None:
+    def enter_result(self, tricks: int | None, points: int | None, matadors: int | None = None) -> None:
         self.submit(cmd.EnterResult(tricks, points, matadors))
 
     def _reopen_result_entry(self, refused: cmd.EnterResult) -> None:
@@ -593,7 +598,7 @@ class TableApp(App):
 
         rows = self.service.state.rows
         row = rows[entry - 1] if 1 <= entry <= len(rows) else None
-        if row is None or row.record is None or declarer_tricks is None:
+        if row is None or row.record is None:
             self.hint(tr("correct_only_games"))
             return
         record = corrected_record(row.record, declarer_tricks=declarer_tricks, declarer_points=declarer_points,

@@ -186,14 +186,19 @@ class ResultPopup(TablePopup):
     null_game = BooleanProperty(False)
     heading = StringProperty("")
 
-    def __init__(self, on_enter: Callable[[int, int | None, int | None], None], *, null_game: bool,
+    def __init__(self, on_enter: Callable[[int | None, int | None, int | None], None], *, null_game: bool,
                  matador_choices: Sequence[int] = (), heading: str = "", tricks: int | None = None,
                  points: int | None = None, matadors: int | None = None, **kwargs: Any) -> None:
         super().__init__(null_game=null_game, heading=heading, **kwargs)
         self._on_enter = on_enter
         grid = self.ids.tricks_grid
-        for n in range(11):
-            grid.add_widget(make_button(str(n), f"tricks_{n}", lambda n=n: self.set_tricks(n), size_hint_y=1))
+        if null_game:  # Null is won or lost: two answers, not a 0–10 grid
+            grid.cols = 1
+            grid.add_widget(make_button(tr("null_won"), "entry_null_won", lambda: self._null(0), size_hint_y=1))
+            grid.add_widget(make_button(tr("null_lost_entry"), "entry_null_lost", lambda: self._null(None), size_hint_y=1))
+        else:  # optional: the Augen decide the value, the tricks only Schwarz
+            for n in range(11):
+                grid.add_widget(make_button(str(n), f"tricks_{n}", lambda n=n: self.set_tricks(n), size_hint_y=1))
         pad = self._pad = self.ids.pad.__self__
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "⌫"):
             pad.ids.keypad.add_widget(make_button(key, f"digit_{key}" if key.isdigit() else
@@ -218,7 +223,7 @@ class ResultPopup(TablePopup):
             pad.value = str(points)
             pad.fresh = True  # as on the Ramsch pad: the first digit typed replaces the old Augen
         # a correction must change something: the entry's own counts are refused with a reason
-        self._unchanged = None if heading == "" or tricks is None else (tricks, points, matadors)
+        self._unchanged = None if heading == "" else (tricks, points, matadors)
 
         # strong references: ``ids`` are weak, and a page out of the tree would be collected
         self._pages = [self.ids.entry_page.__self__, self.ids.matadors_page.__self__]
@@ -240,27 +245,48 @@ class ResultPopup(TablePopup):
         for button in self.ids.tricks_grid.children:
             button.kind = "selected" if button.name == f"tricks_{n}" else "normal"
 
+    def _null(self, tricks: int | None) -> None:
+        """Null "gewonnen" (no trick) or "verloren" (the tricks not counted): entered at once."""
+        self.tricks = -1 if tricks is None else tricks
+        self._finish(None)
+
     def enter(self) -> None:
-        """"weiter" (to the matadors) or, in Null, "eintragen"."""
-        if self.tricks < 0:
-            App.get_running_app().hint(tr("tricks_missing"))
+        """"weiter" to the matadors; at 0 or 120 Augen first "alle Stiche?" (Schwarz) unless
+        the tricks were tapped. Null: "gewonnen" or "verloren" enter it."""
+        if self.null_game:
+            App.get_running_app().hint(tr("null_won_or_lost"))
             return
-        if not self._pad.value and not self.null_game:
+        if not self._pad.value:
             App.get_running_app().hint(tr("points_missing"))
             return
-        if self.null_game:
-            self._finish(None)
-        else:
+        points = int(self._pad.value)
+        if self.tricks < 0 and points in (0, 120):
+            self._ask_all_tricks(points)
+            return
+        self.page = 1
+
+    def _ask_all_tricks(self, points: int) -> None:
+        """0 or 120 Augen: Schwarz is possible, so the tricks matter — did one party take them all?"""
+        def answer(tricks: int | None) -> None:
+            if tricks is not None:
+                self.set_tricks(tricks)
             self.page = 1
+        all_tricks = 10 if points == 120 else 0
+        ChoicePopup(tr("all_tricks_title"), [
+            Option(tr("all_tricks_yes_declarer" if points == 120 else "all_tricks_yes_defenders"), "all_tricks_yes",
+                   lambda: answer(all_tricks)),
+            Option(tr("all_tricks_no"), "all_tricks_no", lambda: answer(None)),
+        ], text=tr("all_tricks_text", points=points)).open()
 
     def _finish(self, matadors: int | None) -> None:
         value = self._pad.value
-        if self._unchanged is not None and (self.tricks, int(value) if value else None, matadors) == self._unchanged:
+        tricks = None if self.tricks < 0 else int(self.tricks)
+        if self._unchanged is not None and (tricks, int(value) if value else None, matadors) == self._unchanged:
             App.get_running_app().hint(tr("correction_unchanged"))
             self.page = 0
             return
         self.dismiss()
-        self._on_enter(self.tricks, int(value) if value else None, matadors)
+        self._on_enter(tricks, int(value) if value else None, matadors)
 
 
 class PinPopup(TablePopup):

@@ -399,9 +399,11 @@ def result_counts(result: Any, declarer: str) -> str:
     """What was entered, for the two players who confirm to check: the declarer's Augen and
     Stiche and the bid ("Carla: 80 Augen · 7 Stiche · gereizt 36"; a Null: the tricks only).
     An overbid game is valued at the bid, so the bid is what explains its value."""
-    if result.declarer_tricks is None:
-        return ""
-    if result.game == "null" or result.declarer_points is None:
+    if result.declarer_tricks is None:  # not counted: the Augen alone (a Null "verloren": nothing)
+        if result.game == "null" or result.declarer_points is None:
+            return ""
+        counts = tr("result_points", name=declarer, points=result.declarer_points)
+    elif result.game == "null" or result.declarer_points is None:
         counts = tr("result_tricks", name=declarer, tricks=result.declarer_tricks)
     else:
         counts = tr("result_counts", name=declarer, points=result.declarer_points, tricks=result.declarer_tricks)
@@ -446,7 +448,7 @@ def money_lines(end: Any) -> list[str]:
 _KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending", "note")
 
 
-def corrected_record(record: dict[str, Any], *, declarer_tricks: int, declarer_points: int | None,
+def corrected_record(record: dict[str, Any], *, declarer_tricks: int | None, declarer_points: int | None,
                      matadors: int | None) -> dict[str, Any]:
     """The corrected game record in the counted form (ISkO 5.5.3): the entry's declaration
     with the counts the table entered again. The service checks it (ProposeCorrection).
@@ -462,7 +464,8 @@ def corrected_record(record: dict[str, Any], *, declarer_tricks: int, declarer_p
     {'game': 'null', 'bid': 24, 'declarer_tricks': 0, 'declarer_points': 0, 'matadors': -2}
     """
     new = {key: record[key] for key in _KEPT_FIELDS if key in record}
-    new["declarer_tricks"] = declarer_tricks
+    if declarer_tricks is not None or record.get("game") == "null":  # not counted: left out (Null: null, lost)
+        new["declarer_tricks"] = declarer_tricks
     if declarer_points is not None:
         new["declarer_points"] = declarer_points
     overbid_null = record.get("game") == "null" and "matadors" in record  # lost as a suit game (ISkO 3.4.4)

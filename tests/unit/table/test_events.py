@@ -8,7 +8,7 @@ import pytest
 
 from device.cards import Card
 from device.table.events import (
-    EVENT_TYPES, BidMade, BockAdded, CardPlayed, CardWithdrawn, CorrectionApplied,
+    EVENT_TYPES, BidMade, BiddingEntered, BockAdded, CardPlayed, CardWithdrawn, CorrectionApplied,
     CorrectionConsented, CorrectionProposed, CorrectionWithdrawn, Declared, Event, EventBody,
     EventFormatError, FalseFollowingAccepted, FalseFollowingQueried, GameEnded, GameRecorded,
     KontraSaid, ListClosed, ListConfirmed, ListOpened, MatadorsEntered, PassedIn,
@@ -29,12 +29,12 @@ EXAMPLES: list[EventBody] = [
     CorrectionProposed(4, RECORD, 1, 2), CorrectionProposed(4, None, None, 0),
     CorrectionConsented(1), CorrectionWithdrawn(), CorrectionApplied(4), SeriesEnded("complete"),
     ListConfirmed(2), ListClosed(),
-    BidMade(1, "bid", 18), BidMade(0, "hold", None), BidMade(2, "pass", None), SkatTaken(),
+    BidMade(1, "bid", 18), BidMade(0, "hold", None), BidMade(2, "pass", None), BiddingEntered(1, 20), SkatTaken(),
     SkatCardAdded(S7, "reader"), Declared("null", True, True, None), Declared("hearts", True, False, "schwarz"),
     KontraSaid(0), ReSaid(1), CardPlayed(2, HA, "screen"),
     FalseFollowingQueried(1, HA, "reader", 2, Card.parse("HK"), S7), FalseFollowingAccepted(), CardWithdrawn(),
     GameEnded("declarer_gave_up", None), GameEnded("defenders_violation", -3),
-    ResultEntered(None, 1, None), ResultEntered(61, 5, 2), MatadorsEntered(-11), RamschEntered((60, 40, 10), (5, 4, 1), 10, 0, 1),
+    ResultEntered(None, 1, None), ResultEntered(61, 5, 2), ResultEntered(75, None, 2), MatadorsEntered(-11), RamschEntered((60, 40, 10), (5, 4, 1), 10, 0, 1),
     ResultConfirmed(2), StepUndone("f" * 32),
 ]
 

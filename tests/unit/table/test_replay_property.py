@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from device.cards import DECK
 from device.hardware import Button, ButtonPressed, CardScanned
 from device.table.commands import (
-    AcceptFalseFollowing, Bid, Confirm, ConfirmList, ConsentCorrection, Declare, EndGame, EndHow,
+    AcceptFalseFollowing, Bid, Confirm, ConfirmList, ConsentCorrection, Declare, EndGame, EndHow, EnterBidding,
     EndSeries, EnterMatadors, EnterResult, Hold, JoinPlayer, Pass, ProposeCorrection, PushSkat,
     RejectCard, TakeSkat, Undo,
 )
@@ -34,6 +34,7 @@ def candidates(table: Table, data: st.DataObject) -> list[object]:
         said: list[object] = [Pass(b.speaker), Pass((b.speaker + 1) % 3), Hold(b.speaker)]
         if b.values:
             said.append(Bid(b.speaker, data.draw(st.sampled_from(b.values[:6]))))
+        said.append(EnterBidding(data.draw(st.integers(0, 2)), data.draw(st.sampled_from([18, 20, 19, 48]))))
         return said * 6 + anywhere + [JoinPlayer("Neu")]
     if snap.declaration is not None:
         options = [Declare.parse(o.key) for o in snap.declaration.options]
@@ -45,7 +46,8 @@ def candidates(table: Table, data: st.DataObject) -> list[object]:
         tricks, points = data.draw(st.sampled_from([(6, 75), (3, 40), (10, 120), (0, 0), (5, 61)]))
         extra: list[object] = [EndGame(data.draw(st.sampled_from(list(EndHow))), data.draw(st.sampled_from([None, 1]))),
                                EnterResult(tricks, points, data.draw(st.sampled_from([None, 1, -2, 4]))),
-                               EnterResult(data.draw(st.integers(0, 1)))] * 2
+                               EnterResult(data.draw(st.integers(0, 1))),
+                               EnterResult(None, data.draw(st.sampled_from([75, 0, 120, 1])), 2)] * 2
         if snap.play.question is not None:
             extra += [AcceptFalseFollowing(), RejectCard()] * 3
         if snap.play.may_push_skat:

@@ -7,13 +7,16 @@ from typing import Any
 
 from kivy.properties import NumericProperty, StringProperty
 
+from device.bidding import BID_VALUES
 from ui.i18n import pick, tr
 from ui.table import theme
+from ui.table.popups import ChoicePopup, Option
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import bidding_prompt, escape, page_of_values
 from ui.table.widgets import make_button
 
 VALUES_PER_PAGE = 7  # plus "mehr …": eight buttons of ~95 px at 800 px wide
+SETTLE_VALUES = BID_VALUES[:24]  # the direct bidding's values: 18 … 72, six a row (higher: step by step)
 
 
 def game_title(snap: Any) -> str:
@@ -53,9 +56,11 @@ class GameScreen(TableScreen):
         words = (tr("forehand"), tr("middlehand"), tr("rearhand"))
         for position, name in enumerate(snap.positions):
             speaking = bidding is not None and position == bidding.speaker
+            # a tap on a position enters the bidding's outcome at once: "Carla spielt, gereizt bis …"
             row.add_widget(make_button(
                 f"[size={int(self.app.scale * theme.FONT_SMALL)}]{words[position]}[/size]\n[b]{escape(name)}[/b]",
-                f"position_{position}", None, kind="selected" if speaking else "flat"))
+                f"position_{position}", (lambda p=position: self.settle(p)) if bidding is not None else None,
+                kind="selected" if speaking else "normal" if bidding is not None else "flat"))
         if bidding is None:
             self.prompt_text = ""
             self.history_text = ""
@@ -67,7 +72,7 @@ class GameScreen(TableScreen):
         self.speaker = bidding.speaker
         self.partner = -1 if bidding.partner is None else bidding.partner
         self.prompt_text = bidding_prompt(bidding, snap.positions, self.app.language)
-        self.history_text = " · ".join(pick(bidding.history, bidding.history_en)[-4:])
+        self.history_text = " · ".join(pick(bidding.history, bidding.history_en)[-4:]) or tr("settle_hint")
         self._show_values(bidding)
         answers = self.ids.answers
         answers.clear_widgets()
@@ -77,6 +82,14 @@ class GameScreen(TableScreen):
         if bidding.may_pass:
             answers.add_widget(make_button(tr("pass"), "pass", self.app.pass_,
                                            font_size=self.app.scale * theme.FONT_LARGE))
+
+    def settle(self, position: int) -> None:
+        """The bidding's outcome in two taps: this position plays, then the value bid up to."""
+        name = escape(self._snap.positions[position])
+        ChoicePopup(tr("settle_title", name=name), [
+            Option(str(value), f"settle_{value}", lambda v=value: self.app.enter_bidding(position, v), kind="normal")
+            for value in SETTLE_VALUES
+        ], text=tr("settle_text"), cols=6).open()
 
     def _show_values(self, bidding: Any) -> None:
         grid = self.ids.value_buttons

@@ -262,7 +262,7 @@ class ListScreen(TableScreen):
                                game=f"{row.declarer}, {pick(row.declaration, row.declaration_en)}"),
                     tricks=row.declarer_tricks, points=row.declarer_points, matadors=row.matadors).open()
 
-    def _ask_proposer(self, row: Any, counts: tuple[int, int | None, int | None] | None) -> None:
+    def _ask_proposer(self, row: Any, counts: tuple[int | None, int | None, int | None] | None) -> None:
         """Who proposes the correction (his consent counts at once); every player then agrees."""
         snap = self._snap
         old = entry_words(pick(row.text, row.text_en), None)
