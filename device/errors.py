@@ -29,7 +29,8 @@ class RecordError(SkatError, ValueError):
     ``field`` names the field, ``reason`` says what is wrong with it.
     """
 
-    def __init__(self, field: str, reason: str) -> None:
+    def __init__(self, field: str, reason: str, german: str = "") -> None:
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason
+        self.german = german  # the reason in the table's words, where the check gave one

@@ -91,7 +91,7 @@ def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> S
     try:
         result = score_game(declaration, bid, play, ending=ending, multiplier=multiplier, profile=profile)
     except InvalidResultError as exc:
-        raise RecordError(exc.field, exc.reason) from None
+        raise RecordError(exc.field, exc.reason, exc.german) from None
     except DeclarationError as exc:
         field, _, reason = str(exc).partition(": ")
         raise (RecordError(field, reason) if field == "bid" else RecordError("game", str(exc))) from None
@@ -126,7 +126,7 @@ def _overbid_null(
         return score_overbid_null(declaration, bid, _int(record, "matadors"), lost_as=lost_as,
                                   multiplier=multiplier, profile=profile)
     except InvalidResultError as exc:
-        raise RecordError(exc.field, exc.reason) from None
+        raise RecordError(exc.field, exc.reason, exc.german) from None
 
 
 def result_to_json(scored: ScoredRecord) -> dict[str, Any]:

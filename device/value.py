@@ -81,12 +81,14 @@ def uncounted_tricks(points: int) -> int:
 
 
 class InvalidResultError(PlayError):
-    """A counted result that no Skat game can have; ``field`` names the culprit."""
+    """A counted result that no Skat game can have; ``field`` names the culprit, ``german``
+    (where given) says it in the table's words for the screen."""
 
-    def __init__(self, field: str, reason: str) -> None:
+    def __init__(self, field: str, reason: str, german: str = "") -> None:
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason
+        self.german = german
 
 
 class InvalidBidError(InvalidResultError, BidError):
@@ -616,27 +618,37 @@ def _check_bid(decl: Declaration, bid: int) -> None:
 def _check_play(decl: Declaration, play: Play, ending: Ending) -> None:
     points, tricks = play.declarer_points, play.declarer_tricks
     if not 0 <= tricks <= 10:
-        raise InvalidResultError("declarer_tricks", f"{tricks} is not a number of tricks: 0 to 10")
+        raise InvalidResultError("declarer_tricks", f"{tricks} is not a number of tricks: 0 to 10",
+                                 f"{tricks} Stiche gibt es nicht: 0 bis 10")
     if not 0 <= points <= 120:
-        raise InvalidResultError("declarer_points", f"{points} is not a number of card points: 0 to 120")
+        raise InvalidResultError("declarer_points", f"{points} is not a number of card points: 0 to 120",
+                                 f"{points} Augen gibt es nicht: 0 bis 120")
     _check_matadors(decl.game, play.matadors)
     if decl.game.is_null:
         return  # a Null game counts tricks only; its card points are no part of the result (5.2.7)
     cards = 3 * tricks + 2
     if points > _MOST[cards]:
-        raise InvalidResultError("declarer_points", f"{points} points cannot be in {tricks} tricks and the skat")
+        raise InvalidResultError("declarer_points", f"{points} points cannot be in {tricks} tricks and the skat",
+                                 f"{points} Augen passen nicht in {_tricks_de(tricks)} und den Skat (höchstens {_MOST[cards]})")
     if ending.by is EndedBy.PLAYED and 120 - points > _MOST[32 - cards]:
         raise InvalidResultError(
-            "declarer_points", f"{points} points with {tricks} tricks leaves the defenders more than {10 - tricks} tricks can hold"
+            "declarer_points", f"{points} points with {tricks} tricks leaves the defenders more than {10 - tricks} tricks can hold",
+            f"Bei {points} Augen in {_tricks_de(tricks)} blieben den Gegenspielern mehr Augen, als in {_tricks_de(10 - tricks)} "
+            "passen",
         )
     if points not in _TOTALS[cards]:
         raise InvalidResultError(
-            "declarer_points", f"{points} points cannot be in {tricks} tricks and the skat: no {cards} cards add up to that"
+            "declarer_points", f"{points} points cannot be in {tricks} tricks and the skat: no {cards} cards add up to that",
+            f"{points} Augen kann man mit {_tricks_de(tricks)} und dem Skat nicht zusammenbekommen",
         )
     if ending.by is EndedBy.PLAYED:
         _check_played_out(decl.game, play)
     if ending.by.by_defenders:
         _check_defender_counts(play, ending)
+
+
+def _tricks_de(tricks: int) -> str:
+    return "einen Stich" if tricks == 1 else f"{tricks} Stiche"
 
 
 def _check_played_out(game: GameType, play: Play) -> None:
@@ -647,13 +659,16 @@ def _check_played_out(game: GameType, play: Play) -> None:
         return
     if tricks == 10:
         raise InvalidResultError(
-            "declarer_tricks", f"10 tricks 'ohne {-matadors}': the defenders hold the Kreuz Bube and win a trick with it"
+            "declarer_tricks", f"10 tricks 'ohne {-matadors}': the defenders hold the Kreuz Bube and win a trick with it",
+            f"Alle Stiche „ohne {-matadors}“ geht nicht: die Gegenspieler haben den Kreuz-Buben und machen damit einen Stich",
         )
     if points > 120 - missing_top_points(game, matadors):
         raise InvalidResultError(
             "declarer_points",
             f"{points} points 'ohne {-matadors}': the missing top trumps give the defenders at least "
             f"{missing_top_points(game, matadors)} of the 120",
+            f"{points} Augen „ohne {-matadors}“ geht nicht: die fehlenden Spitzen bringen den Gegenspielern "
+            f"mindestens {missing_top_points(game, matadors)} Augen",
         )
 
 
@@ -680,5 +695,6 @@ def _check_matadors(game: GameType, matadors: int) -> None:
     most = MAX_MATADORS.get(game, 11)
     if matadors == 0 or abs(matadors) > most:
         raise InvalidResultError(
-            "matadors", f"{matadors} is not possible in {game.german}: 'mit' 1 to {most} (positive) or 'ohne' 1 to {most} (negative)"
+            "matadors", f"{matadors} is not possible in {game.german}: 'mit' 1 to {most} (positive) or 'ohne' 1 to {most} (negative)",
+            f"Spitzen im {game.german}: mit 1 bis {most} oder ohne 1 bis {most}",
         )

@@ -642,14 +642,21 @@ def _enter_result(state: TableState, command: EnterResult) -> Decision:
     try:
         score_record(record, profile=state.profile)
     except (RecordError, TypeError) as exc:
-        raise _Refuse("bad_result", str(exc), f"Dieses Ergebnis ist nicht möglich: {_record_problem_de(exc)}") from None
+        raise _Refuse("bad_result", f"this result is not possible: {getattr(exc, 'reason', exc)}",
+                      f"Dieses Ergebnis ist nicht möglich: {_record_problem_de(exc)}") from None
     return Decision(events=(entered,))
 
 
 def _record_problem_de(exc: Exception) -> str:
-    field = getattr(exc, "field", "")
-    words = {"declarer_points": "Augen", "declarer_tricks": "Stiche", "matadors": "Spitzen", "bid": "Reizwert"}
-    return f"{words.get(field, field)} passen nicht ({exc})" if field else str(exc)
+    """The reason in the table's words: the check's own German, else which count does not fit
+    (never the developer's English on the screen)."""
+    german = getattr(exc, "german", "")
+    if german:
+        return str(german)
+    words = {"declarer_points": "Die Augen passen nicht zu den Stichen",
+             "declarer_tricks": "Die Stiche passen nicht zu den Augen",
+             "matadors": "Die Spitzen passen nicht zum Spiel", "bid": "Der Reizwert passt nicht zum Spiel"}
+    return words.get(getattr(exc, "field", ""), "Die Zahlen passen nicht zusammen")
 
 
 def _enter_matadors(state: TableState, command: EnterMatadors) -> Decision:

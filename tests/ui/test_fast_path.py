@@ -79,3 +79,19 @@ def test_all_tricks_asked_only_at_120_augen_and_null_is_won_or_lost(display: str
     run = run_table(display, steps).check()
     assert run.sent("tap matadors_p2") == ["EnterResult(declarer_tricks=10, declarer_points=120, matadors=2)"]
     assert run.sent("tap entry_null_lost") == ["EnterResult(declarer_tricks=None, declarer_points=None, matadors=None)"]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_refused_result_says_why_in_the_screen_s_language_and_keeps_the_entry(display: str, lang: str) -> None:
+    """Item 10: "Augen passen nicht (declarer_points: 75 points cannot be in 0 tricks …)" is
+    gone: plain German (English in English), and the 75 stays typed."""
+    shown = ("75 Augen passen nicht in 0 Stiche und den Skat" if lang == "de"
+             else "75 points cannot be in 0 tricks and the skat")
+    steps = setup_steps(THREE, length="length_open") + [
+        "tap position_0", "tap settle_18", "wait_screen declare",
+        "tap choose_skat", "tap game_clubs", "tap declare", "wait_screen play",
+        "tap result_direct", "tap tricks_0", "tap digit_7", "tap digit_5", "tap enter_result", "tap matadors_p1",
+        f"expect_text \"{shown}\"", "expect_no_text \"declarer_points\"", "expect_shown tricks_0",
+        "expect_text \"75\"", f"screenshot 67-refused-plain-words-{lang}",
+    ]
+    run_table(display, steps, lang=None if lang == "de" else "en").check()

@@ -196,6 +196,7 @@ class ResultPopup(TablePopup):
             grid.cols = 1
             grid.add_widget(make_button(tr("null_won"), "entry_null_won", lambda: self._null(0), size_hint_y=1))
             grid.add_widget(make_button(tr("null_lost_entry"), "entry_null_lost", lambda: self._null(None), size_hint_y=1))
+            self.ids.entry_page.remove_widget(self.ids.pad.parent)  # no Augen in Null (ISkO 5.2.7)
         else:  # optional: the Augen decide the value, the tricks only Schwarz
             for n in range(11):
                 grid.add_widget(make_button(str(n), f"tricks_{n}", lambda n=n: self.set_tricks(n), size_hint_y=1))

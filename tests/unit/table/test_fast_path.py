@@ -94,3 +94,19 @@ def test_skattisch_score_takes_a_counted_record_without_tricks() -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "Kreuz mit 2, Spiel 3 = 36, gewonnen +36" in done.stdout
+
+
+def test_a_refused_direct_result_says_why_in_plain_german_and_english() -> None:
+    """Item 10: no developer English ("declarer_points: …") on the screen."""
+    t = table()
+    t.ok(EnterBidding(1, 20))
+    t.take_skat()
+    t.declare("clubs")
+    refusal = t.refused(EnterResult(0, 75, 2), "bad_result")
+    assert refusal.reason_de == ("Dieses Ergebnis ist nicht möglich: 75 Augen passen nicht in 0 Stiche und den Skat "
+                                 "(höchstens 22)")
+    assert refusal.reason == "this result is not possible: 75 points cannot be in 0 tricks and the skat"
+    for command in (EnterResult(4, 0, 2), EnterResult(None, 95, -7), EnterResult(10, 120, -1)):
+        german = t.refused(command, "bad_result").reason_de
+        assert "declarer_" not in german and "points" not in german and "tricks" not in german, german
+    assert "Kreuz-Buben" in t.refused(EnterResult(10, 120, -1), "bad_result").reason_de
