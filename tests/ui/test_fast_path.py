@@ -95,3 +95,24 @@ def test_a_refused_result_says_why_in_the_screen_s_language_and_keeps_the_entry(
         "expect_text \"75\"", f"screenshot 67-refused-plain-words-{lang}",
     ]
     run_table(display, steps, lang=None if lang == "de" else "en").check()
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+def test_names_are_typed_on_the_table_s_own_big_keyboard(display: str, size: str) -> None:
+    """Item 9's keyboard: German keys with Ä Ö Ü ß, Shift (on by itself for a name's first
+    letter and after a hyphen), ⌫, space, OK; the name being typed shown large on top."""
+    steps = ["wait_screen setup", "tap remove_player", "tap name_0",
+             "expect_shown key_ü", "expect_shown key_ß", "expect_shown key_shift", "expect_shown key_ok",
+             *[f"tap key_{c}" for c in "jürgen"], "tap key_minus", *[f"tap key_{c}" for c in "hans"],
+             "expect_text \"Platz 1:  Jürgen-Hans\"",
+             "tap key_back", "tap key_back", "tap key_back", "tap key_back", "tap key_back", "tap key_space",
+             *[f"tap key_{c}" for c in "ösß"],  # capitalised by itself after the space
+             "expect_text \"Jürgen Ösß\"", f"screenshot 68-keyboard-{size}",
+             "tap key_ok", "expect_no_text \"Leerzeichen\"",
+             "tap name_1", *[f"tap key_{c}" for c in "bernd"], "tap key_ok",
+             "tap name_2", "tap key_m", "tap key_c", "tap key_shift", *[f"tap key_{c}" for c in "cain"], "tap key_ok",
+             f"screenshot 69-setup-after-keyboard-{size}",
+             "tap setup_next", "tap length_open", "tap setup_next", "wait_screen game"]
+    run = run_table(display, steps, size=size, args=["--keyboard", "screen"]).check()
+    opened = run.sent("tap setup_next", 2)
+    assert opened and "players=('Jürgen Ösß', 'Bernd', 'McCain')" in opened[0], opened

@@ -49,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=_size, metavar="WxH",
                         help="window size, e.g. 800x480 or 1280x720 (a window, not full screen)")
     parser.add_argument("--lang", choices=("de", "en"), help="language of the screen (default: the config's)")
+    parser.add_argument("--keyboard", choices=("screen", "system"),
+                        help="names typed on the table's own big keyboard (screen; the default without "
+                             "--simulate) or on the computer's keyboard (system; the default with --simulate)")
     parser.add_argument("--seed", type=int, help="random seed for Auslosen (reproducible demos and tests)")
     parser.add_argument("--players", metavar="NAMES",
                         help="open a list at once with these comma-separated players (demos, tests)")
@@ -90,7 +93,7 @@ def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, 
     KivyConfig.set("graphics", "multisamples", "0")  # no MSAA: flat shapes need none, and the Pi draws faster
     KivyConfig.set("kivy", "exit_on_escape", "0")
     KivyConfig.set("kivy", "log_level", os.environ.get("SKATTISCH_KIVY_LOG", "warning"))
-    KivyConfig.set("kivy", "keyboard_mode", "" if args.simulate else "systemanddock")
+    KivyConfig.set("kivy", "keyboard_mode", "")  # never Kivy's stock keyboard: ours (ui/table/keyboard.py)
     KivyConfig.set("kivy", "keyboard_layout", "de" if (args.lang or config.table.language) == "de" else "qwerty")
     if fullscreen:
         # The table's touchscreen comes through the kernel (probesysfs/hidinput); SDL also
@@ -203,6 +206,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         service, simulate=args.simulate, table_number=config.table.number, table_name=config.table.name,
         club_pin=config.table.club_pin, language=args.lang or config.table.language, config=config,
         hooks={"shutdown": _shutdown_hook(args)}, on_started=started)
+    app.onscreen_keyboard = (args.keyboard or ("system" if args.simulate else "screen")) == "screen"
     app.sync_client = _start_sync(config, store, service, parts)
     if store_problem:
         from ui.commands.store import repair_store

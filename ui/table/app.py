@@ -113,6 +113,7 @@ class TableApp(App):
 
     scale = NumericProperty(1.0)
     simulate = BooleanProperty(False)
+    onscreen_keyboard = BooleanProperty(False)  # names typed on the table's own keyboard (ui/table/keyboard.py)
     table_number = NumericProperty(1)
     language = StringProperty("de")
     snapshot = ObjectProperty(None, allownone=True)

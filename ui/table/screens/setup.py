@@ -10,6 +10,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.app import App
 from kivy.uix.textinput import TextInput
 
 from ui.i18n import tr
@@ -44,9 +45,22 @@ def _top_column(body: Any, width: float, *, cols: int, spacing: float) -> GridLa
 
 
 class NameField(TextInput):
-    """A player's name; ``name`` for scripts (``tap name_0`` then ``type "Anna"``)."""
+    """A player's name; ``name`` for scripts (``tap name_0`` then ``type "Anna"``). With the
+    table's own keyboard (``app.onscreen_keyboard``) a tap opens :class:`NameKeyboard`."""
 
     name = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if getattr(App.get_running_app(), "onscreen_keyboard", False):
+            self.keyboard_mode = "managed"  # no system keyboard: ours opens instead
+
+    def on_focus(self, _instance: Any, focused: bool) -> None:
+        app = App.get_running_app()
+        if focused and getattr(app, "onscreen_keyboard", False) and self.name.startswith("name_"):
+            from ui.table.keyboard import NameKeyboard
+
+            NameKeyboard(self, tr("player_n", n=int(self.name.split("_")[1]) + 1)).open()
 
 
 class SetupScreen(TableScreen):
