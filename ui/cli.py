@@ -19,6 +19,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "deck": ("ui.commands.deck", "card deck files: 'deck learn' teaches in a deck of tagged cards"),
     "reader-test": ("ui.commands.reader_test", "print every card the reader decodes, as JSON lines"),
     "config": ("ui.commands.config", "check a config file and print the settings in force"),
+    "pin": ("ui.commands.pin", "set the PIN of the settings screen (stored as a salted hash)"),
+    "selftest": ("ui.commands.selftest", "first-boot check of the table: screen, touch, reader, panel, store, clock, laptop"),
     "store": ("ui.commands.store", "check the table's stored lists, or repair damaged files from their last good copy"),
 }
 

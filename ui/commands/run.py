@@ -136,7 +136,7 @@ class _Parts:
 
 def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts) -> int:
     from device.table import OpenList, TableService
-    from drivers.adapters import build_panel, build_reader, build_store
+    from drivers.adapters import DeckLoad, build_panel, build_reader, build_store, load_deck
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
 
@@ -157,14 +157,18 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
         if runner is not None:
             runner.start(app)
 
+    deck = DeckLoad(None) if args.simulate else load_deck(config.reader)
+    if deck.problem:  # the table still starts: results are typed in until a deck is taught in
+        print(f"skattisch run: warning: {deck.problem}", file=sys.stderr)
     app = TableApp(
         service, simulate=args.simulate, table_number=config.table.number, table_name=config.table.name,
-        club_pin=config.table.club_pin, language=args.lang or config.table.language, config=config,
-        hooks={"shutdown": _shutdown_hook(args)}, on_started=started)
+        pin_hash=config.table.club_pin_hash, language=args.lang or config.table.language, config=config,
+        hooks={"shutdown": _shutdown_hook(args)}, on_started=started, deck_problem=deck.problem)
     app.attach_panel(parts.add(build_panel(config, app.panel_submit, simulate=args.simulate)))
-    reader = build_reader(config.reader, simulate=args.simulate)
+    reader = build_reader(config.reader, simulate=args.simulate, deck=deck.deck)
     if reader is not None:
         parts.add(reader)
+        app.reader = reader
         reader.start(app.reader_submit)
     if steps:
         shots_dir = Path(args.screenshots) if args.screenshots else None

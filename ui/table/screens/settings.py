@@ -46,6 +46,8 @@ class SettingsScreen(TableScreen):
         else:
             state = tr("reader_connected") if reader.connected else tr("reader_disconnected")
             self.reader_text = f"{port or '–'} · {state}" + (f" · {reader.detail}" if reader.detail else "")
+            if self.app.deck_problem:
+                self.reader_text = f"[b]{tr('deck_missing')}[/b] · {port or '–'} · {state}"
         url = config.sync.url if config is not None and config.sync.url else tr("no_sync_target")
         self.sync_text = f"{url} · {pick(snap.sync.text, snap.sync.text_en)}".rstrip(" ·")
         self.table_text = str(self.app.table_number)
@@ -77,8 +79,14 @@ class SettingsScreen(TableScreen):
             popup.prompt = learner.prompt()
             if learner.done:
                 path = self._deck_path()
-                learner.deck(source=str(path)).save(path)
-                popup.last = tr("deck_saved", path=path)
+                deck = learner.deck(source=str(path))
+                try:
+                    deck.save(path)
+                    popup.last = tr("deck_saved", path=path)
+                except OSError as exc:  # e.g. a folder the table may not write: keep the deck
+                    popup.last = tr("deck_not_saved", reason=f"{path}: {exc.strerror or exc}")
+                self.app.use_deck(deck)
+                self.show(self.app.service.snapshot())
 
         self.app.capture_reader(offer)
         popup.bind(on_dismiss=lambda *_: self.app.capture_reader(None))
