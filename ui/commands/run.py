@@ -186,6 +186,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
 def _shutdown_hook(args: argparse.Namespace) -> Any:
     def shutdown(app: Any) -> None:
         if args.simulate:
+            print("skattisch run: shutting down (simulated: the window closes)", flush=True)
             app.stop()
             return
         import subprocess

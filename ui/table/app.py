@@ -614,7 +614,7 @@ class TableApp(App):
         if self.panel is not None and hasattr(self.panel, "press"):
             self.panel.press(button)  # the fake panel submits through panel_submit
         else:
-            self.submit(ButtonPressed(Button(button), source="screen"), source="panel")
+            self.panel_submit(ButtonPressed(Button(button), source="screen"))
 
     def shutdown(self) -> None:
         hook = self.hooks.get("shutdown")

@@ -47,7 +47,7 @@ class SettingsScreen(TableScreen):
             state = tr("reader_connected") if reader.connected else tr("reader_disconnected")
             self.reader_text = f"{port or '–'} · {state}" + (f" · {reader.detail}" if reader.detail else "")
             if self.app.deck_problem:
-                self.reader_text = f"[b]{tr('deck_missing')}[/b] · {port or '–'} · {state}"
+                self.reader_text = f"[b]{tr('deck_missing')}[/b]"  # the one thing to do here
         url = config.sync.url if config is not None and config.sync.url else tr("no_sync_target")
         self.sync_text = f"{url} · {pick(snap.sync.text, snap.sync.text_en)}".rstrip(" ·")
         self.table_text = str(self.app.table_number)
