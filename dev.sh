@@ -33,7 +33,7 @@ case "$cmd" in
         exec "$VENV/bin/skattisch" run --simulate "$@"
         ;;
     test)
-        need_apt xvfb xauth fonts-dejavu-core shellcheck
+        need_apt xvfb xauth fonts-dejavu-core shellcheck xdotool
         setup "test,ui"
         "$VENV/bin/mypy" --strict device
         exec "$VENV/bin/python" -m pytest "$@"

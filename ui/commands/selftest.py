@@ -22,6 +22,9 @@ from typing import Any
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="the config file (default: the one the table reads)")
     parser.add_argument("--no-screen", action="store_true", help="leave out the screen and touch check")
+    parser.add_argument("--only", metavar="NAMES",
+                        help="run only these checks, comma-separated: screen, reader, buttons, leds, buzzer, store, "
+                             "clock, laptop")
     parser.add_argument("--wait", type=float, default=20.0, metavar="SECONDS",
                         help="how long to wait for each card and button (default 20)")
 
@@ -44,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from drivers.adapters import build_reader, load_deck
     from drivers.config import ConfigError, load_config
     from drivers.panel import PanelError, open_panel
-    from drivers.selftest import Context, Outcome, Verdict, run_checks
+    from drivers.selftest import CHECKS, Context, Outcome, run_checks
 
     try:
         config = load_config(args.config)
@@ -57,28 +60,44 @@ def run(args: argparse.Namespace) -> int:
         outcomes.append(outcome)
         print(outcome.line(), flush=True)
 
-    if not args.no_screen:
+    only = {name.strip() for name in args.only.split(",")} if args.only else None
+    known = {"screen"} | {check.name for check in CHECKS}
+    if only is not None and only - known:
+        print(f"skattisch selftest: --only: unknown check {sorted(only - known)[0]!r}: one of "
+              + ", ".join(sorted(known)), file=sys.stderr)
+        return 2
+    if not args.no_screen and (only is None or "screen" in only):
         report(screen_check(config, args.wait * 3))
+    checks = [check for check in CHECKS if only is None or check.name in only]
+    if not checks:
+        return _summary(outcomes)
     ctx = Context(config, TerminalOperator(), wait_seconds=args.wait)
     parts: list[Any] = []
     try:
-        if config.gpio.enabled:
+        names = {check.name for check in checks}
+        if config.gpio.enabled and names & {"buttons", "leds", "buzzer"}:
             try:
                 ctx.panel = open_panel(config.gpio, ctx.submit)
                 parts.append(ctx.panel)
             except PanelError as exc:
                 report(Outcome.failed("panel", str(exc)))
         deck = load_deck(config.reader)
-        if deck.problem:
+        if deck.problem and "reader" in names:
             report(Outcome.failed("deck", deck.problem))
-        ctx.reader = build_reader(config.reader, simulate=False, deck=deck.deck)
+        ctx.reader = build_reader(config.reader, simulate=False, deck=deck.deck) if "reader" in names else None
         if ctx.reader is not None:
             parts.append(ctx.reader)
             ctx.reader.start(ctx.submit)
-        run_checks(ctx, report=report)
+        run_checks(ctx, checks, report=report)
     finally:
         for part in reversed(parts):
             part.close()
+    return _summary(outcomes)
+
+
+def _summary(outcomes: list[Any]) -> int:
+    from drivers.selftest import Verdict
+
     failed = [o for o in outcomes if o.verdict is Verdict.FAIL]
     print(f"{len(outcomes) - len(failed)} of {len(outcomes)} fine" + (f", {len(failed)} failed" if failed else ""))
     return 1 if failed else 0
@@ -92,6 +111,7 @@ def screen_check(config: Any, timeout: float) -> Any:
 
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     try:
         from kivy.app import App
         from kivy.clock import Clock
@@ -101,6 +121,10 @@ def screen_check(config: Any, timeout: float) -> Any:
     except Exception as exc:  # no Kivy, no display
         return Outcome.failed("screen", f"no screen: {exc}")
     KivyConfig.set("graphics", "fullscreen", "auto" if config.ui.fullscreen else "0")
+    KivyConfig.set("graphics", "width", str(config.ui.width))
+    KivyConfig.set("graphics", "height", str(config.ui.height))
+    KivyConfig.set("kivy", "exit_on_escape", "0")
+    KivyConfig.set("kivy", "log_level", "warning")
     spots = [(0.02, 0.02), (0.78, 0.02), (0.02, 0.78), (0.78, 0.78), (0.4, 0.4)]
     tapped: set[int] = set()
 

@@ -294,6 +294,8 @@ class TableApp(App):
         reader = snap.reader
         if self.simulate:
             bar.reader_text, bar.reader_color = tr("reader_simulated"), theme.OK
+        elif self.table_config is not None and not self.table_config.reader.enabled:
+            bar.reader_text, bar.reader_color = tr("reader_none"), theme.OK  # results typed in, as configured
         elif self.deck_problem:
             bar.reader_text, bar.reader_color = tr("deck_missing"), theme.BAD
         elif reader.connected:
