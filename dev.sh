@@ -18,7 +18,8 @@ need_apt() {  # install Debian packages that are missing (root or sudo)
 
 setup() {
     if [ ! -x "$VENV/bin/python" ]; then python3 -m venv "$VENV"; fi
-    local stamp="$VENV/.installed-$(sha1sum pyproject.toml | cut -c1-12)-$1"
+    local stamp
+    stamp="$VENV/.installed-$(sha1sum pyproject.toml | cut -c1-12)-$1"
     if [ ! -f "$stamp" ]; then
         "$VENV/bin/pip" install -q --upgrade pip
         "$VENV/bin/pip" install -q -e ".[$1]"
@@ -33,7 +34,7 @@ case "$cmd" in
         exec "$VENV/bin/skattisch" run --simulate "$@"
         ;;
     test)
-        need_apt xvfb xauth fonts-dejavu-core shellcheck xdotool
+        need_apt xvfb xauth fonts-dejavu-core shellcheck xdotool nodejs
         setup "test,ui"
         "$VENV/bin/mypy" --strict device
         exec "$VENV/bin/python" -m pytest "$@"

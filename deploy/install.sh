@@ -46,7 +46,7 @@ APT_PACKAGES=(
     # to build lgpio (gpiozero's pin library on Bookworm) if pip finds no wheel for this Pi
     swig
     # the service user and its folders are declared, then made by systemd's own tools
-    systemd policykit-1
+    systemd polkitd
 )
 # From the Raspberry Pi OS archive (not in plain Debian): installed if available.
 APT_OPTIONAL=(liblgpio-dev)

@@ -195,3 +195,29 @@ def test_overlay_is_refused_when_staging(tmp_path: Path) -> None:
     done = install(tmp_path, "--overlay")
     assert done.returncode == 2 and "not with --root" in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+POLKIT_HARNESS = """
+const polkit = {Result: {YES: "yes", NO: "no", NOT_HANDLED: "not_handled"}, rules: [],
+                addRule(rule) { this.rules.push(rule); }};
+eval(require("fs").readFileSync(process.argv[2], "utf8"));
+const cases = JSON.parse(process.argv[3]);
+console.log(JSON.stringify(cases.map(([user, id]) => polkit.rules[0]({id}, {user}))));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed to run polkit's JavaScript rule")
+def test_the_polkit_rule_run_as_polkit_would_run_it(tmp_path: Path) -> None:
+    import json
+
+    cases = [("skattisch", "org.freedesktop.login1.power-off"), ("skattisch", "org.freedesktop.login1.reboot"),
+             ("skattisch", "org.freedesktop.login1.power-off-multiple-sessions"),
+             ("skattisch", "org.freedesktop.login1.reboot-multiple-sessions"),
+             ("skattisch", "org.freedesktop.login1.power-off-ignore-inhibit"),
+             ("skattisch", "org.freedesktop.systemd1.manage-units"), ("skattisch", "org.freedesktop.login1.halt"),
+             ("pi", "org.freedesktop.login1.power-off"), ("skattisch2", "org.freedesktop.login1.reboot")]
+    (tmp_path / "harness.js").write_text(POLKIT_HARNESS)
+    done = subprocess.run(["node", str(tmp_path / "harness.js"), str(DEPLOY / "50-skattisch-power.rules"),
+                           json.dumps(cases)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["yes"] * 4 + ["not_handled"] * 5
