@@ -53,29 +53,28 @@ def tap(env: dict[str, str], wid: str, x: float, y: float) -> None:
                    env=env, check=True, timeout=10)
 
 
-def test_tapping_all_five_targets_passes(display: str, tmp_path: Path) -> None:
-    process, env = start(display, tmp_path)
+def tap_targets(display: str, tmp_path: Path, targets: list[tuple[float, float]],
+                wait: int = 5) -> subprocess.CompletedProcess[str]:
+    """Start the screen check, tap ``targets`` through X, and wait for its verdict."""
+    process, env = start(display, tmp_path, wait)
     try:
         wid = window(env)
         time.sleep(1.0)  # the first frame: Kivy lays the targets out after the window shows
-        for x, y in TARGETS:
-            tap(env, wid, (x + 0.1) * WIDTH, HEIGHT - (y + 0.1) * HEIGHT)
-        out, err = process.communicate(timeout=30)
-    finally:
-        process.kill()
-    assert process.returncode == 0, out + err[-2000:]
-    assert "PASS  screen   all five targets tapped (corners and middle)" in out
-
-
-def test_a_target_left_untapped_fails(display: str, tmp_path: Path) -> None:
-    process, env = start(display, tmp_path, wait=2)  # the screen check waits three times as long
-    try:
-        wid = window(env)
-        time.sleep(1.0)
-        for x, y in TARGETS[:4]:  # the middle one is missed
+        for x, y in targets:
             tap(env, wid, (x + 0.1) * WIDTH, HEIGHT - (y + 0.1) * HEIGHT)
         out, err = process.communicate(timeout=60)
     finally:
         process.kill()
-    assert process.returncode == 1, out + err[-2000:]
-    assert "FAIL  screen   4 of 5 targets tapped in 6 s: is the touch cable plugged in?" in out
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def test_tapping_all_five_targets_passes(display: str, tmp_path: Path) -> None:
+    done = tap_targets(display, tmp_path, TARGETS)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert "PASS  screen   all five targets tapped (corners and middle)" in done.stdout
+
+
+def test_a_target_left_untapped_fails(display: str, tmp_path: Path) -> None:
+    done = tap_targets(display, tmp_path, TARGETS[:4], wait=2)  # the middle one missed; the check waits 3 × 2 s
+    assert done.returncode == 1, done.stdout + done.stderr[-2000:]
+    assert "FAIL  screen   4 of 5 targets tapped in 6 s: is the touch cable plugged in?" in done.stdout
