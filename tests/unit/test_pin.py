@@ -119,3 +119,23 @@ def test_skattisch_pin_says_why_it_cannot_write(tmp_path: Path) -> None:
     finally:
         folder.chmod(0o700)
     assert done.returncode == 2 and "cannot be written" in done.stderr and "sudo" in done.stderr
+
+
+def test_skattisch_pin_asks_twice_on_a_terminal(tmp_path: Path) -> None:
+    config = tmp_path / "skattisch.toml"
+    config.write_text("[table]\n")
+    master, slave = os.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "ui.cli", "pin", "--config", str(config)], cwd=ROOT,
+                               stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+    os.close(slave)
+    try:
+        for prompt, answer in ((b"Settings PIN", b"13579\n"), (b"Once more", b"13579\n")):
+            seen = b""
+            while prompt not in seen:
+                seen += os.read(master, 1024)
+            os.write(master, answer)
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()
+        os.close(master)
+    assert verify_pin("13579", load_config(config).table.club_pin_hash)

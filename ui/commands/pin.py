@@ -1,8 +1,8 @@
 """``skattisch pin``: set the PIN of the table's settings screen.
 
 The config keeps only the PIN's salted hash (``table.club_pin_hash``, see :mod:`device.pin`).
-On a terminal it asks for the PIN twice; without one (or with ``--generate``) it makes up six
-digits and prints them once. ``--if-unset`` keeps a PIN already set (what ``install.sh`` runs on
+On a terminal it asks for the PIN twice (just Enter: make one up); without one (or with
+``--generate``) it makes up six digits and prints them once. ``--if-unset`` keeps a PIN already set (what ``install.sh`` runs on
 every update); a PIN an older version kept in plain text (``table.club_pin``) is replaced by
 its hash either way. The file keeps its comments, mode and owner.
 """
@@ -49,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
             pin = new_pin()
             told = f"the settings PIN is {pin} (write it down: it is shown only this once)"
         else:
-            pin, told = _ask(), "the settings PIN is set"
+            pin = _ask()
+            told = "the settings PIN is set" if pin else ""
+            if not pin:
+                pin = new_pin()
+                told = f"the settings PIN is {pin} (write it down: it is shown only this once)"
     except PinError as exc:
         print(f"skattisch pin: {path}: {exc}", file=sys.stderr)
         return 2
@@ -68,7 +72,9 @@ def _ask() -> str:
     from device.pin import PinError, check_pin_format
 
     for _ in range(3):
-        pin = getpass.getpass("Settings PIN (4 to 8 digits): ")
+        pin = getpass.getpass("Settings PIN (4 to 8 digits; just Enter: make one up): ")
+        if not pin:
+            return ""
         try:
             check_pin_format(pin)
         except PinError as exc:
