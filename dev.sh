@@ -35,7 +35,7 @@ case "$cmd" in
         ;;
     test)
         need_apt xvfb xauth fonts-dejavu-core shellcheck xdotool nodejs
-        setup "test,ui"
+        setup "test,ui,club"
         "$VENV/bin/mypy" --strict device
         exec "$VENV/bin/python" -m pytest "$@"
         ;;

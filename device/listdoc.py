@@ -16,7 +16,8 @@ A list document is what ``skattisch sheet`` reads and what the table exports::
 Entries are in play order; Platz 1 (seat 0) deals the first game and every entry (eingepasst
 too) passes the deal on (ISkO 3.2, 3.3.7). A game entry is a game record (see
 :mod:`device.record`) plus ``seat``: the declarer's seat on the list (0 = Platz 1). A Ramsch
-gives signed ``scores`` for Vorhand, Mittelhand, Hinterhand. A correction replaces an earlier
+gives signed ``scores`` for Vorhand, Mittelhand, Hinterhand, only under a profile that plays
+Ramsch (the ISkO does not, SkWO 9.4). A correction replaces an earlier
 entry (numbered from 1) with every player's consent (ISkO 5.5.3); the original stays visible.
 
 The figures come from :func:`device.table.listing.figures`, exactly as the table shows them.
@@ -34,6 +35,7 @@ from device.profile import ProfileError, RuleProfile, find_profile
 from device.record import score_record
 from device.scoring import ScoringSystem
 from device.table.listing import ListFigures, figures
+from device.table.flow import MAX_BIERLACHS, MAX_SERIES, MAX_STAKE, unsafe_name_characters
 from device.table.rotation import TABLE_SIZES, active_seats
 from device.table.state import Row
 
@@ -80,7 +82,7 @@ def parse_list_document(doc: object) -> ListDocument:
     players = _players(doc.get("players"))
     profile = _profile(doc.get("profile", "isko"))
     scoring = _scoring(doc.get("scoring", ScoringSystem.SEEGER_FABIAN.value))
-    limit = _optional_int(doc, "bierlachs_limit")
+    limit = _optional_int(doc, "bierlachs_limit", MAX_BIERLACHS)
     if scoring is ScoringSystem.BIERLACHS and limit is None and len(players) == 5:
         raise ListDocumentError("bierlachs_limit", "give the Bierlachs limit for five players (e.g. 401)")
     raw_entries = doc.get("entries", [])
@@ -88,7 +90,7 @@ def parse_list_document(doc: object) -> ListDocument:
         raise ListDocumentError("entries", "a list of entries")
     rows = _rows(raw_entries, players, profile)
     return ListDocument(players=players, scoring=scoring, bierlachs_limit=limit, profile=profile,
-                        stake=_stake(doc.get("stake", 0)), series_length=_optional_int(doc, "series_length"),
+                        stake=_stake(doc.get("stake", 0)), series_length=_optional_int(doc, "series_length", MAX_SERIES),
                         rows=tuple(rows), title=str(doc.get("title", "")))
 
 
@@ -120,6 +122,10 @@ def _row(raw: Mapping[str, Any], where: str, number: int, dealer: int, players: 
         scores = raw.get("scores")
         if not (isinstance(scores, list) and len(scores) == 3 and all(type(s) is int for s in scores)):
             raise ListDocumentError(f"{where}.scores", "three whole numbers: Vorhand, Mittelhand, Hinterhand")
+        if not profile.has_ramsch:  # as Kontra, Re and Bock are refused where the profile plays none
+            raise ListDocumentError(
+                f"{where}.kind", f"game {number} is a Ramsch, but the rule profile {profile.name!r} plays no Ramsch "
+                "(SkWO 9.4: \"Es wird kein Ramsch gespielt\"; score with --profile kneipe, or a club profile)")
         return replace(base, ramsch=(scores[0], scores[1], scores[2]))
     if kind != "game":
         raise ListDocumentError(f"{where}.kind", f"{kind!r}: one of game, passed_in, ramsch, correction")
@@ -199,6 +205,11 @@ def _players(raw: object) -> tuple[str, ...]:
         raise ListDocumentError("players", f"a Skat table seats 3, 4 or 5 players, not {len(raw)}")
     if len(set(raw)) != len(raw):
         raise ListDocumentError("players", "every player needs a different name")
+    for index, name in enumerate(raw):
+        bad = unsafe_name_characters(name)
+        if bad:
+            raise ListDocumentError(f"players[{index}]", "a name may not hold control or text-direction characters "
+                                    f"({', '.join(f'U+{ord(c):04X}' for c in bad)})")
     return tuple(p.strip() for p in raw)
 
 
@@ -225,16 +236,24 @@ def _stake(raw: object) -> Fraction:
         stake = Fraction(str(raw)) if not isinstance(raw, bool) else None
     except (ValueError, ZeroDivisionError):
         stake = None
-    if stake is None or stake < 0:
-        raise ListDocumentError("stake", f"{raw!r}: coins (cents) per point, e.g. 1, \"1/2\" or \"1/4\"; 0 for no money")
+    if stake is None or not 0 <= stake <= MAX_STAKE:
+        raise ListDocumentError("stake", f"{_shown(raw)}: coins (cents) per point from 0 to {MAX_STAKE}, "
+                                         "e.g. 1, \"1/2\" or \"1/4\"; 0 for no money")
     return stake
 
 
-def _optional_int(doc: Mapping[str, Any], field: str) -> int | None:
+def _optional_int(doc: Mapping[str, Any], field: str, most: int) -> int | None:
     value = doc.get(field)
-    if value is not None and (type(value) is not int or value < 1):
-        raise ListDocumentError(field, f"{value!r} is not a positive whole number")
+    if value is not None and (type(value) is not int or not 1 <= value <= most):
+        raise ListDocumentError(field, f"{_shown(value)}: a whole number from 1 to {most}")
     return value
+
+
+def _shown(value: object) -> str:
+    """A value as an error message shows it: a number too large for a float reads as infinity."""
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return "a number too large to read"
+    return repr(value)
 
 
 def _only(raw: Mapping[str, Any], allowed: set[str], where: str) -> None:

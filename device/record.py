@@ -11,6 +11,13 @@ Two forms (see README, "Game record"):
 Both carry ``game``, ``hand``, ``ouvert``, ``announced`` and ``bid``; optional are ``kontra``,
 ``re``, ``bock`` (a multiplier) and ``ending`` (how a game ended early).
 
+A Null announced after a bid above its value (ISkO 3.4.4) ended at its announcement: its
+record has ``matadors`` and no play, and optionally ``lost_as``, the suit or Grand game it is
+lost as (Skattisch picks the cheapest that reaches the bid when it is left out):
+
+>>> result_to_json(score_record({"game": "null", "bid": 24, "matadors": -2}))["text"]
+'Null (23) bei Reizwert 24 nicht durchführbar (ISkO 3.4.4): verloren als Karo ohne 2, Spiel 3 = 27, verloren -54'
+
 >>> record = {"v": 1, "game": "clubs", "hand": True, "bid": 18,
 ...           "matadors": 2, "declarer_points": 75, "declarer_tricks": 6}
 >>> result_to_json(score_record(record))["score"]
@@ -24,20 +31,24 @@ device.errors.RecordError: bid: 19 is not a bid value (18, 20, 22, 23, 24, 27, 3
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from device.cards import Card
+from device.cards import DECK, Card
 from device.declaration import Declaration, Level
 from device.errors import CardError, DeclarationError, PlayError, RecordError
 from device.games import GameType
 from device.profile import ISKO, RuleProfile
 from device.tricks import PlayedGame, play_game
 from device.variants import VariantError, kontra_multiplier
-from device.value import Ending, EndedBy, GameResult, InvalidResultError, Play, score_game
+from device.value import (
+    Ending, EndedBy, GameResult, InvalidResultError, Play, is_overbid_null, reachable_level, score_game,
+    score_overbid_null,
+)
 
 RECORD_VERSION = 1
-_DECLARATION_FIELDS = {"v", "id", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending"}
+_DECLARATION_FIELDS = {"v", "id", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending",
+                       "lost_as"}
 _CARDS_FIELDS = {"declarer", "skat", "tricks"}
 _COUNTED_FIELDS = {"matadors", "declarer_points", "declarer_tricks"}
 _ENDING_FIELDS = {"by", "defender_points", "defender_tricks", "level_possible", "proven_level"}
@@ -57,10 +68,15 @@ def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> S
     """Check and score one game record; a bad record raises :class:`RecordError` naming the field."""
     if not isinstance(record, Mapping):
         raise RecordError("record", "a game record is a JSON object")
-    _check_fields(record)
+    _check_known_fields(record)
     declaration = _declaration(record)
     bid = _int(record, "bid")
     multiplier = _multiplier(record, profile)
+    if "lost_as" in record and not is_overbid_null(declaration, bid):
+        raise RecordError("lost_as", "only an overbid Null (bid above the Null's value, ISkO 3.4.4) is lost as another game")
+    if is_overbid_null(declaration, bid):
+        return ScoredRecord(_overbid_null(record, declaration, bid, multiplier, profile), None, None)
+    _check_form(record)
     ending = _ending(record)
     played, false_following = None, None
     if _CARDS_FIELDS & record.keys():
@@ -78,6 +94,37 @@ def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> S
     return ScoredRecord(result, played, false_following)
 
 
+def _overbid_null(
+    record: Mapping[str, Any], declaration: Declaration, bid: int, multiplier: int, profile: RuleProfile
+) -> GameResult:
+    """ISkO 3.4.4: the Null announcement stands and ends the game at once, lost as a suit or
+    Grand game with the declarer's matadors (see device.value.score_overbid_null)."""
+    if record.get("tricks"):
+        raise RecordError("tricks", f"{declaration.describe_de()} after {bid} ends at its announcement (ISkO 3.4.4): no tricks")
+    for field in ("declarer_tricks", "declarer_points"):
+        if record.get(field, 0) != 0:
+            raise RecordError(field, f"{declaration.describe_de()} after {bid} ends at its announcement (ISkO 3.4.4): nothing was played")
+    if "ending" in record and _ending(record).by is not EndedBy.NULL_OVERBID:
+        raise RecordError("ending.by", f"{declaration.describe_de()} after {bid} ends at its announcement: null_overbid or leave it out")
+    if "matadors" not in record:
+        raise RecordError("matadors", f"missing: {declaration.describe_de()} after {bid} is lost as a suit or Grand game "
+                                      "with the declarer's Spitzen (ISkO 3.4.4)")
+    lost_as = None
+    if "lost_as" in record:
+        name = record["lost_as"]
+        try:
+            lost_as = GameType.parse(name) if isinstance(name, str) else None
+        except DeclarationError:
+            lost_as = None
+        if lost_as is None or lost_as.is_null:
+            raise RecordError("lost_as", f"{name!r}: one of diamonds, hearts, spades, clubs, grand")
+    try:
+        return score_overbid_null(declaration, bid, _int(record, "matadors"), lost_as=lost_as,
+                                  multiplier=multiplier, profile=profile)
+    except InvalidResultError as exc:
+        raise RecordError(exc.field, exc.reason) from None
+
+
 def result_to_json(scored: ScoredRecord) -> dict[str, Any]:
     """The ``skattisch score`` output for one record (stable field names, ``"v": 1``)."""
     r = scored.result
@@ -93,7 +140,7 @@ def result_to_json(scored: ScoredRecord) -> dict[str, Any]:
         "schwarz": r.schwarz,
         "declarer_points": r.declarer_points,
         "declarer_tricks": r.declarer_tricks,
-        "game": r.declaration.game.value,
+        "game": (r.null_announced or r.declaration).game.value,
         "base_value": r.base_value,
         "factor": r.factor,
         "levels": list(r.levels),
@@ -102,16 +149,22 @@ def result_to_json(scored: ScoredRecord) -> dict[str, Any]:
     }
     if scored.false_following is not None:
         out["false_following"] = scored.false_following
+    if r.null_announced is not None:
+        out["lost_as"] = r.declaration.game.value
     return out
 
 
-def _check_fields(record: Mapping[str, Any]) -> None:
+def _check_known_fields(record: Mapping[str, Any]) -> None:
     version = record.get("v", RECORD_VERSION)
     if version != RECORD_VERSION:
         raise RecordError("v", f"version {version!r} is not supported: this is version {RECORD_VERSION}")
     unknown = sorted(set(record) - _KNOWN_FIELDS)
     if unknown:
         raise RecordError(unknown[0], "unknown field")
+
+
+def _check_form(record: Mapping[str, Any]) -> None:
+    """The cards form or the counted form, complete and not mixed."""
     has_cards, has_counts = _CARDS_FIELDS & record.keys(), _COUNTED_FIELDS & record.keys()
     if has_cards and has_counts - {"matadors"}:
         raise RecordError(sorted(has_counts - {"matadors"})[0], "give either the cards (declarer, skat, tricks) or the counts, not both")
@@ -219,13 +272,24 @@ def _play_from_cards(
     counts = _counts_until(record, played, upto)
     matadors = _matadors(record, declaration, played)
     if violation is None:
-        return Play(counts[0], counts[1], matadors), _with_defender_counts(ending, counts), None
+        return Play(counts[0], counts[1], matadors), _with_reachable(_with_defender_counts(ending, counts), played), None
     offender_is_declarer = violation.seat == played.declarer
     by = EndedBy.DECLARER_VIOLATION if offender_is_declarer else EndedBy.DEFENDERS_VIOLATION
-    ending = Ending(by=by, defender_points=counts[2], defender_tricks=counts[3], level_possible=ending.level_possible)
+    ending = _with_reachable(replace(ending, by=by, defender_points=counts[2], defender_tricks=counts[3]), played)
     note = {"trick": violation.trick_index + 1, "seat": violation.seat, "card": str(violation.card),
             "by": "declarer" if offender_is_declarer else "defenders"}
     return Play(counts[0], counts[1], matadors), ending, note
+
+
+def _with_reachable(ending: Ending, played: PlayedGame) -> Ending:
+    """ISkO 5.4.3 from the cards (device.value.reachable_level), where it can matter: the
+    defenders ended the game. Their cards are those they played; the declarer may hold every
+    card that is neither theirs nor in the skat (all ten of his when all tricks are there)."""
+    if not ending.by.by_defenders:
+        return ending
+    theirs = [c for seat, hand in enumerate(played.hands) if seat != played.declarer for c in hand]
+    known = frozenset(theirs) | frozenset(played.skat)
+    return replace(ending, reachable=reachable_level(played.game, [c for c in DECK if c not in known], theirs))
 
 
 def _counts_until(record: Mapping[str, Any], played: PlayedGame, upto: int) -> tuple[int, int, int, int]:
@@ -256,7 +320,7 @@ def _matadors(record: Mapping[str, Any], declaration: Declaration, played: Playe
 def _with_defender_counts(ending: Ending, counts: tuple[int, int, int, int]) -> Ending:
     if ending.by is EndedBy.PLAYED:
         return ending
-    return Ending(ending.by, counts[2], counts[3], ending.level_possible, ending.proven_level)
+    return replace(ending, defender_points=counts[2], defender_tricks=counts[3])
 
 
 def _cards(raw: object, field: str) -> list[Card]:

@@ -556,7 +556,18 @@ def _stake(stake: Stake) -> Fraction:
 
 def _round_up(amount: Fraction) -> int:
     """Bruchteile werden nach oben aufgerundet (ISkO 5.5.4): the amount's size is rounded up,
-    its sign kept, so a debt rounds the same way as the equal credit."""
+    its sign kept, so a debt rounds the same way as the equal credit: -18.75 is a debt of 19.
+
+    "Nach oben" is read on the amount, not on the number line: 5.5.4 speaks of the
+    "Betrag für ein verlorenes Spiel", which "erst nach dem Aufrunden verdoppelt" is, so the
+    rounding acts on what is paid (a Betrag), before the loss gives it its sign; and a list
+    that is the mirror image of another must settle as its mirror image. Rounding toward
+    +infinity (-18.75 to -18) would let the one who owes pay less than the one who is owed
+    receives.
+
+    >>> _round_up(Fraction(-75, 4)), _round_up(Fraction(75, 4))
+    (-19, 19)
+    """
     size = math.ceil(abs(amount))
     return size if amount >= 0 else -size
 

@@ -34,10 +34,11 @@ defenders' concession does not win it.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 
 from device.bidding import is_bid_value
-from device.cards import DECK
+from device.cards import DECK, Card
 from device.declaration import Declaration, Level
 from device.errors import BidError, DeclarationError, PlayError
 from device.games import GameType
@@ -85,6 +86,7 @@ class EndedBy(enum.Enum):
     DEFENDERS_GAVE_UP = "defenders_gave_up"  # 4.3.3
     DECLARER_VIOLATION = "declarer_violation"  # 4.1.3-4.1.6, 4.2.3/4.2.4 by the declarer
     DEFENDERS_VIOLATION = "defenders_violation"  # ... by a defender
+    NULL_OVERBID = "null_overbid"  # a Null announced above its value ends at once, lost (3.4.4)
 
     @property
     def by_defenders(self) -> bool:
@@ -92,7 +94,7 @@ class EndedBy(enum.Enum):
 
     @property
     def by_declarer(self) -> bool:
-        return self in (EndedBy.DECLARER_GAVE_UP, EndedBy.DECLARER_VIOLATION)
+        return self in (EndedBy.DECLARER_GAVE_UP, EndedBy.DECLARER_VIOLATION, EndedBy.NULL_OVERBID)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +119,9 @@ class Ending:
     prevented? 4.1.5). ``level_possible``: False when the level the declarer needed was
     theoretically out of reach before the first trick (5.4.3). ``proven_level``: a higher
     level the innocent party is proven to have been sure to reach (4.1.4, second sentence).
+    ``reachable``: the highest level the cards leave theoretically reachable (see
+    :func:`reachable_level`) when the declarer's cards are known; None decides 5.4.3 from the
+    matadors alone (:func:`level_reachable`), as the counted form must.
     """
 
     by: EndedBy = EndedBy.PLAYED
@@ -124,6 +129,7 @@ class Ending:
     defender_tricks: int | None = None
     level_possible: bool = True
     proven_level: Level = Level.SIMPLE
+    reachable: Level | None = None
 
 
 PLAYED_OUT = Ending()
@@ -149,9 +155,16 @@ class GameResult:
     declarer_points: int
     declarer_tricks: int
     ended_by: EndedBy
+    #: The Null that was announced when the bid was above its value (ISkO 3.4.4): the game
+    #: then ended at once, and ``declaration`` is the suit or Grand game it is lost as.
+    null_announced: Declaration | None = None
 
     def describe_de(self) -> str:
         """The list entry in words, e.g. 'Kreuz Hand mit 2, Spiel 3, Hand 4 = 48, gewonnen +48'."""
+        if self.null_announced is not None:
+            null = self.null_announced
+            return (f"{null.describe_de()} ({null.null_value}) bei Reizwert {self.bid} nicht durchführbar "
+                    f"(ISkO 3.4.4): verloren als {replace(self, null_announced=None).describe_de()}")
         head = self.declaration.describe_de()
         if self.declaration.game.is_null:
             body = f"{head} = {self.value}"
@@ -176,6 +189,10 @@ class GameResult:
         >>> score_game(Declaration.make(GameType.NULL, ouvert=True), 23, Play(0, 1)).describe_en()
         'Null ouvert = 46, lost -92'
         """
+        if self.null_announced is not None:
+            null = self.null_announced
+            return (f"{describe_declaration_en(null)} ({null.null_value}) cannot reach the bid {self.bid} "
+                    f"(ISkO 3.4.4): lost as {replace(self, null_announced=None).describe_en()}")
         head = describe_declaration_en(self.declaration)
         if self.declaration.game.is_null:
             body = f"{head} = {self.value}"
@@ -319,7 +336,7 @@ def _decide(decl: Declaration, bid: int, play: Play, ending: Ending, profile: Ru
         if won and _value(decl, play.matadors, schneider, schwarz, profile) >= bid and decl.announced < Level.SCHWARZ:
             # Already decided for him (4.1.3), but the guilty party proves no higher level
             # (court ruling on 4.1.3/4.1.4): only the level the bid and his announcement need.
-            needed = _level_needed(decl, play.matadors, bid, profile) or Level.SIMPLE
+            needed = level_needed(decl, play.matadors, bid, profile) or Level.SIMPLE
             return True, needed >= Level.SCHNEIDER, needed is Level.SCHWARZ
     if ending.by.by_declarer:
         return _lost_simple(decl, ending)
@@ -353,13 +370,19 @@ def _decide_defenders_ended(
     decl: Declaration, bid: int, play: Play, ending: Ending, profile: RuleProfile
 ) -> tuple[bool, bool, bool]:
     """The defenders gave up or broke a rule: the declarer wins, with the level he needed
-    awarded (4.1.5) unless it was already out of his reach or theoretically impossible (5.4.3)."""
+    awarded (4.1.5) unless it was already out of his reach or theoretically impossible (5.4.3).
+
+    5.4.3 covers the levels he needs by the bid and those he announced: the older wording
+    (rules/000) says "Ein überreiztes Spiel", the court's (rules/002) "Ein Spiel, bei dem das
+    Erreichen einer erforderlichen höheren Gewinnstufe ..."; Skattisch follows 002."""
     defender_points = ending.defender_points or 0
     defender_tricks = ending.defender_tricks or 0
-    needed = _level_needed(decl, play.matadors, bid, profile)
+    needed = level_needed(decl, play.matadors, bid, profile)
     if needed is None or defender_points >= 60:
         return _lost_simple(decl, ending)
-    possible = ending.level_possible and level_reachable(decl.game, play.matadors, needed)
+    # 5.4.3: the cards decide where they are known (they never leave more than the matadors do)
+    possible = (ending.level_possible and level_reachable(decl.game, play.matadors, needed)
+                and (ending.reachable is None or needed <= ending.reachable))
     if needed >= Level.SCHNEIDER and (defender_points > SCHNEIDER_LINE or not possible):
         return _lost_simple(decl, ending)
     if needed is Level.SCHWARZ and defender_tricks > 0:
@@ -368,8 +391,12 @@ def _decide_defenders_ended(
     return True, level >= Level.SCHNEIDER, level is Level.SCHWARZ
 
 
-def _level_needed(decl: Declaration, matadors: int, bid: int, profile: RuleProfile) -> Level | None:
-    """The lowest level that wins this declaration at this bid; None if none does."""
+def level_needed(decl: Declaration, matadors: int, bid: int, profile: RuleProfile = ISKO) -> Level | None:
+    """The lowest level that wins this declaration at this bid; None if none does.
+
+    >>> level_needed(Declaration.make(GameType.CLUBS, hand=True), 1, 48)
+    <Level.SCHNEIDER: 1>
+    """
     for level in Level:
         if level < decl.announced:
             continue
@@ -415,6 +442,145 @@ def level_reachable(game: GameType, matadors: int, level: Level) -> bool:
     return True
 
 
+def reachable_level(game: GameType, declarer_cards: Collection[Card], defender_cards: Collection[Card]) -> Level:
+    """The highest level the declarer's cards leave theoretically reachable (ISkO 5.4.3).
+
+    The court's reading (rules/002 on 5.4.3) is the authority: how the defenders' cards
+    actually lie between them and how they played does not matter; a level is out of reach
+    only if not even the best split of their cards with the worst defence gives it to the
+    declarer. So the defenders' trumps decide, not the matadors: whoever holds the trumps, each
+    one falls in some trick, and the declarer takes that trick only with a higher trump of his
+    own, one trump of his for at most two of theirs (a trick has one card of his, two of
+    theirs).
+
+    - Schwarz: every trump of the defenders must be covered so: sorted from the top, their
+      n-th trump needs at least (n + 1) // 2 of his trumps above it. At the least, no defender
+      may hold a trump above all of his. In a Grand this is the court's "Kreuz-Bube with any
+      other jack". The court's table of minimum holdings for suit games asks for more in a few
+      holdings (e.g. 8 trumps with Kreuz and Karo Bube, where Pik and Herz Bube can still fall
+      together on the Kreuz Bube); Skattisch follows the principle the court states above the
+      table and lets only what no deal allows take a level away.
+    - Schneider: the defenders' trumps above all of his win their tricks whatever happens;
+      if they alone carry more than 30 Augen, Schneider is out of reach.
+
+    ``declarer_cards`` are the cards he plays (his ten after pushing, or every card he may
+    hold when only part is known); ``defender_cards`` the defenders' cards (or those known to
+    be theirs): both only ever widen his chances when cards are unknown, so a level is taken
+    away only when the known cards prove it out of reach. The skat lies where it lies: its two
+    cards are neither side's, also in a hand game (Skattisch's choice where the texts leave it
+    open: 5.4.3's own example, "Schwarz ohne 1 Spitze", counts the Spitzen with the skat as it
+    lies, and the court's note on 3.3.10 keeps the skat out of 5.4.3 only while it is still
+    hidden; "the actual distribution does not matter" is read as the split of the defenders'
+    cards, which nobody knows before the first trick).
+
+    The example of issue 14: Kreuz Bube in the skat of a hand game, the defenders hold Pik,
+    Herz and Karo Bube over all of his trumps (Kreuz 10, 9, 8, 7): no Schwarz, although he is
+    "mit 1"; Schneider stays possible (their jacks and the Kreuz Ass above them are 17 Augen).
+
+    >>> from device.cards import parse_cards
+    >>> mine = parse_cards("HQ C7 C9 SA C8 S9 CT DK S7 SQ")
+    >>> theirs = [c for c in DECK if c not in mine and c not in parse_cards("H8 CJ")]
+    >>> reachable_level(GameType.CLUBS, mine, theirs)
+    <Level.SCHNEIDER: 1>
+    >>> reachable_level(GameType.GRAND, parse_cards("CJ DJ"), parse_cards("SJ HJ"))
+    <Level.SCHWARZ: 2>
+    >>> reachable_level(GameType.GRAND, parse_cards("CJ"), parse_cards("SJ HJ DJ"))
+    <Level.SCHNEIDER: 1>
+    """
+    order = trump_order(game)
+    if not order:
+        return Level.SCHWARZ
+    rank = {card: i for i, card in enumerate(order)}  # 0 is the highest trump
+    mine = sorted(rank[c] for c in declarer_cards if c in rank)
+    theirs = sorted(rank[c] for c in defender_cards if c in rank)
+    covered = all(sum(1 for m in mine if m < t) >= n // 2 + 1 for n, t in enumerate(theirs))
+    if covered:
+        return Level.SCHWARZ
+    top = mine[0] if mine else len(order)
+    sure_augen = sum(order[t].points for t in theirs if t < top)
+    return Level.SIMPLE if sure_augen > SCHNEIDER_LINE else Level.SCHNEIDER
+
+
+def is_overbid_null(declaration: Declaration, bid: int) -> bool:
+    """A Null announced after a bid above its value: "nicht mehr durchführbar" (ISkO 3.4.4; the
+    court: "nicht mehr durchführbar = überreizt").
+
+    >>> is_overbid_null(Declaration.make(GameType.NULL), 24), is_overbid_null(Declaration.make(GameType.NULL), 23)
+    (True, False)
+    """
+    return declaration.game.is_null and bid > declaration.null_value
+
+
+#: The games an overbid Null may be lost as, cheapest first (ISkO 3.4.4: "Farb- oder Grandspiel").
+_LOST_AS_ORDER = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND)
+
+
+def overbid_null_game(bid: int, matadors: int, profile: RuleProfile = ISKO) -> GameType:
+    """The suit or Grand game an overbid Null is lost as (ISkO 3.4.4).
+
+    The rule names no game, only "the last bid and the number of Spitzen he has or lacks".
+    Skattisch takes the game of least value that reaches the bid with his matadors and the
+    single level "Spiel" (no Hand: the rule counts only bid and Spitzen): like any game it
+    must be worth the bid (5.4.1), and the rule charges no more than that, just as 3.4.3 lets
+    a declarer who cannot win any more choose the cheapest game that meets the bid. If none
+    reaches the bid, the smallest multiple of a base value does (5.4.1). Equal values: the
+    game that reaches the bid without multiplying first, then the lower base value. Grand
+    only while the matadors fit it (4 at most).
+
+    Null (23) after 24: "mit 1" Kreuz 2 x 12 = 24; "ohne 2" Karo 3 x 9 = 27; "mit 1" after 30:
+    no game reaches 30 with factor 2, so Herz 3 x 10 = 30 (5.4.1).
+
+    >>> overbid_null_game(24, 1), overbid_null_game(24, -2), overbid_null_game(30, 1)
+    (<GameType.CLUBS: 'clubs'>, <GameType.DIAMONDS: 'diamonds'>, <GameType.HEARTS: 'hearts'>)
+    """
+    _check_matadors(GameType.CLUBS, matadors)
+    factor = abs(matadors) + 1
+
+    def cost(game: GameType) -> tuple[int, bool, int]:
+        base = game.base_value
+        value = base * factor if base * factor >= bid else min(_highest_value(profile), -(-bid // base) * base)
+        return value, base * factor < bid, base
+
+    games = [g for g in _LOST_AS_ORDER if abs(matadors) <= MAX_MATADORS.get(g, 11)]
+    return min(games, key=cost)
+
+
+def score_overbid_null(
+    null: Declaration,
+    bid: int,
+    matadors: int,
+    *,
+    lost_as: GameType | None = None,
+    multiplier: int = 1,
+    profile: RuleProfile = ISKO,
+) -> GameResult:
+    """An overbid Null (ISkO 3.4.4): the announcement stands (3.4.1, 3.4.7) and ends the game at
+    once, lost as a suit or Grand game "unter Berücksichtigung der letzten Reizhöhe und der
+    Anzahl der vorhandenen oder fehlenden Spitzen": by default the one
+    :func:`overbid_null_game` picks, or ``lost_as`` when the list names it; lost einfach, and
+    at the bid at least (5.4.1). ``matadors`` count in that game.
+
+    Null (23) after 24, mit 1: Kreuz mit 1, Spiel 2 = 24, lost -48.
+
+    >>> r = score_overbid_null(Declaration.make(GameType.NULL), 24, 1)
+    >>> r.declaration.game, r.won, r.value, r.score
+    (<GameType.CLUBS: 'clubs'>, False, 24, -48)
+    >>> r.describe_de()
+    'Null (23) bei Reizwert 24 nicht durchführbar (ISkO 3.4.4): verloren als Kreuz mit 1, Spiel 2 = 24, verloren -48'
+    """
+    if not is_overbid_null(null, bid):
+        raise InvalidResultError("bid", f"{null.describe_de()} is worth {null.null_value}: it can be played at {bid}")
+    _check_bid(Declaration.make(GameType.GRAND), bid)
+    game = overbid_null_game(bid, matadors, profile) if lost_as is None else lost_as
+    if game.is_null:
+        raise InvalidResultError("lost_as", "an overbid Null is lost as a suit or Grand game (ISkO 3.4.4)")
+    _check_matadors(game, matadors)
+    ended = Ending(EndedBy.NULL_OVERBID)
+    result = score_game(Declaration.make(game), bid, Play(0, 0, matadors), ending=ended, multiplier=multiplier,
+                        profile=profile)
+    return replace(result, null_announced=null)
+
+
 def _null_won(play: Play, ending: Ending) -> bool:
     if ending.by.by_declarer:
         return False
@@ -428,7 +594,7 @@ def _check_bid(decl: Declaration, bid: int) -> None:
     if decl.game.is_null and bid > decl.null_value:
         raise DeclarationError(
             f"bid: {decl.describe_de()} is worth {decl.null_value} and cannot be played after bidding {bid} "
-            "(ISkO 3.4.4): such a game is lost as a suit or Grand game — enter that game"
+            "(ISkO 3.4.4): such a game is lost as a suit or Grand game (score_overbid_null)"
         )
 
 

@@ -124,8 +124,9 @@ def build_reader(
         return None
     from drivers.reader import SerialCardReader
 
+    confirm = None if config.confirm_ms is None else config.confirm_ms / 1000
     return SerialCardReader(config.port, mode=config.mode, baud=config.baud, deck=deck,
-                            debounce=config.debounce_ms / 1000)
+                            debounce=config.debounce_ms / 1000, confirm=confirm)
 
 
 def build_panel(config: Config, submit: Submit, *, simulate: bool) -> Panel:

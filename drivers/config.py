@@ -88,6 +88,7 @@ class ReaderConfig:
     mode: ReaderMode = "barcode"
     deck: Path | None = None  # needed for "rdm6300" and "uid"; barcodes may carry the card code
     debounce_ms: int = 1000
+    confirm_ms: int | None = None  # two identical frames within this; None: the mode's default
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +402,7 @@ def _schema(base_dir: Path | None) -> dict[str, dict[str, Check]]:
             "mode": _choice(READER_MODES),
             "deck": _path(base_dir, optional=True),
             "debounce_ms": _integer(0, 10_000),
+            "confirm_ms": _integer(0, 2_000),
         },
         "gpio": {
             "enabled": _boolean,

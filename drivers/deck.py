@@ -20,6 +20,9 @@ A deck file is JSON, versioned, with one entry per tagged card::
   case-insensitive in the file, written upper case.
 - Each payload stands for one card and each card has at most one payload. A deck may be
   partial (:meth:`Deck.missing`); ``skattisch deck learn`` writes complete ones.
+- ``barcode`` (optional, default ``"text"``) names the symbology of the deck's barcodes, so
+  the reader checks each line's check digit: ``ean13``, ``ean8``, ``upca``, ``code39-mod43``
+  (see :mod:`drivers.barcode`). Every payload in the file must be well-formed for it.
 - A barcode that *is* a card code (``"CJ"``, ``"cj"``) stands for that card even without a
   deck, so such a payload may appear in a deck only for its own card.
 
@@ -38,6 +41,7 @@ drivers.deck.DeckError: <deck>: card CJ (Kreuz Bube) appears twice, for payloads
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -48,6 +52,8 @@ from typing import Any
 
 from device.cards import DECK, Card, Rank, Suit
 from device.errors import CardError, SkatError
+from device.jsonin import JsonInputError, parse_json
+from drivers.barcode import CODE39_CHARSET, Symbology, check_line, code39_mod43_check
 
 VERSION = 1
 
@@ -86,15 +92,17 @@ def card_of_code(raw: str) -> Card | None:
 class Deck:
     """An immutable mapping from payloads to cards, validated when built."""
 
-    __slots__ = ("_by_payload", "_by_card", "source")
+    __slots__ = ("_by_payload", "_by_card", "source", "barcode")
 
     def __init__(
         self,
         entries: Mapping[str, Card | str] | Iterable[tuple[str, Card | str]] = (),
         *,
         source: str = "<deck>",
+        barcode: Symbology = Symbology.TEXT,
     ) -> None:
         self.source = source
+        self.barcode = barcode
         self._by_payload: dict[str, Card] = {}
         self._by_card: dict[Card, str] = {}
         pairs = entries.items() if isinstance(entries, Mapping) else entries
@@ -115,6 +123,7 @@ class Deck:
         key = normalize_payload(payload)
         if key in self._by_payload:
             raise DeckError(f"{self.source}: payload {key!r} appears twice")
+        self._check_symbology(where, key)
         named = card_of_code(key)
         if named is not None and named != card:
             raise DeckError(
@@ -128,6 +137,21 @@ class Deck:
             )
         self._by_payload[key] = card
         self._by_card[card] = key
+
+    def _check_symbology(self, where: str, key: str) -> None:
+        if self.barcode is Symbology.CODE39_MOD43:  # the payload is the text before the check character
+            line = key + code39_mod43_check(key) if key and all(c in CODE39_CHARSET for c in key) else key
+        else:
+            line = key
+        try:
+            check_line(line, self.barcode)
+        except ValueError as exc:
+            raise DeckError(f"{where}: not a {self.barcode.value} barcode: {exc}") from None
+
+    def near_misses(self) -> list[tuple[str, str]]:
+        """Pairs of payloads one misread character apart (see :func:`one_character_apart`)."""
+        keys = sorted(self._by_payload)
+        return [(a, b) for i, a in enumerate(keys) for b in keys[i + 1:] if one_character_apart(a, b)]
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -155,7 +179,7 @@ class Deck:
         return len(self._by_payload)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Deck) and self._by_payload == other._by_payload
+        return isinstance(other, Deck) and self._by_payload == other._by_payload and self.barcode == other.barcode
 
     __hash__ = None  # type: ignore[assignment]  # equal decks may come from different files
 
@@ -165,7 +189,11 @@ class Deck:
     # -- JSON and files ----------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        return {"v": VERSION, "cards": {p: c.code for p, c in self.items()}}
+        doc: dict[str, Any] = {"v": VERSION}
+        if self.barcode is not Symbology.TEXT:
+            doc["barcode"] = self.barcode.value
+        doc["cards"] = {p: c.code for p, c in self.items()}
+        return doc
 
     @classmethod
     def from_json(cls, doc: object, *, source: str = "<deck>") -> Deck:
@@ -176,22 +204,28 @@ class Deck:
         cards = doc.get("cards")
         if not isinstance(cards, dict):
             raise DeckError(f"{source}: field 'cards': expected an object mapping payloads to card codes")
-        return cls(cards, source=source)
+        try:
+            barcode = Symbology.parse(doc.get("barcode", Symbology.TEXT.value))
+        except ValueError as exc:
+            raise DeckError(f"{source}: field 'barcode': {exc}") from None
+        return cls(cards, source=source, barcode=barcode)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Deck:
         """Read and check a deck file; any problem raises :class:`DeckError` naming the file."""
         name = os.fspath(path)
         try:
-            text = Path(name).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise DeckError(f"{name}: cannot read the deck file: {exc}") from None
+            if Path(name).is_dir():
+                raise IsADirectoryError(errno.EISDIR, "it is a folder, not a file")
+            data = Path(name).read_bytes()
+        except OSError as exc:
+            raise DeckError(f"{name}: cannot read the deck file: {exc.strerror or exc}") from None
         try:
-            doc = json.loads(text, object_pairs_hook=_refuse_repeats)
-        except json.JSONDecodeError as exc:
-            raise DeckError(f"{name}: not valid JSON: {exc}") from None
-        except _RepeatedKey as exc:
-            raise DeckError(f"{name}: entry {exc.key!r} appears twice") from None
+            doc = parse_json(data)
+        except JsonInputError as exc:
+            if exc.field is not None:
+                raise DeckError(f"{name}: entry {exc.field!r} appears twice") from None
+            raise DeckError(f"{name}: {exc}") from None
         return cls.from_json(doc, source=name)
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -199,20 +233,14 @@ class Deck:
         write_atomically(Path(path), json.dumps(self.to_json(), indent=2) + "\n")
 
 
-class _RepeatedKey(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+def one_character_apart(a: str, b: str) -> bool:
+    """Whether two payloads differ in exactly one character (so also in one bit): one misread
+    character of one tag is the other tag, and only a checksum can tell.
 
-
-def _refuse_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object hook: ``json`` would silently keep the last of two equal keys."""
-    obj: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in obj:
-            raise _RepeatedKey(key)
-        obj[key] = value
-    return obj
+    >>> one_character_apart("0A00C4E1F2", "0A00C4E1F3"), one_character_apart("0A00C4E1F2", "0A00C4E1E3")
+    (True, False)
+    """
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1
 
 
 def write_atomically(path: Path, text: str, *, keep_mode: bool = False) -> None:
@@ -253,6 +281,7 @@ class LearnStep:
     accepted: bool
     card: Card
     message: str
+    warning: str = ""  # set when the tag is one misread character from another of the deck
 
 
 class DeckLearner:
@@ -301,8 +330,13 @@ class DeckLearner:
             return LearnStep(False, card, f"Dieser Code ist {named.german}, nicht {card.german}")
         self._entries.append((key, card))
         self._used[key] = card
-        return LearnStep(True, card, f"{card.german}: {key}")
+        near = [(p, c) for p, c in self._entries[:-1] if one_character_apart(p, key)]
+        warning = "".join(
+            f"Achtung: {key} ({card.german}) unterscheidet sich von {p} ({c.german}) nur in einem Zeichen – "
+            f"ein Lesefehler kann die beiden Karten verwechseln"
+            for p, c in near[:1])
+        return LearnStep(True, card, f"{card.german}: {key}", warning)
 
-    def deck(self, *, source: str = "<deck>") -> Deck:
+    def deck(self, *, source: str = "<deck>", barcode: Symbology = Symbology.TEXT) -> Deck:
         """The deck learned so far (complete once :attr:`done`)."""
-        return Deck(self._entries, source=source)
+        return Deck(self._entries, source=source, barcode=barcode)

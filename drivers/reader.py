@@ -7,7 +7,9 @@ Three layers, each usable alone:
    :class:`Mode`: :class:`BarcodeFraming` (a line per card ending in CR, LF or CRLF),
    :class:`UidFraming` (an NFC reader's hex UID per line) and :class:`Rdm6300Framing`
    (125 kHz frames ``STX`` + 10 hex + 2 hex XOR checksum + ``ETX``).
-2. **Debouncer** (pure, clock given): a card seen again within the window counts once.
+2. **Confirmer** and **Debouncer** (pure, clock given): a payload counts only when the frame
+   before it, within a short window, was the same (RDM6300 by default: one checksum byte lets
+   some two-bit errors through as another card); a card seen again within the window counts once.
 3. :class:`SerialCardReader`: a thread that opens the port (a path such as
    ``/dev/serial/by-id/usb-...``, or any pyserial URL such as ``spy:///dev/ttyUSB0``), feeds the
    framing, looks payloads up in the :class:`~drivers.deck.Deck`, debounces, and submits
@@ -36,7 +38,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
+from device.errors import SkatError
 from device.hardware import CardScanned, ReaderStatus, UnknownCardScanned
+from drivers.barcode import Symbology, check_line
 from drivers.deck import Deck, normalize_payload
 
 log = logging.getLogger(__name__)
@@ -160,24 +164,45 @@ class LineFraming(Framing):
 
 
 class BarcodeFraming(LineFraming):
-    """A barcode scanner in serial mode: the line is the payload, as read."""
+    """A barcode scanner in serial mode: the line is the payload, checked for its symbology.
+
+    >>> BarcodeFraming.decode(b"CJ\\n")
+    [Payload(raw='CJ')]
+    >>> frames = []
+    >>> BarcodeFraming(frames.append, Symbology.EAN13).feed(b"4006381333931\\n4006381333932\\nCJ\\n")
+    >>> [str(f) for f in frames]  # doctest: +NORMALIZE_WHITESPACE
+    ['4006381333931', "garbage: check digit 2 is wrong for ean13 '4006381333932' (expected 1)",
+     "garbage: not a ean13 code (13 digits): 'CJ'"]
+    """
+
+    def __init__(self, handle: FrameHook, symbology: Symbology = Symbology.TEXT) -> None:
+        super().__init__(handle)
+        self.symbology = symbology
+
+    def parse(self, text: str) -> str:
+        return check_line(text, self.symbology)
 
 
 class UidFraming(LineFraming):
     """An NFC reader printing one UID per line, e.g. ``04:A2:3B:1C``, ``UID: 04a23b1c``.
 
-    >>> UidFraming.decode(b"UID: 04:a2:3b:1c\\n04A23B1C\\nhello\\n")[:2]
-    [Payload(raw='04A23B1C'), Payload(raw='04A23B1C')]
+    A UID carries no checksum on the line, so only well-formed ones pass: hex, and one of the
+    ISO/IEC 14443 UID sizes, 4, 7 or 10 bytes (a dropped or doubled character gives another
+    length and is refused).
+
+    >>> [str(f) for f in UidFraming.decode(b"UID: 04:a2:3b:1c\\n04A23B1C\\n04A23B1C0\\n04A23B1C05\\n")]
+    ['04A23B1C', '04A23B1C', "garbage: not a tag UID (4, 7 or 10 bytes in hex): '04A23B1C0'", \
+"garbage: not a tag UID (4, 7 or 10 bytes in hex): '04A23B1C05'"]
     """
 
     _LABEL = re.compile(r"^(?:UID\s*[:=]?\s*)?(?:0X)?")
     _SEPARATORS = re.compile(r"[\s:\-]")
-    _UID = re.compile(r"(?:[0-9A-F]{2}){4,10}")
+    _UID = re.compile(r"[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20}")
 
     def parse(self, text: str) -> str:
         uid = self._SEPARATORS.sub("", self._LABEL.sub("", text.upper(), count=1))
         if not self._UID.fullmatch(uid):
-            raise ValueError(f"not a tag UID (4 to 10 bytes in hex): {text!r}")
+            raise ValueError(f"not a tag UID (4, 7 or 10 bytes in hex): {text!r}")
         return uid
 
 
@@ -283,13 +308,68 @@ class Mode(enum.Enum):
     def framing(self) -> type[Framing]:
         return _FRAMING[self]
 
+    @property
+    def default_confirm(self) -> float:
+        """The two-frame window (seconds) a mode gets unless told: only the RDM6300 repeats
+        its frame while a tag lies on it; a scanner sends a code once."""
+        return DEFAULT_CONFIRM if self is Mode.RDM6300 else 0.0
+
+    def make_framing(self, handle: FrameHook, symbology: Symbology = Symbology.TEXT) -> Framing:
+        if self is Mode.BARCODE:
+            return BarcodeFraming(handle, symbology)
+        return self.framing(handle)
+
+
+DEFAULT_CONFIRM = 0.2  # seconds: an RDM6300 repeats its 14.6 ms frame every ~15-50 ms
+
 
 _FRAMING: dict[Mode, type[Framing]] = {
     Mode.BARCODE: BarcodeFraming, Mode.RDM6300: Rdm6300Framing, Mode.UID: UidFraming,
 }
 
 
-# -- debounce ---------------------------------------------------------------------------------
+# -- confirm and debounce ---------------------------------------------------------------------
+
+
+class Verdict(enum.Enum):
+    CONFIRMED = "confirmed"  # the frame before it, within the window, was the same
+    PENDING = "pending"  # first of its kind: wait for the next frame
+    DISAGREEMENT = "disagreement"  # differs from an unconfirmed frame just before it
+
+
+class Confirmer:
+    """Passes a payload only when the frame just before it, at most ``window`` seconds earlier,
+    was the same: one corrupted frame that happens to decode (and check) as another card is
+    never a card. A window of 0 passes every frame. :meth:`interrupt` (a bad frame, an unplug)
+    means the next frame starts afresh.
+
+    >>> c = Confirmer(0.2)
+    >>> [c.offer(key, t).value for key, t in [("A", 0.0), ("A", 0.05), ("B", 0.1), ("C", 0.15), ("C", 0.5)]]
+    ['pending', 'confirmed', 'pending', 'disagreement', 'pending']
+    """
+
+    def __init__(self, window: float) -> None:
+        if window < 0:
+            raise ValueError(f"the confirm window cannot be negative: {window}")
+        self.window = window
+        self._last: tuple[Hashable, float, bool] | None = None  # key, time, confirmed
+
+    def offer(self, key: Hashable, now: float) -> Verdict:
+        last = self._last
+        if self.window == 0:
+            verdict = Verdict.CONFIRMED
+        elif last is None or now - last[1] > self.window:
+            verdict = Verdict.PENDING
+        elif last[0] == key:
+            verdict = Verdict.CONFIRMED
+        else:
+            verdict = Verdict.PENDING if last[2] else Verdict.DISAGREEMENT
+        self._last = (key, now, verdict is Verdict.CONFIRMED)
+        return verdict
+
+    def interrupt(self) -> None:
+        self._last = None
+
 
 
 class Debouncer:
@@ -347,6 +427,25 @@ def open_serial(url: str, baud: int) -> SerialPort:
     return port
 
 
+class PortError(SkatError, ValueError):
+    """A reader port that can never be opened, e.g. a URL whose scheme pyserial does not know."""
+
+
+def check_port(url: str) -> None:
+    """Refuse a pyserial URL with an unknown scheme now, not after the reader thread started.
+
+    A plain path is left to the reader (a device may be plugged in later).
+    """
+    if "://" not in url:
+        return
+    import serial
+
+    try:
+        serial.serial_for_url(url, do_not_open=True)
+    except (ValueError, serial.SerialException) as exc:
+        raise PortError(f"Kartenleser {url}: {exc}") from None
+
+
 def find_port(by_id: Path = Path("/dev/serial/by-id")) -> str | None:
     """The one serial device under ``/dev/serial/by-id``, if there is exactly one."""
     try:
@@ -384,6 +483,9 @@ class ReaderCounters:
     cards: int = 0  # CardScanned submitted
     unknown: int = 0  # UnknownCardScanned submitted
     repeats: int = 0  # frames dropped by the debouncer
+    unconfirmed: int = 0  # frames waiting for their twin (the two-frame rule)
+    disagreements: int = 0  # frames unlike the unconfirmed frame just before them
+    held: int = 0  # frames of the card last accepted, lying there since before a reconnect
     checksum_errors: int = 0
     garbage: int = 0
     disconnects: int = 0
@@ -403,7 +505,16 @@ class SerialCardReader:
 
     When the port fails (unplugged), the reader submits ``ReaderStatus(connected=False)``, tries
     to reopen it with ``backoff`` and submits ``ReaderStatus(connected=True)`` when it is back.
-    The debouncer keeps its memory across, so a tag still lying on the reader is not doubled.
+    After a reconnect the card accepted last, if it was still lying there when the port failed
+    (seen within ``debounce`` seconds), is ignored until it has been lifted (not seen for
+    ``debounce`` seconds), however long the unplug: a tag still lying there is not doubled.
+    A port that can never open (an unknown URL scheme) is refused by the constructor
+    (:class:`PortError`); one that fails otherwise for good ends the thread and sets
+    :attr:`failure`.
+
+    ``confirm`` is the two-frame window in seconds (None: the mode's default,
+    :attr:`Mode.default_confirm`; 0: every frame counts). ``symbology`` checks barcode lines
+    (None: the deck's, see :mod:`drivers.barcode`).
     """
 
     def __init__(
@@ -414,6 +525,8 @@ class SerialCardReader:
         baud: int = 9600,
         deck: Deck | None = None,
         debounce: float = 1.0,
+        confirm: float | None = None,
+        symbology: Symbology | None = None,
         clock: Callable[[], float] = time.monotonic,
         backoff: Backoff = Backoff(),
         on_bad_frame: Callable[[BadFrame], None] | None = None,
@@ -421,6 +534,8 @@ class SerialCardReader:
     ) -> None:
         if baud <= 0:
             raise ValueError(f"the baud rate must be positive, not {baud}")
+        if open_port is open_serial:
+            check_port(port)
         self.port = port
         self.mode = Mode(mode)
         self.baud = baud
@@ -430,7 +545,15 @@ class SerialCardReader:
         self._on_bad_frame = on_bad_frame
         self._open_port = open_port
         self._debouncer = Debouncer(debounce)
-        self._framing = self.mode.framing(self._on_frame)
+        self._confirmer = Confirmer(self.mode.default_confirm if confirm is None else confirm)
+        self.symbology = symbology if symbology is not None else self.deck.barcode
+        self._framing = self.mode.make_framing(self._on_frame, self.symbology)
+        self._last_accepted: Hashable | None = None
+        self._last_accepted_seen = 0.0  # when a frame of it last came
+        self._lying: Hashable | None = None  # the card accepted last, if it lay there at the unplug
+        self._held: Hashable | None = None  # the card lying on the reader through an unplug
+        self._held_seen: float | None = None
+        self.failure: str | None = None  # why the reader stopped for good
         self._counts = {f.name: 0 for f in fields(ReaderCounters)}
         self._submit: Submit | None = None
         self._lock = threading.Lock()  # guards _current (against close()) and _counts
@@ -493,8 +616,9 @@ class SerialCardReader:
                 self._stop.wait(next(delays))
                 continue
             except Exception as exc:  # noqa: BLE001 - a bad URL or setting: retrying will not help
-                log.exception("cannot open card reader %s", self.port)
-                self._status(False, f"Kartenleser {self.port} lässt sich nicht öffnen: {exc}")
+                log.error("cannot open card reader %s: %s", self.port, exc)
+                self.failure = f"Kartenleser {self.port} lässt sich nicht öffnen: {exc}"
+                self._status(False, self.failure)
                 return
             delays = None
             with self._lock:
@@ -503,6 +627,8 @@ class SerialCardReader:
                     return
                 self._current = port
             self._connected = True
+            if down_reported:  # a reconnect: what lay on the reader at the unplug may still lie there
+                self._held, self._held_seen = self._lying, None
             self._status(True, f"Kartenleser {self.port} verbunden")
             failure = self._pump(port)
             self._connected = False
@@ -511,6 +637,9 @@ class SerialCardReader:
             _close_quietly(port)
             # A frame cut by the unplug must not join up with bytes read after the replug.
             self._framing.reset()
+            self._confirmer.interrupt()
+            recent = self._clock() - self._last_accepted_seen < self._debouncer.window
+            self._lying = self._last_accepted if recent else None
             if failure is None:
                 return
             self._count("disconnects")
@@ -542,6 +671,7 @@ class SerialCardReader:
 
     def _on_frame(self, frame: Frame) -> None:
         if isinstance(frame, BadFrame):
+            self._confirmer.interrupt()
             self._count("checksum_errors" if frame.fault is Fault.CHECKSUM else "garbage")
             if self._on_bad_frame is not None:
                 _guarded(self._on_bad_frame, frame)
@@ -549,14 +679,37 @@ class SerialCardReader:
         self._count("frames")
         card = self.deck.lookup(frame.raw)
         key: Hashable = card if card is not None else normalize_payload(frame.raw)
-        if not self._debouncer.accept(key, self._clock()):
+        now = self._clock()
+        if key == self._last_accepted:
+            self._last_accepted_seen = now
+        verdict = self._confirmer.offer(key, now)
+        if verdict is not Verdict.CONFIRMED:
+            self._count("disagreements" if verdict is Verdict.DISAGREEMENT else "unconfirmed")
+            return
+        if self._still_held(key, now):
+            self._count("held")
+            return
+        if not self._debouncer.accept(key, now):
             self._count("repeats")
-        elif card is not None:
+            return
+        self._last_accepted, self._last_accepted_seen = key, now
+        if card is not None:
             self._count("cards")
             self._emit(CardScanned(card, raw=frame.raw))
         else:
             self._count("unknown")
             self._emit(UnknownCardScanned(frame.raw, reason=self._unknown_reason(frame.raw)))
+
+    def _still_held(self, key: Hashable, now: float) -> bool:
+        """Whether ``key`` is the card that lay on the reader through an unplug and has not been
+        lifted since (seen again within the debounce window each time)."""
+        if self._held is None:
+            return False
+        if key == self._held and (self._held_seen is None or now - self._held_seen < self._debouncer.window):
+            self._held_seen = now
+            return True
+        self._held = None  # lifted, or another card came: the hold is over
+        return False
 
     def _unknown_reason(self, raw: str) -> str:
         if len(self.deck) == 0:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -21,6 +22,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "config": ("ui.commands.config", "check a config file and print the settings in force"),
     "pin": ("ui.commands.pin", "set the PIN of the settings screen (stored as a salted hash)"),
     "selftest": ("ui.commands.selftest", "first-boot check of the table: screen, touch, reader, panel, store, clock, laptop"),
+    "club": ("ui.commands.club", "the club laptop: collect the tables' lists (serve), pair, tables, import"),
+    "export": ("ui.commands.export", "write the table's journals to a directory (a USB stick) for the laptop"),
     "store": ("ui.commands.store", "check the table's stored lists, or repair damaged files from their last good copy"),
 }
 
@@ -41,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_INTERNAL = 3  # a bug, not bad input: every bad input has its own message and code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -49,6 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
+        if os.environ.get("SKATTISCH_DEBUG"):
+            raise
+        print(f"skattisch {args.command}: interner Fehler, bitte melden: {type(exc).__name__}: {exc} "
+              "(SKATTISCH_DEBUG=1 zeigt den Traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

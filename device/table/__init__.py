@@ -62,7 +62,7 @@ Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; German text ready
                  may_hold, may_pass, history)                     # phase "bidding"
     declaration  DeclarationView(declarer, declarer_name, bid, skat_taken, may_take_skat,
                  options: DeclarationOption(key, label, game, hand, ouvert, announced,
-                 allowed, reason), skat, prompt)                  # phase "declaring"
+                 allowed, reason, warning), skat, prompt)         # phase "declaring"
     play         PlayView(declaration, declarer, declarer_name, bid, to_play, to_play_name,
                  trick / last_trick: TrickView(number, cards: PlayedCardView(position, name,
                  card, german), winner, winner_name, points), tricks_done, declarer_points,
@@ -109,7 +109,7 @@ from device.table.commands import (
     AcceptFalseFollowing, AddBock, Bid, Confirm, ConfirmList, ConsentCorrection, Declare, EndGame,
     EndHow, EndSeries, EnterMatadors, EnterRamsch, EnterResult, Hold, JoinPlayer, Kontra,
     LeavePlayer, OpenList, Pass, PlayCard, ProposeCorrection, PushSkat, Re, RejectCard,
-    SyncAcknowledged, TakeSkat, Undo, WithdrawCorrection,
+    SyncAcknowledged, SyncStatus, TakeSkat, Undo, WithdrawCorrection,
 )
 from device.table.events import Event, EventFormatError
 from device.table.flow import Refusal
@@ -122,6 +122,6 @@ __all__ = [
     "EndGame", "EndHow", "EndSeries", "EnterMatadors", "EnterRamsch", "EnterResult", "Event",
     "EventFormatError", "Hold", "JoinPlayer", "Kontra", "LeavePlayer", "OpenList", "Pass", "Phase",
     "PlayCard", "ProposeCorrection", "PumpResult", "PushSkat", "Re", "Refusal", "RejectCard",
-    "SyncAcknowledged", "TableService", "TableSnapshot", "TableState", "TakeSkat", "Undo",
+    "SyncAcknowledged", "SyncStatus", "TableService", "TableSnapshot", "TableState", "TakeSkat", "Undo",
     "WithdrawCorrection", "replay",
 ]

@@ -34,7 +34,7 @@ __all__ = [
     "AcceptFalseFollowing", "AddBock", "Bid", "Command", "Confirm", "ConfirmList",
     "ConsentCorrection", "Declare", "EndGame", "EndHow", "EndSeries", "EnterMatadors",
     "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "LeavePlayer", "OpenList",
-    "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "RejectCard", "SyncAcknowledged",
+    "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "RejectCard", "SyncAcknowledged", "SyncStatus",
     "TakeSkat", "Undo", "WithdrawCorrection",
 ]
 
@@ -315,10 +315,19 @@ class SyncAcknowledged:
     seq: int
 
 
+@dataclass(frozen=True, slots=True)
+class SyncStatus:
+    """Where the sync stands (from the sync driver): ``laptop`` is "" when none is paired."""
+
+    laptop: str = ""
+    reachable: bool = False
+    detail: str = ""
+
+
 Command: TypeAlias = (
     OpenList | JoinPlayer | LeavePlayer | Bid | Hold | Pass | TakeSkat | PushSkat | Declare
     | Kontra | Re | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
-    | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged
+    | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
     | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus
 )

@@ -11,6 +11,7 @@ played until the table says so).
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -42,16 +43,19 @@ from device.table.events import (
     RamschEntered, RamschRecorded, ReSaid, ResultConfirmed, ResultEntered, SeriesEnded,
     SkatCardAdded, SkatTaken, StepUndone,
 )
-from device.table.outcome import game_record, known_matadors, matador_choices, preview
+from device.table.outcome import entry_matador_choices, game_record, known_matadors, preview
 from device.table.rotation import POSITION_NAMES, TABLE_SIZES, draw_seating
 from device.table.state import Deal, Phase, TableState
 from device.tricks import follow_class
+from device.value import is_overbid_null
 from device.variants import VariantError, check_kontra, check_re
 
-__all__ = ["Decision", "Refusal", "decide", "open_list", "parse_stake"]
+__all__ = ["Decision", "Refusal", "decide", "open_list", "parse_stake", "unsafe_name_characters"]
 
 MAX_NAME = 30
 MAX_SERIES = 999
+MAX_STAKE = 100  # coins (cents) per point: a euro a point is beyond any club's stake
+MAX_BIERLACHS = 9999
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +120,11 @@ def parse_stake(stake: Fraction | int | str) -> Fraction:
     """
     try:
         value = Fraction(stake) if not isinstance(stake, bool) else None
-    except (ValueError, ZeroDivisionError, TypeError):
+    except (ValueError, ZeroDivisionError, TypeError, OverflowError):
         value = None
-    if value is None or value < 0:
-        raise ScoreListError(f"a stake is a number of coins per point (e.g. 1, 1/4, 0.5), not {stake!r}")
+    if value is None or not 0 <= value <= MAX_STAKE:
+        raise ScoreListError(f"a stake is a number of coins per point (e.g. 1, 1/4, 0.5) from 0 to {MAX_STAKE}, "
+                             f"not {stake!r}")
     return value
 
 
@@ -235,7 +240,8 @@ def _open_list(state: TableState, command: OpenList, rng: random.Random) -> List
     try:
         stake = parse_stake(command.stake)
     except ScoreListError as exc:
-        raise _Refuse("bad_setup", str(exc), "Einsatz pro Punkt: eine Zahl wie 1, 1/4 oder 0,5 (Cent)") from None
+        raise _Refuse("bad_setup", str(exc),
+                      f"Einsatz pro Punkt: eine Zahl wie 1, 1/4 oder 0,5 (Cent), höchstens {MAX_STAKE}") from None
     seating = draw_seating(names, rng) if command.draw else names
     return ListOpened(players=seating, drawn=command.draw, series_length=length, scoring=system.value,
                       bierlachs_limit=limit, profile=command.profile, stake=str(stake))
@@ -249,9 +255,9 @@ def _bierlachs_limit(system: ScoringSystem, given: int | None, players: int) -> 
             return bierlachs_limit(players)
         except ScoreListError as exc:
             raise _Refuse("bad_setup", str(exc), "Bierlachs zu fünft: bitte eine Grenze vereinbaren (z. B. 501)") from None
-    if isinstance(given, bool) or not isinstance(given, int) or given <= 0:
-        raise _Refuse("bad_setup", f"a Bierlachs limit is a positive number, not {given!r}",
-                      "Die Bierlachs-Grenze ist eine positive Zahl (z. B. 301)")
+    if isinstance(given, bool) or not isinstance(given, int) or not 1 <= given <= MAX_BIERLACHS:
+        raise _Refuse("bad_setup", f"a Bierlachs limit is a number from 1 to {MAX_BIERLACHS}, not {given!r}",
+                      f"Die Bierlachs-Grenze ist eine Zahl von 1 bis {MAX_BIERLACHS} (z. B. 301)")
     return given
 
 
@@ -260,7 +266,29 @@ def _check_name(name: object) -> str:
     if not text or len(text) > MAX_NAME:
         raise _Refuse("bad_setup", f"a player's name is 1 to {MAX_NAME} characters, not {name!r}",
                       f"Ein Name hat 1 bis {MAX_NAME} Zeichen")
+    bad = unsafe_name_characters(text)
+    if bad:
+        shown = ", ".join(f"U+{ord(c):04X}" for c in bad)
+        raise _Refuse("bad_setup", f"a player's name may not hold control or text-direction characters ({shown})",
+                      f"Ein Name darf keine Steuerzeichen oder Schreibrichtungszeichen enthalten ({shown})")
     return text
+
+
+# Explicit text-direction marks, embeddings, overrides and isolates (Unicode bidi controls):
+# in a name they reorder what the list shows next to it.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def unsafe_name_characters(text: str) -> list[str]:
+    """The characters a player's name may not hold: control characters (tab, newline, escape,
+    C1 controls), line/paragraph separators and bidirectional controls. Letters of any script,
+    accents, emoji (with their joiners) are all fine.
+
+    >>> unsafe_name_characters("Jürgen"), unsafe_name_characters("Anna\\u202eanaB"), unsafe_name_characters("A\\tB")
+    ([], ['\\u202e'], ['\\t'])
+    """
+    return [c for c in dict.fromkeys(text)
+            if unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in BIDI_CONTROLS]
 
 
 def _at_round_start(state: TableState) -> None:
@@ -422,9 +450,6 @@ def _declaration_de(command: Declare) -> str:
 def option_refusal(deal: Deal, declaration: Declaration) -> tuple[str, str] | None:
     """Why ``declaration`` cannot be declared now (English, German), or None if it can."""
     assert deal.bid is not None
-    if declaration.game.is_null and declaration.null_value < deal.bid:
-        return (f"{declaration.describe_de()} is worth {declaration.null_value}, below the bid {deal.bid} (ISkO 3.4.4)",
-                f"{declaration.describe_de()} zählt nur {declaration.null_value}, gereizt ist {deal.bid} (ISkO 3.4.4)")
     if deal.skat_taken and declaration.hand:
         return ("no hand game after taking up the skat (ISkO 3.4.4)",
                 "Nach der Skataufnahme kein Handspiel, kein Ouvert außer Null, keine Ansage (ISkO 3.4.4)")
@@ -432,6 +457,17 @@ def option_refusal(deal: Deal, declaration: Declaration) -> tuple[str, str] | No
         return ("take up the skat first, or declare a hand game",
                 "Erst den Skat aufnehmen — oder ein Handspiel ansagen")
     return None
+
+
+def option_warning(deal: Deal, declaration: Declaration) -> tuple[str, str] | None:
+    """What declaring ``declaration`` now leads to when it is allowed but lost at once (English,
+    German; short, the declaration screen shows it beside the game): a Null after a bid above
+    its value may be announced, and an announcement stands (ISkO 3.4.1), but it ends the game
+    as a lost suit or Grand game (3.4.4; the result screen says which)."""
+    assert deal.bid is not None
+    if not is_overbid_null(declaration, deal.bid):
+        return None
+    return f"{declaration.null_value} < {deal.bid}: lost at once", f"{declaration.null_value} < {deal.bid}: sofort verloren"
 
 
 def _kontra(state: TableState, command: Kontra) -> Decision:
@@ -536,14 +572,13 @@ def _reject_card(state: TableState, command: RejectCard) -> Decision:
 
 
 def _check_matadors(deal: Deal, matadors: int | None) -> int | None:
-    game = deal.game
-    assert game is not None
     if matadors is None:
         return None
-    if game.is_null:
+    choices = entry_matador_choices(deal)
+    if not choices:
         raise _Refuse("bad_result", "Null games have no matadors", "Null hat keine Spitzen")
-    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors not in matador_choices(game):
-        most = len(matador_choices(game)) // 2
+    if isinstance(matadors, bool) or not isinstance(matadors, int) or matadors not in choices:
+        most = len(choices) // 2
         raise _Refuse("bad_result", f"matadors {matadors!r}: 'mit' 1 to {most} or 'ohne' 1 to {most} (negative)",
                       f"Spitzen: mit 1 bis {most} oder ohne 1 bis {most}")
     return matadors

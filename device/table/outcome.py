@@ -15,15 +15,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from device.cards import DECK, Card, points
+from device.declaration import Level
 from device.errors import RecordError
 from device.games import GameType
-from device.profile import RuleProfile
+from device.profile import RuleProfile, find_profile
 from device.record import RECORD_VERSION, ScoredRecord, score_record
 from device.table.state import Deal
 from device.tricks import trick_winner, trump_order
+from device.value import is_overbid_null, level_needed, overbid_null_game, reachable_level
 
-__all__ = ["Counts", "Preview", "counts", "declaration_fields", "game_record", "inferred_matadors",
-           "known_matadors", "matador_choices", "preview"]
+__all__ = ["Counts", "Preview", "counts", "declaration_fields", "entry_matador_choices", "game_record",
+           "inferred_matadors", "known_matadors", "matador_choices", "overbid_null", "preview"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,18 @@ def matador_choices(game: GameType) -> tuple[int, ...]:
     return tuple(range(1, most + 1)) + tuple(-n for n in range(1, most + 1))
 
 
+def overbid_null(deal: Deal) -> bool:
+    """A Null declared after a bid above its value: ended at once, lost (ISkO 3.4.4)."""
+    return deal.declaration is not None and deal.bid is not None and is_overbid_null(deal.declaration, deal.bid)
+
+
+def entry_matador_choices(deal: Deal) -> tuple[int, ...]:
+    """The matadors the table may enter for this deal: the game's own, and for an overbid Null
+    those of the suit game it is lost as (1 to 11, ISkO 3.4.4)."""
+    assert deal.game is not None
+    return matador_choices(GameType.CLUBS if overbid_null(deal) else deal.game)
+
+
 def declaration_fields(deal: Deal) -> dict[str, Any]:
     """The fields every record of this deal has: game, hand, ouvert, announced, bid, multipliers."""
     declaration, bid = deal.declaration, deal.bid
@@ -121,6 +135,8 @@ def declaration_fields(deal: Deal) -> dict[str, Any]:
 def known_matadors(deal: Deal) -> int | None:
     """The matadors as far as the cards seen so far (tricks, known skat) decide them."""
     assert deal.game is not None and deal.declarer is not None
+    if overbid_null(deal):
+        return None  # nothing was played: the players give his Spitzen
     mine: list[Card] = list(deal.skat)
     theirs: list[Card] = []
     for card, (_, position) in deal.who_played().items():
@@ -152,6 +168,8 @@ def game_record(deal: Deal) -> dict[str, Any] | None:
                       tricks=[[c.code for c in t] for t in deal.tricks])
         return record
     early = deal.early
+    if early.how == "null_overbid":
+        return _overbid_null_record(deal, record)
     got = counts(game, deal.declarer, deal.tricks[: early.upto])
     record["declarer_points"] = got.declarer_points + points(deal.skat)
     record["declarer_tricks"] = got.declarer_tricks
@@ -161,8 +179,36 @@ def game_record(deal: Deal) -> dict[str, Any] | None:
     if early.how != "null_lost":
         record["ending"] = {"by": early.how, "defender_points": got.defender_points,
                             "defender_tricks": got.defender_tricks}
+        if early.how.startswith("defenders_") and matadors is not None and not _needed_level_possible(deal, matadors):
+            record["ending"]["level_possible"] = False
     if early.note is not None:
         record["note"] = early.note
+    return record
+
+
+def _needed_level_possible(deal: Deal, matadors: int) -> bool:
+    """ISkO 5.4.3 from the cards scanned so far: False when they prove the level the declarer
+    needs out of reach before the first trick (device.value.reachable_level). The defenders'
+    cards are those they played; the declarer may hold any card not theirs and not in the
+    known skat, so an unknown card never takes a level away."""
+    assert deal.declaration is not None and deal.bid is not None
+    needed = level_needed(deal.declaration, matadors, deal.bid, find_profile(deal.profile))
+    if needed is None or needed is Level.SIMPLE:
+        return True
+    theirs = [card for card, (_, position) in deal.who_played().items() if position != deal.declarer]
+    known = frozenset(theirs) | frozenset(deal.skat)
+    mine = [card for card in DECK if card not in known]
+    return needed <= reachable_level(deal.declaration.game, mine, theirs)
+
+
+def _overbid_null_record(deal: Deal, record: dict[str, Any]) -> dict[str, Any]:
+    """ISkO 3.4.4: the Null announcement ended the game; with the matadors given, the record
+    names the game it is lost as (``lost_as``), so the list keeps the decision as it was made."""
+    assert deal.early is not None and deal.bid is not None
+    record["note"] = deal.early.note
+    if deal.matadors is not None:
+        record["matadors"] = deal.matadors
+        record["lost_as"] = overbid_null_game(deal.bid, deal.matadors, find_profile(deal.profile)).value
     return record
 
 
@@ -185,7 +231,7 @@ def preview(deal: Deal, profile: RuleProfile) -> Preview | None:
     if record is None:
         return None
     assert deal.game is not None
-    if not deal.game.is_null and "tricks" not in record and "matadors" not in record:
+    if (not deal.game.is_null or overbid_null(deal)) and "tricks" not in record and "matadors" not in record:
         return Preview(record, None, True, None)
     try:
         return Preview(record, score_record(record, profile=profile), False, None)

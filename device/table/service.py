@@ -28,7 +28,7 @@ from device.hardware import PanelView, ReaderStatus
 from device.inbox import Inbox
 from device.ports import EventStore
 from device.profile import PROFILES
-from device.table.commands import OpenList, SyncAcknowledged
+from device.table.commands import OpenList, SyncAcknowledged, SyncStatus
 from device.table.events import Event, EventBody, GameRecorded, PassedIn, RamschRecorded
 from device.table.flow import Decision, Refusal, decide, open_list
 from device.table.rotation import sitting_out
@@ -85,6 +85,7 @@ class TableService:
         self._listeners: list[Callable[[PumpResult], None]] = []
         self._reader = ReaderView(False, "", "")
         self._acked = 0
+        self._link = SyncStatus()
         self._refusal: Refusal | None = None
         self._snapshot: TableSnapshot | None = None
         self._snapshot_lock = threading.Lock()
@@ -158,6 +159,10 @@ class TableService:
                 self._acked = max(self._acked, min(int(command.seq), self._last_seq))
                 self._changed()
                 return (), None
+            if isinstance(command, SyncStatus):
+                self._link = command
+                self._changed()
+                return (), None
             list_id = self._state.list_id
             if isinstance(command, OpenList):
                 decision = open_list(self._state, command, self._rng)
@@ -207,7 +212,7 @@ class TableService:
                 self._snapshot = build_snapshot(
                     self._state, device=self._device, reader=self._reader, acked_seq=self._acked,
                     last_seq=self._last_seq, synced_games=self._synced_games(), refusal=self._refusal,
-                    roster=self._roster, last_players=self._last_players, profiles=tuple(sorted(PROFILES)))
+                    laptop=self._link.laptop, laptop_reachable=self._link.reachable, roster=self._roster, last_players=self._last_players, profiles=tuple(sorted(PROFILES)))
             return self._snapshot
 
     def _synced_games(self) -> int:

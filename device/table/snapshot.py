@@ -24,10 +24,10 @@ from device.scoring import ScoringSystem
 from device.table.commands import Declare
 from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
-    Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
+    Refusal, cards_since_kontra, dealer_seat, option_refusal, option_warning, parse_stake, withdrawable_passed_in,
 )
 from device.table.listing import ListFigures, figures
-from device.table.outcome import counts, matador_choices, preview
+from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
 from device.table.state import Deal, Phase, Row, TableState
 from device.tricks import trick_winner
@@ -100,6 +100,9 @@ class DeclarationOption:
     reason: str
     label_en: str = ""
     reason_en: str = ""
+    #: Allowed, but what it leads to: a Null after a bid above its value is lost at once (ISkO 3.4.4).
+    warning: str = ""
+    warning_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +328,8 @@ class SyncView:
     synced_games: int
     text: str
     text_en: str = ""
+    laptop: str = ""  # "" when no laptop is paired: the club plays without one (no alarm)
+    reachable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -464,11 +469,13 @@ def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
     for variant in variants:
         declaration = Declaration.make(variant.game, hand=variant.hand, ouvert=variant.ouvert, announced=variant.announced)
         refused = option_refusal(deal, declaration)
+        warned = option_warning(deal, declaration)
         options.append(DeclarationOption(
             key=variant.key, label=declaration.describe_de(), game=variant.game.value, hand=declaration.hand,
             ouvert=declaration.ouvert, announced=declaration.announced.record_name,
             allowed=refused is None, reason="" if refused is None else refused[1],
-            label_en=describe_declaration_en(declaration), reason_en="" if refused is None else refused[0]))
+            label_en=describe_declaration_en(declaration), reason_en="" if refused is None else refused[0],
+            warning="" if warned is None else warned[1], warning_en="" if warned is None else warned[0]))
     return tuple(options)
 
 
@@ -581,7 +588,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
     ending = None if deal.early is None else _ENDINGS_DE.get(deal.early.how, deal.early.how)
     ending_en = None if deal.early is None else _ENDINGS_EN.get(deal.early.how, deal.early.how)
     note = deal.early.note if deal.early is not None else None
-    note_en = None if note is None else _false_following_note_en(state, deal) or note
+    note_en = None if note is None else _false_following_note_en(state, deal) or _overbid_null_note_en(deal) or note
     confirmed_declarer = deal.declarer_seat in deal.confirmations
     confirmed_defender = any(s != deal.declarer_seat for s in deal.confirmations)
     missing = ([f"Alleinspieler ({declarer})"] if not confirmed_declarer else []) + ([] if confirmed_defender else ["ein Gegenspieler"])
@@ -590,14 +597,14 @@ def _result(state: TableState, deal: Deal) -> ResultView:
     waiting_en = "Still to confirm: " + " and ".join(missing_en)
     may_confirm = tuple(s for s in deal.confirmers if s not in deal.confirmations
                         and (s == deal.declarer_seat or not confirmed_defender))
-    may_add_skat = deal.early is not None and len(deal.skat) < 2
+    may_add_skat = deal.early is not None and deal.early.how != "null_overbid" and len(deal.skat) < 2
     if shown.scored is None:
         text = ("Spitzen fehlen: bitte mit/ohne … eingeben" if shown.needs_matadors
                 else f"Ergebnis nicht möglich: {shown.problem}")
         text_en = ("Matadors missing: please enter with/without …" if shown.needs_matadors
                    else f"Result not possible: {shown.problem}")
         return ResultView(text, None, None, None, (), None, None, False, 1, _marks(shown.record), ending, note,
-                          shown.needs_matadors, matador_choices(deal.game), shown.problem, tuple(names), waiting,
+                          shown.needs_matadors, entry_matador_choices(deal), shown.problem, tuple(names), waiting,
                           may_confirm, may_add_skat, game=deal.game.value, text_en=text_en,
                           waiting_for_en=waiting_en, ending_en=ending_en, note_en=note_en)
     result = shown.scored.result
@@ -615,6 +622,14 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         note_en=note_en)
 
 
+def _overbid_null_note_en(deal: Deal) -> str | None:
+    """The English of the note an overbid Null leaves (ISkO 3.4.4)."""
+    if deal.early is None or deal.early.how != "null_overbid" or deal.declaration is None:
+        return None
+    return (f"{describe_declaration_en(deal.declaration)} ({deal.declaration.null_value}) after a bid of {deal.bid}: "
+            "scored as the suit or Grand game that reaches the bid most narrowly with his matadors")
+
+
 def _false_following_note_en(state: TableState, deal: Deal) -> str | None:
     """The English of the note a false following accepted leaves (the state words it in German),
     from the question it answered: the last one asked in this deal."""
@@ -630,11 +645,13 @@ _ENDINGS_DE = {
     "null_lost": "Null verloren: Stich bekommen", "declarer_gave_up": "Alleinspieler hat aufgegeben",
     "defenders_gave_up": "Gegenspieler haben aufgegeben", "declarer_violation": "Regelverstoß des Alleinspielers",
     "defenders_violation": "Regelverstoß der Gegenspieler",
+    "null_overbid": "Null nicht mehr durchführbar: sofort verloren (ISkO 3.4.4)",
 }
 _ENDINGS_EN = {
     "null_lost": "Null lost: took a trick", "declarer_gave_up": "The declarer gave up",
     "defenders_gave_up": "The defenders gave up", "declarer_violation": "Rule violation by the declarer",
     "defenders_violation": "Rule violation by the defenders",
+    "null_overbid": "Null below the bid: lost at once (ISkO 3.4.4)",
 }
 
 
@@ -760,7 +777,8 @@ def _figures(state: TableState) -> ListFigures:
 
 def build_snapshot(
     state: TableState, *, device: str, reader: ReaderView, acked_seq: int = 0, last_seq: int = 0,
-    synced_games: int = 0, refusal: Refusal | None = None, roster: tuple[str, ...] = (),
+    synced_games: int = 0, refusal: Refusal | None = None, laptop: str = "", laptop_reachable: bool = False,
+    roster: tuple[str, ...] = (),
     last_players: tuple[str, ...] = (), profiles: tuple[str, ...] = ("isko",),
 ) -> TableSnapshot:
     """The snapshot of ``state`` plus what the service knows beside it (reader, sync, refusal)."""
@@ -785,6 +803,8 @@ def build_snapshot(
     game_text_en = "" if setup is None else (f"Game {game_no} of {length}" if length else f"Game {game_no}")
     sync_text = f"synchronisiert bis Spiel {synced_games}" if synced_games else "noch nicht synchronisiert"
     sync_text_en = f"synced up to game {synced_games}" if synced_games else "not synced yet"
+    if not laptop:
+        sync_text, sync_text_en = "ohne Laptop", "no laptop"
     refusal_view = None if refusal is None else RefusalView(refusal.code, refusal.reason_de, refusal.reason)
     deal_busy = deal is not None and bool(deal.steps)
     playing = deal is not None and phase not in (Phase.SERIES_OVER, Phase.CLOSED, Phase.SETUP)
@@ -801,7 +821,7 @@ def build_snapshot(
         list=_list(state, figs) if figs is not None else None,
         end=_end(state, figs) if figs is not None else None,
         correction=_correction(state), reader=reader,
-        sync=SyncView(acked_seq, last_seq, synced_games, sync_text, sync_text_en), refusal=refusal_view,
+        sync=SyncView(acked_seq, last_seq, synced_games, sync_text, sync_text_en, laptop, laptop_reachable), refusal=refusal_view,
         setup=SetupView(roster=roster, scoring=tuple(SCORING_LABELS.items()), profiles=profiles,
                         tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players),
         may_undo=(playing and deal_busy) or withdrawable_passed_in(state),

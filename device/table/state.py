@@ -42,7 +42,7 @@ from device.table.events import (
 )
 from device.table.rotation import POSITION_NAMES, Rotation, active_seats
 from device.tricks import follow_class, next_to_play, trick_winner
-from device.value import GameResult
+from device.value import GameResult, is_overbid_null
 from device.variants import BockState, bock_triggers, total_triggers
 
 __all__ = ["Correction", "Deal", "EarlyEnd", "Phase", "Row", "StateError", "TableState", "apply", "replay"]
@@ -214,6 +214,11 @@ class Deal:
         if isinstance(body, Declared):
             declaration = Declaration.make(GameType.parse(body.game), hand=body.hand, ouvert=body.ouvert,
                                            announced=Level.parse(body.announced))
+            if deal.bid is not None and is_overbid_null(declaration, deal.bid):
+                # ISkO 3.4.4: the announcement stands (3.4.1) and the game is lost at once.
+                note = (f"{declaration.describe_de()} ({declaration.null_value}) nach Reizwert {deal.bid}: gewertet als "
+                        "das Farb- oder Grandspiel, das mit seinen Spitzen den Reizwert am knappsten erreicht")
+                return replace(deal, declaration=declaration, early=EarlyEnd("null_overbid", 0, note))
             return replace(deal, declaration=declaration)
         if isinstance(body, KontraSaid):
             return replace(deal, kontra=body.position)

@@ -125,6 +125,7 @@ BAD_VALUES = [
     ('[reader]\nmode = "rfid"', 'reader.mode = "rfid" must be one of "barcode", "rdm6300", "uid"'),
     ("[reader]\ndeck = 1", "reader.deck = 1 must be text in quotes"),
     ("[reader]\ndebounce_ms = -1", "reader.debounce_ms = -1 must be between 0 and 10000"),
+    ("[reader]\nconfirm_ms = 5000", "reader.confirm_ms = 5000 must be between 0 and 2000"),
     ("[gpio]\nenabled = 1", "gpio.enabled = 1 must be true or false"),
     ('[gpio]\npin_factory = "pigpio"', 'gpio.pin_factory = "pigpio" must be one of "auto", "lgpio", "mock"'),
     (

@@ -14,7 +14,14 @@ from drivers.reader import rdm6300_frame
 from tests.drivers.test_reader import Cli, PtyDevice
 from ui.cli import main
 
-TAGS = [f"0A0000{i:04X}" for i in range(32)]  # one RFID tag per card, in teach order
+# One RFID tag per card, in teach order; any two differ in four characters (so deck learn
+# has no near misses to warn about).
+TAGS = [f"0A{i:02X}{i:02X}{i:02X}{i:02X}" for i in range(32)]
+
+
+def lay(device: PtyDevice, tag: str) -> None:
+    """A tag laid on the reader: the RDM6300 sends its frame again and again (twice here)."""
+    device.write(rdm6300_frame(tag) * 2)
 
 
 def full_deck() -> Deck:
@@ -87,7 +94,10 @@ def test_save_replaces_an_old_file_whole(tmp_path: Path) -> None:
         ('{"cards": {}}', ["field 'v'"]),
         ('{"v": 1, "cards": ["CJ"]}', ["field 'cards'"]),
         ('["CJ"]', ["JSON object"]),
-        ('{"v": 1, "cards": {', ["not valid JSON"]),
+        ('{"v": 1, "cards": {', ["not JSON", "column 20"]),
+            ('{"v": 1, "barcode": "qr", "cards": {}}', ["field 'barcode'", "qr", "ean13"]),
+            ('{"v": 1, "barcode": "ean13", "cards": {"4006381333932": "CJ"}}', ["4006381333932", "check digit"]),
+            ('{"v": 1, "cards": ' + '[' * 5000 + ']' * 5000 + '}', ["nested more than 64 deep"]),
     ],
 )
 def test_a_bad_deck_file_names_the_file_and_the_entry(tmp_path: Path, text: str, words: list[str]) -> None:
@@ -158,7 +168,7 @@ def test_deck_show_json_and_bad_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["deck", "show", "--json", str(path)]) == 0
     assert json.loads(capsys.readouterr().out) == full_deck().to_json()
     write(path, '{"v": 1, "cards": {"0A": "CJ", "0B": "CJ"}}')
-    assert main(["deck", "show", str(path)]) == 1
+    assert main(["deck", "show", str(path)]) == 2
     err = capsys.readouterr().err
     assert str(path) in err and "CJ (Kreuz Bube) appears twice" in err
 
@@ -199,12 +209,12 @@ def test_deck_learn_reads_32_cards_refuses_a_used_tag_and_writes_the_deck(
     run, out = learn
     for i, tag in enumerate(TAGS):
         if i == 2:
-            device.write(rdm6300_frame(TAGS[0]))  # Kreuz Bube's tag again
+            lay(device, TAGS[0])  # Kreuz Bube's tag again
             assert run.line() == "  ✗ Dieser Chip ist schon Kreuz Bube – bitte Herz Bube auflegen"
             assert run.line() == "Bitte Herz Bube auflegen (3/32)"
         if i == 5:
             device.write(b"\x020A0000FFFF00\x03")  # a bad checksum: nothing to offer
-        device.write(rdm6300_frame(tag))
+        lay(device, tag)
         assert run.line() == f"  ok {TEACH_ORDER[i].german}: {tag}"
         if i < 31:
             assert run.line() == f"Bitte {TEACH_ORDER[i + 1].german} auflegen ({i + 2}/32)"
@@ -217,7 +227,7 @@ def test_deck_learn_reads_32_cards_refuses_a_used_tag_and_writes_the_deck(
 def test_deck_learn_aborted_with_ctrl_c_writes_nothing(device: PtyDevice, learn: tuple[Cli, Path]) -> None:
     run, out = learn
     for i in range(3):
-        device.write(rdm6300_frame(TAGS[i]))
+        lay(device, TAGS[i])
         assert run.line().startswith("  ok ")
         assert run.line().startswith("Bitte ")
     code, _ = run.interrupt()
@@ -227,12 +237,12 @@ def test_deck_learn_aborted_with_ctrl_c_writes_nothing(device: PtyDevice, learn:
 
 def test_deck_learn_waits_across_an_unplug(device: PtyDevice, learn: tuple[Cli, Path]) -> None:
     run, _ = learn
-    device.write(rdm6300_frame(TAGS[0]))
+    lay(device, TAGS[0])
     assert run.line().startswith("  ok Kreuz Bube")
     assert run.line().startswith("Bitte Pik Bube")
     device.unplug()
     assert run.line().startswith("Warte auf Kartenleser – ")
     device.plug()
     assert run.line() == "Kartenleser bereit"
-    device.write(rdm6300_frame(TAGS[1]))
+    lay(device, TAGS[1])
     assert run.line() == f"  ok Pik Bube: {TAGS[1]}"

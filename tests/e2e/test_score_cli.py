@@ -55,3 +55,20 @@ def test_kontra_and_bock_need_a_profile_that_plays_them() -> None:
     assert [json.loads(line)["score"] for line in result.stdout.splitlines()] == [184, -176]
     refused = [json.loads(line) for line in skattisch("score", str(kneipe)).stdout.splitlines()]
     assert refused[0]["field"] == "kontra" and "not played under the rule profile 'isko'" in refused[0]["reason"]
+
+
+def test_an_overbid_null_and_5_4_3_from_the_cards_as_issue_14_gives_them() -> None:
+    """ISkO 3.4.4: Null after 24 is lost as Kreuz mit 1 (-48), the record needs the Spitzen;
+    ISkO 5.4.3: the audit's cards-form game is lost (-192), not won by the false following."""
+    audit = {"v": 1, "game": "clubs", "hand": True, "ouvert": True, "announced": "schwarz", "bid": 22, "declarer": 2,
+             "skat": ["H8", "CJ"], "tricks": [["HA", "HJ", "HQ"], ["CK", "C7", "CQ"], ["DJ", "C9", "D7"], ["S8", "SA", "SK"],
+                                              ["C8", "H7", "SJ"], ["HT", "S9", "H9"], ["CA", "CT", "HK"], ["DT", "DK", "DQ"],
+                                              ["D9", "S7", "DA"], ["ST", "D8", "SQ"]]}
+    lines = [{"v": 1, "game": "null", "bid": 24, "matadors": 1}, audit, {"v": 1, "game": "null", "bid": 24}]
+    result = skattisch("score", stdin="".join(json.dumps(line) + "\n" for line in lines))
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.returncode == 1  # the third line lacks the Spitzen
+    assert (out[0]["score"], out[0]["game"], out[0]["lost_as"], out[0]["ended_by"]) == (-48, "null", "clubs", "null_overbid")
+    assert "verloren als Kreuz mit 1, Spiel 2 = 24" in out[0]["text"]
+    assert (out[1]["won"], out[1]["score"]) == (False, -192)
+    assert out[2]["field"] == "matadors" and "ISkO 3.4.4" in out[2]["reason"]

@@ -52,5 +52,5 @@ def test_a_bad_document_gives_a_clear_error_and_exit_2(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "entries[2].bid: 19 is not a bid value" in result.stderr
     garbled = sheet("-", stdin="{not json")
-    assert garbled.returncode == 2 and "is not JSON" in garbled.stderr
+    assert garbled.returncode == 2 and "not JSON" in garbled.stderr
     assert sheet(str(tmp_path / "missing.json")).returncode == 2

@@ -66,6 +66,10 @@ def test_at_five_the_dealer_and_the_player_across_sit_out() -> None:
     ({"entries": [{"kind": "game", "seat": 0, "game": "clubs", "bid": 18}]}, "entries[0].seat", "does not play"),
     ({"entries": [{"kind": "eingepasst"}]}, "entries[0].kind", "one of game"),
     ({"entries": [{"kind": "ramsch", "scores": [1, 2]}]}, "entries[0].scores", "three whole numbers"),
+    ({"entries": [{"kind": "passed_in"}, {"kind": "ramsch", "scores": [-58, 0, 0]}]}, "entries[1].kind",
+     "game 2 is a Ramsch, but the rule profile 'isko' plays no Ramsch (SkWO 9.4"),
+    ({"entries": [{"kind": "passed_in"}, {"kind": "correction", "entry": 1, "consent": ["Anna", "Bernd", "Carla", "Dieter"],
+                   "replacement": {"kind": "ramsch", "scores": [0, -20, 0]}}]}, "entries[1].replacement.kind", "plays no Ramsch"),
     ({"entries": [{"kind": "passed_in"}, {"kind": "correction", "entry": 1, "consent": ["Anna"],
                    "replacement": {"kind": "passed_in"}}]}, "entries[1].consent", "missing Bernd, Carla, Dieter"),
     ({"entries": [{"kind": "correction", "entry": 1, "consent": [], "replacement": {}}]}, "entries[0].entry", "earlier"),
@@ -75,6 +79,15 @@ def test_a_bad_document_names_the_entry_and_field(change: dict[str, Any], where:
         parse_list_document(doc(**change))
     assert info.value.where == where
     assert words in info.value.reason
+
+
+def test_a_ramsch_is_scored_where_the_profile_plays_it() -> None:
+    """SkWO 9.4 forbids Ramsch under the ISkO; the Kneipe profile plays it (001, "Ramsch")."""
+    entries = [{"kind": "ramsch", "scores": [-58, 0, 0]}]
+    document = parse_list_document({"players": ["A", "B", "C"], "profile": "kneipe", "entries": entries})
+    assert document.rows[0].ramsch == (-58, 0, 0)
+    with pytest.raises(ListDocumentError, match="plays no Ramsch"):
+        parse_list_document({"players": ["A", "B", "C"], "profile": "isko", "entries": entries})
 
 
 def test_pre1999_lost_hand_games_stay_games_on_the_list() -> None:

@@ -507,3 +507,10 @@ def test_pre1999_single_lost_hand_games_are_accepted_and_settle_single() -> None
     assert cash_amounts(Game(0, -54, False), 3, 1) == (-108, 54, 54)
     with pytest.raises(ScoreListError, match="negative score"):
         Game(0, -27, False)
+
+
+def test_isko_5_5_4_rounds_the_amount_up_for_a_debt_too() -> None:
+    """ISkO 5.5.4 "Bruchteile werden nach oben aufgerundet" on the Betrag: at 1/4 a list total of
+    -75 is a debt of 18.75, rounded to 19 (not to -18); a lost game of 27 pays 7, doubled 14."""
+    assert endzahlen([75, -75], Fraction(1, 4)) == (19, -19)
+    assert cash_amounts(Game(0, -54, False), 3, Fraction(1, 4)) == (-28, 14, 14)  # lost 27, on the list -54

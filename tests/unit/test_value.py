@@ -7,16 +7,19 @@ whole value table in test_value_table.py. Here: one rule edge per test, named by
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from device.cards import parse_cards
 from device.declaration import Declaration, Level
 from device.errors import BidError, DeclarationError, PlayError, SkatError
 from device.games import GameType
 from device.profile import ISKO, PRE_1999
+from device.tricks import trump_order
 from device.value import (
     MAX_VALUE,
     EndedBy,
@@ -27,6 +30,7 @@ from device.value import (
     Play,
     level_reachable,
     missing_top_points,
+    reachable_level,
     score_game,
 )
 from tests.strategies import RandomGame, random_games, reference_winner
@@ -478,3 +482,42 @@ def test_a_declarer_who_breaks_a_rule_after_winning_keeps_only_the_level_he_need
     # Bid 36 needs Schneider (mit 1: 3 x 12): already reached, so it is kept.
     needed = score_game(clubs, 36, Play(95, 7, 1), ending=violation)
     assert (needed.won, needed.schneider, needed.value, needed.overbid) == (True, True, 36, False)
+
+
+# --- ISkO 5.4.3 from the cards (issue 14) -------------------------------------------------
+
+
+def _court_schwarz_possible(game: GameType, mine: set[str]) -> bool:
+    """The minimum holdings for Schwarz in rules/002 on 5.4.3 (all with the Kreuz Bube)."""
+    if "CJ" not in mine:
+        return False
+    if game is GRAND:
+        return len(mine & {"SJ", "HJ", "DJ"}) >= 1
+    suit = {CLUBS: "C", SPADES: "S", HEARTS: "H"}.get(game, "D")
+    s, h, d, a, t = "SJ" in mine, "HJ" in mine, "DJ" in mine, suit + "A" in mine, suit + "T" in mine
+    n = len(mine)
+    return (n >= 9 or (n == 8 and (s or h)) or (n == 7 and (s or (h and d)))
+            or (n == 6 and ((s and a) or (h and d and a))) or (n == 5 and ((s and h) or (s and d and a) or (h and d and a and t)))
+            or (n == 4 and s and h and d))
+
+
+@pytest.mark.parametrize("game", [GRAND, HEARTS])
+def test_5_4_3_schwarz_from_the_cards_never_takes_away_what_the_court_allows(game: GameType) -> None:
+    """Every holding of trumps with the Kreuz Bube (the rest of the trumps with the defenders):
+    where the court's table (rules/002 on 5.4.3) says Schwarz is possible, the cards leave it
+    reachable; in a Grand the two agree exactly ("Kreuz-Bube i. V. m. einem beliebigen weiteren
+    Buben"); in a suit game the cards are more lenient only where two defenders' trumps can fall
+    on one of his (see device.value.reachable_level)."""
+    trumps = [c.code for c in trump_order(game)]
+    more_lenient = 0
+    for size in range(0, len(trumps)):
+        for others in combinations(trumps[1:], size):
+            mine = {"CJ", *others}
+            theirs = [c for c in trumps if c not in mine]
+            cards = reachable_level(game, parse_cards(" ".join(sorted(mine))), parse_cards(" ".join(theirs)) if theirs else [])
+            court = _court_schwarz_possible(game, mine)
+            assert cards is Level.SCHWARZ or not court, (sorted(mine), cards)
+            more_lenient += cards is Level.SCHWARZ and not court
+    assert more_lenient == 0 if game is GRAND else more_lenient > 0
+    # without the Kreuz Bube (and it not in the skat) never
+    assert reachable_level(game, parse_cards("SJ HJ DJ"), parse_cards("CJ")) is not Level.SCHWARZ

@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from ui.commands.reader_test import add_reader_arguments, resolve_port
+from ui.commands.reader_test import add_reader_arguments, build_reader, resolve_port
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +41,7 @@ def show(path: str, *, as_json: bool = False) -> int:
         deck = Deck.load(path)
     except DeckError as exc:
         print(f"skattisch: {exc}", file=sys.stderr)
-        return 1
+        return 2
     if as_json:
         print(json.dumps(deck.to_json(), indent=2))
         return 0
@@ -50,14 +50,17 @@ def show(path: str, *, as_json: bool = False) -> int:
     missing = deck.missing()
     if missing:
         print(f"fehlen ({len(missing)}): {' '.join(c.code for c in missing)}")
+    for a, b in deck.near_misses():
+        print(f"Achtung: {a} ({deck.lookup(a).german}) und {b} ({deck.lookup(b).german}) unterscheiden sich "  # type: ignore[union-attr]
+              "nur in einem Zeichen – ein Lesefehler kann die Karten verwechseln", file=sys.stderr)
     return 0
 
 
 def learn(args: argparse.Namespace) -> int:
     from device.hardware import CardScanned, ReaderStatus, UnknownCardScanned
     from device.inbox import Inbox
+    from drivers.barcode import Symbology
     from drivers.deck import DeckLearner
-    from drivers.reader import SerialCardReader
 
     folder = Path(args.out).resolve().parent
     if not folder.is_dir():  # say so now, not after the 32nd card
@@ -69,11 +72,16 @@ def learn(args: argparse.Namespace) -> int:
     inbox: Inbox[object] = Inbox()
     learner = DeckLearner()
     # No deck while learning: every tag is "unknown", and its raw payload is what we keep.
-    reader = SerialCardReader(port, mode=args.mode, baud=args.baud, debounce=args.debounce_ms / 1000)
+    reader = build_reader(args, port, inbox)
+    if reader is None:
+        return 2
     reader.start(inbox.submit)
     try:
         print(learner.prompt(), flush=True)
         while not learner.done:
+            if reader.failure is not None:
+                print(f"skattisch: {reader.failure} – {args.out} nicht geschrieben", file=sys.stderr)
+                return 2
             item = inbox.get(timeout=0.5)
             if isinstance(item, ReaderStatus):
                 print(("Kartenleser bereit" if item.connected else f"Warte auf Kartenleser – {item.detail}"),
@@ -81,6 +89,8 @@ def learn(args: argparse.Namespace) -> int:
             elif isinstance(item, CardScanned | UnknownCardScanned):
                 step = learner.offer(item.raw)
                 print(("  ok " if step.accepted else "  ✗ ") + step.message, flush=True)
+                if step.warning:
+                    print("  ! " + step.warning, flush=True)
                 if not learner.done:
                     print(learner.prompt(), flush=True)
     except KeyboardInterrupt:
@@ -88,6 +98,7 @@ def learn(args: argparse.Namespace) -> int:
         return 130
     finally:
         reader.close()
-    learner.deck(source=args.out).save(args.out)
+    symbology = Symbology(args.barcode) if args.barcode else Symbology.TEXT
+    learner.deck(source=args.out, barcode=symbology).save(args.out)
     print(f"Kartendatei {args.out} geschrieben (32 Karten)", flush=True)
     return 0

@@ -8,6 +8,8 @@ Lines (``time`` is local time with milliseconds)::
     {"time": "...", "reader": "connected", "port": "/dev/serial/by-id/...", "detail": "..."}
 
 Runs until interrupted; Ctrl-C closes the reader, prints the counters to stderr and exits 0.
+A port that cannot be opened for good (an unknown URL scheme such as ``foo://bar``) or a
+deck file that cannot be used: one line on stderr, exit 2.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
+
+from drivers.barcode import Symbology
 
 MODES = ("barcode", "rdm6300", "uid")
 
@@ -34,6 +38,12 @@ def add_reader_arguments(parser: argparse.ArgumentParser, *, port_required: bool
                         help="barcode: a line per card; rdm6300: 125 kHz frames; uid: an NFC UID per line")
     parser.add_argument("--debounce-ms", type=_at_least(0), default=1000, metavar="N",
                         help="count a card read again within N ms once (default 1000)")
+    parser.add_argument("--confirm-ms", type=_at_least(0), default=None, metavar="N",
+                        help="accept a tag only after two identical frames within N ms "
+                             "(default: 200 for rdm6300, off for the others; 0: off)")
+    parser.add_argument("--barcode", choices=[s.value for s in Symbology], default=None, metavar="SYMBOLOGY",
+                        help="check each barcode's check digit: " + ", ".join(s.value for s in Symbology)
+                             + " (default: the deck file's, else text: no check)")
 
 
 def _at_least(low: int) -> Callable[[str], int]:
@@ -66,7 +76,6 @@ def resolve_port(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     from device.inbox import Inbox
     from drivers.deck import Deck, DeckError
-    from drivers.reader import SerialCardReader
 
     port = resolve_port(args)
     if port is None:
@@ -77,24 +86,42 @@ def run(args: argparse.Namespace) -> int:
         print(f"skattisch: {exc}", file=sys.stderr)
         return 2
     inbox: Inbox[object] = Inbox()
-    reader = SerialCardReader(
-        port, mode=args.mode, baud=args.baud, deck=deck, debounce=args.debounce_ms / 1000,
-        on_bad_frame=inbox.submit,
-    )
+    reader = build_reader(args, port, inbox, deck=deck, on_bad_frame=inbox.submit)
+    if reader is None:
+        return 2
     reader.start(inbox.submit)
     try:
-        while True:
+        while reader.failure is None:
             item = inbox.get(timeout=0.5)
             if item is not None:
                 print(json.dumps(describe(item), ensure_ascii=False), flush=True)
+        for item in inbox.drain():
+            print(json.dumps(describe(item), ensure_ascii=False), flush=True)
+        print(f"skattisch: {reader.failure}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 0
     finally:
         reader.close()
         c = reader.counters
         print(f"{c.cards} Karten, {c.unknown} unbekannt, {c.repeats} Wiederholungen, "
+              f"{c.unconfirmed} unbestätigt, {c.disagreements} Abweichungen, {c.held} gehalten, "
               f"{c.checksum_errors} Prüfsummenfehler, {c.garbage} Müll, {c.disconnects} Trennungen",
               file=sys.stderr)
+
+
+def build_reader(args: argparse.Namespace, port: str, inbox: Any, **options: Any) -> Any:
+    """The reader the flags describe (not started), or None after saying why it cannot be."""
+    from drivers.reader import PortError, SerialCardReader
+
+    confirm = None if args.confirm_ms is None else args.confirm_ms / 1000
+    symbology = Symbology(args.barcode) if args.barcode else None
+    try:
+        return SerialCardReader(port, mode=args.mode, baud=args.baud, debounce=args.debounce_ms / 1000,
+                                confirm=confirm, symbology=symbology, **options)
+    except PortError as exc:
+        print(f"skattisch: {exc}", file=sys.stderr)
+        return None
 
 
 def describe(item: object) -> dict[str, Any]:

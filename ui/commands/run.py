@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     _kivy_environment(args, config)
+    from drivers.deck import DeckError
     from drivers.panel import PanelError
     from drivers.store import StoreError
 
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
               "Stop the table and run 'skattisch store check', then 'skattisch store recover' "
               "(it keeps the damaged file and restores the last good copy).", file=sys.stderr)
         return 2
-    except PanelError as exc:
+    except (PanelError, DeckError) as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     finally:
@@ -164,6 +165,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
         service, simulate=args.simulate, table_number=config.table.number, table_name=config.table.name,
         pin_hash=config.table.club_pin_hash, language=args.lang or config.table.language, config=config,
         hooks={"shutdown": _shutdown_hook(args)}, on_started=started, deck_problem=deck.problem)
+    app.sync_client = _start_sync(config, store, service, parts)
     app.attach_panel(parts.add(build_panel(config, app.panel_submit, simulate=args.simulate)))
     reader = build_reader(config.reader, simulate=args.simulate, deck=deck.deck)
     if reader is not None:
@@ -181,6 +183,30 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
         app._on_started = lambda a: Clock.schedule_once(lambda _dt: a.stop(), 0.2)
     app.run()
     return runner.exit_code if runner is not None else 0
+
+
+def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
+    """The sync client in its own thread, for a table whose store is on disk (None in memory).
+
+    Its state (laptop, secret, acknowledged seq) lives in ``sync.json`` beside the store; the
+    laptop is found by mDNS, else ``sync.url`` from the config."""
+    directory = getattr(store, "directory", None)
+    if directory is None:
+        return None
+    from drivers.club.mdns import find_laptop
+    from drivers.sync import make_client
+
+    def discover() -> str | None:
+        try:
+            return find_laptop(timeout=2.0)
+        except OSError:  # no network at all: the configured address, if any
+            return None
+
+    client = make_client(store, directory, service.device_id, service.submit, discover=discover,
+                         fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds))
+    service.subscribe(lambda result: client.wake() if result.events else None)
+    client.start()
+    return parts.add(client)
 
 
 def _shutdown_hook(args: argparse.Namespace) -> Any:

@@ -7,9 +7,9 @@ spreadsheet. A bad document: the error names the entry and field, exit code 2.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
+import errno
 import json
+import os
 import sys
 from typing import Any
 
@@ -24,17 +24,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from device.jsonin import JsonInputError, parse_json
     from device.listdoc import ListDocumentError, parse_list_document
 
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-        document = parse_list_document(json.loads(text))
+        data = sys.stdin.buffer.read() if args.file == "-" else read_input_file(args.file)
+        document = parse_list_document(parse_json(data))
     except OSError as exc:
         print(f"skattisch sheet: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    except json.JSONDecodeError as exc:
-        print(f"skattisch sheet: {args.file} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-              file=sys.stderr)
+    except JsonInputError as exc:
+        print(f"skattisch sheet: {args.file}: {exc}", file=sys.stderr)
         return 2
     except ListDocumentError as exc:
         print(f"skattisch sheet: {args.file}: {exc}", file=sys.stderr)
@@ -128,15 +128,24 @@ def as_text(sheet: dict[str, Any]) -> str:
 
 
 def as_csv(sheet: dict[str, Any]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    """The entries as CSV; text cells that a spreadsheet would run as a formula are escaped
+    (:mod:`device.csvcell`), numbers stay numbers."""
+    from device.csvcell import csv_text
+
     players = sheet["players"]
-    writer.writerow(["Nr", "Geber", "Alleinspieler", "Spiel", "Wert", *players])
+    rows: list[list[Any]] = [["Nr", "Geber", "Alleinspieler", "Spiel", "Wert", *players]]
     for row in sheet["rows"]:
-        writer.writerow([row["entry"], row["dealer"], row["declarer"] or "", row["text"],
-                         "" if row["score"] is None else row["score"], *row["running"]])
-    writer.writerow(["", "", "", "Summe", "", *sheet["totals"]])
-    return buffer.getvalue()
+        rows.append([row["entry"], row["dealer"], row["declarer"], row["text"], row["score"], *row["running"]])
+    rows.append(["", "", "", "Summe", "", *sheet["totals"]])
+    return csv_text(rows)
+
+
+def read_input_file(name: str) -> bytes:
+    """A named input file's bytes; a folder is refused as such (OSError, like a missing file)."""
+    if os.path.isdir(name):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder, not a file", name)
+    with open(name, "rb") as stream:
+        return stream.read()
 
 
 def _strike(text: str) -> str:

@@ -38,7 +38,7 @@ from device.table import commands as cmd
 from device.table.state import Phase
 from ui import i18n
 from ui.i18n import tr
-from ui.table import theme
+from ui.table import errors, theme
 from ui.table.widgets import Hint, StatusBar
 
 log = logging.getLogger(__name__)
@@ -133,6 +133,7 @@ class TableApp(App):
         self.deck_problem = deck_problem
         self.reader: Any = None  # the card reader, once started (its deck follows a teach-in)
         self.table_config = config
+        self.sync_client: Any = None  # the sync driver (set by skattisch run when the store is on disk)
         self.hooks = dict(hooks or {})
         self.language = language
         i18n.set_language(language)
@@ -180,6 +181,7 @@ class TableApp(App):
         return root
 
     def on_start(self) -> None:
+        self.error_handler = errors.install(self)  # an error in a callback: banner, log, go on
         self._pump_event = Clock.schedule_interval(self._pump, PUMP_SECONDS)
         Clock.schedule_interval(self._tick_clock, 1.0)
         self._tick_clock()
@@ -193,6 +195,7 @@ class TableApp(App):
 
     def on_stop(self) -> None:
         self._pump_event.cancel() if hasattr(self, "_pump_event") else None
+        errors.uninstall(self.error_handler) if hasattr(self, "error_handler") else None
 
     def _update_scale(self) -> None:
         self.scale = theme.scale_for(Window.height)
@@ -233,6 +236,8 @@ class TableApp(App):
             for listener in list(self.listeners):
                 listener(result)
             self._refresh_trigger()
+        elif self.snapshot is not None and self.service.snapshot() is not self.snapshot:
+            self._refresh_trigger()  # no event, but the sync (acked, laptop) or the reader changed
         return True
 
     def _announce(self, event: Any) -> None:
@@ -305,9 +310,14 @@ class TableApp(App):
         sync = snap.sync
         if sync.synced_games:
             bar.sync_text = tr("sync_upto", game=sync.synced_games)
+        elif sync.last_seq and sync.acked_seq >= sync.last_seq:
+            bar.sync_text = tr("sync_all")  # all sent, no game on the list yet
         else:
             bar.sync_text = tr("sync_none")
-        bar.sync_color = theme.OK if sync.acked_seq >= sync.last_seq and sync.last_seq else theme.WARN
+        if not sync.laptop:  # the club plays without a laptop: say so, in no alarm colour
+            bar.sync_text = tr("sync_no_laptop")
+        bar.sync_color = (theme.OK if sync.acked_seq >= sync.last_seq and sync.last_seq
+                          else theme.WARN if sync.laptop else theme.TEXT_DIM)
 
     def _tick_clock(self, *_args: Any) -> None:
         self.status_bar.clock_text = time.strftime("%H:%M")

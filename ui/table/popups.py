@@ -246,12 +246,15 @@ class ResultPopup(TablePopup):
 
 
 class PinPopup(TablePopup):
-    """The club PIN before the settings."""
+    """The club PIN before the settings (and, unmasked, the laptop's pairing code)."""
+
+    prompt = StringProperty("")
 
     def __init__(self, on_pin: Callable[[str], None], **kwargs: Any) -> None:
         kwargs.setdefault("size_hint", (0.6, 0.92))
         super().__init__(**kwargs)
         self._on_pin = on_pin
+        self.max_length = 12
         pad = self.ids.pad
         pad.limit = 10 ** 9
         pad.masked = True
@@ -266,7 +269,7 @@ class PinPopup(TablePopup):
             pad.value = pad.value[:-1]
         elif key == "C":
             pad.value = ""
-        elif len(pad.value) < 12:
+        elif len(pad.value) < self.max_length:
             pad.value += key
 
     def enter(self) -> None:

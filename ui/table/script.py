@@ -152,9 +152,11 @@ def parse_script(text: str) -> list[Step]:
 
 def load_script(path: str | Path) -> list[Step]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a byte order mark in front is fine
     except OSError as exc:
         raise ScriptError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ScriptError(f"{path}: not UTF-8 text (byte {exc.start}): save it as UTF-8") from None
     try:
         return parse_script(text)
     except ScriptError as exc:

@@ -284,12 +284,16 @@ def corrected_record(record: dict[str, Any], *, declarer_tricks: int, declarer_p
     {'v': 1, 'game': 'clubs', 'hand': False, 'bid': 20, 'declarer_tricks': 8, 'declarer_points': 91, 'matadors': 2}
     >>> corrected_record({"game": "null", "bid": 23}, declarer_tricks=1, declarer_points=None, matadors=None)
     {'game': 'null', 'bid': 23, 'declarer_tricks': 1}
+    >>> corrected_record({"game": "null", "bid": 24, "matadors": 1, "lost_as": "clubs"},  # overbid Null (ISkO 3.4.4)
+    ...                  declarer_tricks=0, declarer_points=0, matadors=-2)
+    {'game': 'null', 'bid': 24, 'declarer_tricks': 0, 'declarer_points': 0, 'matadors': -2}
     """
     new = {key: record[key] for key in _KEPT_FIELDS if key in record}
     new["declarer_tricks"] = declarer_tricks
     if declarer_points is not None:
         new["declarer_points"] = declarer_points
-    if matadors is not None and record.get("game") != "null":
+    overbid_null = record.get("game") == "null" and "matadors" in record  # lost as a suit game (ISkO 3.4.4)
+    if matadors is not None and (record.get("game") != "null" or overbid_null):
         new["matadors"] = matadors
     return new
 

@@ -6,7 +6,7 @@ from device.cards import Card
 from device.declaration import Level
 from device.games import GameType
 from device.hardware import CardScanned
-from device.table.commands import Bid, Declare, Hold, Pass, PushSkat, TakeSkat, Undo
+from device.table.commands import Bid, Confirm, Declare, EnterMatadors, Hold, Pass, PushSkat, TakeSkat, Undo
 from tests.table_helpers import Table
 
 
@@ -112,16 +112,52 @@ def test_before_the_skat_only_hand_games_and_after_it_no_hand_game() -> None:
     t.refused(TakeSkat(), "skat_taken")
 
 
-def test_a_null_below_the_bid_is_greyed_out() -> None:
+def test_a_null_below_the_bid_is_declared_and_lost_at_once_as_the_cheapest_suit_game() -> None:
+    """ISkO 3.4.4 Satz 4 (with 3.4.1: an announcement stands): Null (23) after 24 is not
+    refused; the game ends at once and is lost as the suit or Grand game that reaches 24 with
+    the declarer's Spitzen, which the table enters."""
     t = table()
-    t.say("M 24", "V passe", "H passe")
+    t.say("M 24", "V passe", "H passe")  # Carla plays for 24
     options = {o.key: o for o in t.snap.declaration.options}  # type: ignore[union-attr]
-    assert options["null/hand"].allowed  # Null Hand is 35 >= 24
-    assert not options["null"].allowed and "23" in options["null"].reason and "24" in options["null"].reason
+    assert options["null/hand"].allowed and not options["null/hand"].warning  # Null Hand is 35 >= 24
     t.ok(TakeSkat())
-    t.refused(Declare(GameType.NULL), "bad_declaration")
-    t.declare("null/ouvert")
-    assert t.snap.play is not None and t.snap.play.declaration == "Null ouvert"
+    t.push("S7", "S8")
+    options = {o.key: o for o in t.snap.declaration.options}  # type: ignore[union-attr]
+    null = options["null"]
+    assert null.allowed and null.warning == "23 < 24: sofort verloren" and null.warning_en == "23 < 24: lost at once"
+    assert not options["null/ouvert"].warning  # Null ouvert is 46
+    t.declare("null")
+    t.assert_phase("result")
+    result = t.snap.result
+    assert result is not None and result.needs_matadors and result.score is None
+    assert result.matador_choices[:3] == (1, 2, 3) and len(result.matador_choices) == 22  # as in a suit game
+    assert "3.4.4" in (result.ending or "") and "am knappsten erreicht" in (result.note or "")
+    t.refused(Confirm(t.seat("Carla")), "needs_matadors")
+    t.refused(EnterMatadors(12), "bad_result")
+    t.ok(EnterMatadors(1))
+    result = t.snap.result
+    assert result is not None and result.score == -48 and not result.won
+    assert "verloren als Kreuz mit 1, Spiel 2 = 24" in result.text and "Null (23)" in result.text
+    t.confirm("Carla", "Anna")
+    row = t.assert_list_entry(1, declarer="Carla", score=-48, text="nicht durchführbar (ISkO 3.4.4)")
+    assert row.matadors == 1
+    record = t.service.state.rows[0].record
+    assert record is not None and record["game"] == "null" and record["matadors"] == 1 and record["lost_as"] == "clubs"
+    assert "tricks" not in record and "declarer_points" not in record
+
+
+def test_an_overbid_null_hand_is_lost_without_the_skat_and_undo_takes_the_announcement_back() -> None:
+    t = table()
+    t.say("M 36", "V passe", "H passe")
+    assert {o.key: o for o in t.snap.declaration.options}["null/hand"].warning  # type: ignore[union-attr]
+    t.declare("null/hand")
+    t.assert_phase("result")
+    t.undo()  # a mistyped declaration is taken back as any step (the table's entry, not the game)
+    t.assert_phase("declaring")
+    t.declare("null/hand")
+    t.ok(EnterMatadors(-2))
+    result = t.snap.result
+    assert result is not None and result.score == -72 and "Kreuz ohne 2, Spiel 3 = 36" in result.text
 
 
 def test_every_option_key_parses_back_to_its_declaration() -> None:

@@ -128,8 +128,8 @@ def test_the_declaration_labels_prompts_and_greyed_reasons_in_english() -> None:
     assert options["spades/hand/ouvert"].label_en == "Spades ouvert"
     assert options["null/hand/ouvert"].label_en == "Null ouvert Hand"
     assert options["hearts"].reason_en == "take up the skat first, or declare a hand game"
-    null_hand = options["null/hand"]  # 35 is below the bid of 36
-    assert not null_hand.allowed and null_hand.reason_en == "Null Hand is worth 35, below the bid 36 (ISkO 3.4.4)"
+    null_hand = options["null/hand"]  # 35 is below the bid of 36: allowed, but lost at once (ISkO 3.4.4)
+    assert null_hand.allowed and null_hand.warning_en == "35 < 36: lost at once"
     table.take_skat()
     view = table.snap.declaration
     assert view is not None
@@ -266,7 +266,7 @@ def test_a_correction_in_english() -> None:
 def test_the_end_of_the_series_the_money_and_the_status_lines_in_english() -> None:
     table = EnglishTable("Anna", "Bernd", "Carla", stake="1/2", scoring="classic", series_length=36)
     assert (table.snap.game_text, table.snap.game_text_en) == ("Spiel 1 von 36", "Game 1 of 36")
-    assert table.snap.sync.text_en == "not synced yet"
+    assert table.snap.sync.text_en == "no laptop"
     table.say("M 18", "V passe", "H passe")
     table.declare("clubs/hand")
     table.ok(EnterResult(6, 75, 2))

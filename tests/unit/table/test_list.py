@@ -6,8 +6,10 @@ from fractions import Fraction
 
 from device.hardware import Button, ButtonPressed
 from device.scoring import Game, PassedIn, ScoreSheet, ScoringSystem, running_totals, settle, standings
+import pytest
+
 from device.table.commands import (
-    Confirm, ConfirmList, ConsentCorrection, EndSeries, EnterResult, OpenList, ProposeCorrection, Undo,
+    Confirm, ConfirmList, ConsentCorrection, EndSeries, EnterResult, JoinPlayer, OpenList, ProposeCorrection, Undo,
     WithdrawCorrection,
 )
 from tests.table_helpers import Table
@@ -184,3 +186,21 @@ def test_at_five_the_player_across_who_sits_out_does_not_confirm_but_the_dealer_
     table.press("confirm")  # Anna, the dealer
     table.confirm("Carla")  # the declarer (Mittelhand)
     table.assert_list_entry(1, declarer="Carla", score=48, dealer="Anna")
+
+
+@pytest.mark.parametrize("name", ["An\u202ena", "Anna\u2066x", "Anna\u200f", "Be\trnd", "Be\nrnd", "Bernd\x1b[31m",
+                                  "Car\x85la", "Car\u2028la", "Car\x00la"])
+def test_control_and_text_direction_characters_in_a_name_are_refused_in_german(name: str) -> None:
+    table = Table(open=False)
+    refusal = table.refused(OpenList((name, "Dora", "Emil")), "bad_setup")
+    assert "Steuerzeichen oder Schreibrichtungszeichen" in refusal.reason_de and "U+" in refusal.reason_de
+    table.ok(OpenList(("Jürgen", "Zoë 🂡", "Ðorđe")))  # any script, accents and emoji are fine
+    table.refused(JoinPlayer("Fr\u202eitz"), "bad_setup")  # joining later: the same check
+
+
+def test_stake_and_bierlachs_limit_have_a_range() -> None:
+    table = Table(open=False)
+    for stake in ("101", float("inf"), 1e400):
+        refusal = table.refused(OpenList(("Anna", "Bernd", "Carla"), stake=stake), "bad_setup")
+        assert "100" in refusal.reason_de
+    table.refused(OpenList(("Anna", "Bernd", "Carla"), scoring="bierlachs", bierlachs_limit=10**20), "bad_setup")

@@ -12,7 +12,7 @@ import pytest
 from device.cards import Card
 from device.hardware import ReaderStatus, UnknownCardScanned
 from device.table import flow
-from device.table.commands import ConfirmList, EnterResult, OpenList, SyncAcknowledged
+from device.table.commands import ConfirmList, EnterResult, OpenList, SyncAcknowledged, SyncStatus
 from device.table.events import Event
 from device.table.service import PumpResult, TableService
 from device.table.state import replay
@@ -113,6 +113,8 @@ def test_every_event_has_a_unique_id_and_the_devices_contiguous_sequence_across_
 def test_sync_progress_and_the_panel_view() -> None:
     table = Table("Anna", "Bernd", "Carla")
     table.say("M passe", "H passe", "V passe")
+    assert table.snap.sync.text == "ohne Laptop" and table.snap.sync.laptop == ""  # no laptop paired: no alarm
+    table.ok(SyncStatus(laptop="Vereinsheim", reachable=True))
     assert table.snap.sync.text == "noch nicht synchronisiert" and not table.service.panel_view().sync_ok
     table.ok(SyncAcknowledged(table.service.last_seq))
     assert table.snap.sync.synced_games == 1 and table.snap.sync.text == "synchronisiert bis Spiel 1"

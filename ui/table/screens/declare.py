@@ -83,6 +83,8 @@ class DeclareScreen(TableScreen):
                                          greyed=choice.greyed, reason=choice.reason))
         option = next((o for o in options if o.key == self.selected), None)
         self.summary_text = pick(option.label, option.label_en) if option is not None else tr("choose_game")
+        if option is not None and option.warning:  # allowed, but lost at once (overbid Null, ISkO 3.4.4)
+            self.summary_text += " — " + pick(option.warning, option.warning_en)
         self.summary_suit = GAME_SUITS.get(option.game, "") if option is not None else ""
         confirm = self.ids.declare
         confirm.greyed = option is None or not option.allowed

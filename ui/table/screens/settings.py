@@ -35,6 +35,7 @@ class GpioTestPopup(TablePopup):
 class SettingsScreen(TableScreen):
     reader_text = StringProperty("")
     sync_text = StringProperty("")
+    laptop_text = StringProperty("")
     table_text = StringProperty("")
 
     def show(self, snap: Any) -> None:
@@ -50,6 +51,7 @@ class SettingsScreen(TableScreen):
                 self.reader_text = f"[b]{tr('deck_missing')}[/b]"  # the one thing to do here
         url = config.sync.url if config is not None and config.sync.url else tr("no_sync_target")
         self.sync_text = f"{url} · {pick(snap.sync.text, snap.sync.text_en)}".rstrip(" ·")
+        self.laptop_text = snap.sync.laptop or pick(snap.sync.text, snap.sync.text_en)
         self.table_text = str(self.app.table_number)
 
     def opened(self) -> None:
@@ -98,6 +100,43 @@ class SettingsScreen(TableScreen):
             return Path(config.reader.deck)
         base = Path(config.store.path) if config is not None else Path.home()
         return base / "deck.json"
+
+    # -- pairing with the club laptop --
+
+    def pair_laptop(self) -> None:
+        """Take the six-digit code the laptop shows (typed, or scanned as a barcode) and pair."""
+        from ui.table.popups import PinPopup
+
+        client = getattr(self.app, "sync_client", None)
+        if client is None:
+            self.app.hint(tr("pair_unavailable"), level="error")
+            return
+        popup = PinPopup(lambda code: self._pair(client, code), prompt=tr("pair_prompt"))
+        popup.ids.pad.masked = False
+        popup.max_length = 6
+
+        def scanned(command: Any) -> None:
+            raw = str(getattr(command, "raw", "") or "").strip()
+            if len(raw) == 6 and raw.isdigit():
+                popup.ids.pad.value = raw
+
+        self.app.capture_reader(scanned)
+        popup.bind(on_dismiss=lambda *_: self.app.capture_reader(None))
+        popup.open()
+
+    def _pair(self, client: Any, code: str) -> None:
+        import threading
+
+        def work() -> None:  # the network is slow: not on the UI thread
+            try:
+                state = client.pair(code)
+            except OSError as exc:
+                message, level = tr("pair_failed", reason=str(exc)), "error"
+            else:
+                message, level = tr("paired_with", laptop=state.laptop or state.url), "info"
+            Clock.schedule_once(lambda _dt: self.app.hint(message, level=level), 0)
+
+        threading.Thread(target=work, name="skattisch-pair", daemon=True).start()
 
     # -- GPIO test --
 

@@ -1,0 +1,155 @@
+"""The collector: the laptop's ASGI app (Starlette) that takes the tables' events.
+
+``create_app(store)`` builds it over any :class:`~drivers.club.store.CollectorStore`;
+``routes`` adds more (the dashboard's pages mount here). Every answer of ``/api/`` is JSON;
+a refusal is ``{"v": 1, "error": code, "reason": words}`` with its HTTP status, and nothing
+of a refused batch is stored. The protocol is documented in the README ("Sync protocol").
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from device.sync import (
+    API, MAX_BODY, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, parse_batch, parse_pair_request, request_device,
+    verify_request,
+)
+from drivers.club.store import CollectorStore
+
+__all__ = ["SERVICE", "create_app", "device_document_name"]
+
+SERVICE = "skattisch-club"
+
+
+def device_document_name(device: str) -> str:
+    """The document a table gets with its acks (its next series, part 2), by device."""
+    return f"next_series:{device}"
+
+
+class _Nonces:
+    """Nonces seen within the freshness window: a replayed request is refused."""
+
+    def __init__(self, window: float) -> None:
+        self._window = window
+        self._seen: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def first_time(self, key: str, now: float) -> bool:
+        with self._lock:
+            if len(self._seen) > 10_000:
+                self._seen = {k: t for k, t in self._seen.items() if t > now - 2 * self._window}
+            if key in self._seen:
+                return False
+            self._seen[key] = now
+            return True
+
+
+async def _body(request: Request) -> bytes:
+    """The request's body, refused unread past :data:`MAX_BODY`."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise SyncRefused("too_large", f"the request is larger than {MAX_BODY} bytes", 413)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise SyncRefused("too_large", f"the request is larger than {MAX_BODY} bytes", 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock: Callable[[], float] = time.time,
+               name: str = "Skattisch", max_skew: float = MAX_SKEW) -> Starlette:
+    """The collector over ``store``; ``routes`` are mounted beside the API (the dashboard)."""
+    nonces = _Nonces(max_skew)
+
+    def refusal(exc: SyncRefused) -> JSONResponse:
+        return JSONResponse({**exc.to_json(), "time": clock()}, status_code=exc.status)
+
+    async def signed(request: Request) -> tuple[str, bytes]:
+        body = await _body(request)
+        device = request_device(request.headers)
+        secret = await run_in_threadpool(store.secret, device)
+        verify_request(secret, request.method, request.url.path, body, request.headers, now=clock(), max_skew=max_skew)
+        if not nonces.first_time(f"{device}:{request.headers.get('x-skattisch-nonce')}", clock()):
+            raise SyncRefused("replayed", "this request was already received once (a replay)", 401)
+        return device, body
+
+    def ack(device: str, held: int, **extra: Any) -> dict[str, Any]:
+        return {
+            "v": PROTOCOL_VERSION, "device": device, "acked": held, **extra,
+            "resend_from": 1 if store.resend_requested(device) else None,
+            "time": clock(), "roster": store.document("roster") or [],
+            "next_series": store.document(device_document_name(device)),
+        }
+
+    async def hello(request: Request) -> Response:
+        return JSONResponse({"v": PROTOCOL_VERSION, "service": SERVICE, "name": name, "time": clock()})
+
+    async def pair(request: Request) -> Response:
+        code, device, table_name = parse_pair_request(await _body(request))
+        secret = secrets.token_hex(32)
+        await run_in_threadpool(store.pair, code, device, table_name, secret, now=clock())
+        return JSONResponse({"v": PROTOCOL_VERSION, "device": device, "secret": secret, "name": name,
+                             "time": clock()})
+
+    async def events(request: Request) -> Response:
+        device, body = await signed(request)
+        try:
+            entries = parse_batch(body, device)
+            result = await run_in_threadpool(store.store_batch, device, entries, now=clock())
+        except SyncRefused as exc:  # tell the table where to go on from (out of order: resend from there)
+            held = await run_in_threadpool(store.held, device)
+            return JSONResponse({**exc.to_json(), "acked": held, "time": clock()}, status_code=exc.status)
+        answer = await run_in_threadpool(ack, device, result.held, stored=result.stored,
+                                         duplicates=result.duplicates)
+        return JSONResponse(answer)
+
+    async def api_error(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, SyncRefused):
+            return refusal(exc)
+        if isinstance(exc, HTTPException):
+            return JSONResponse({"v": PROTOCOL_VERSION, "error": "not_found" if exc.status_code == 404 else "http",
+                                 "reason": str(exc.detail)}, status_code=exc.status_code)
+        return JSONResponse({"v": PROTOCOL_VERSION, "error": "internal", "reason": f"the laptop failed: {exc!r}"},
+                            status_code=500)
+
+    api = [
+        Route(f"{API}/hello", hello, methods=["GET"]),
+        Route(f"{API}/pair", pair, methods=["POST"]),
+        Route(f"{API}/events", events, methods=["POST"]),
+    ]
+    app = Starlette(routes=[*api, *routes],
+                    exception_handlers={SyncRefused: api_error, Exception: api_error, 404: _not_found, 405: _not_found})
+    app.state.store = store
+    app.state.clock = clock
+    app.state.name = name
+    return app
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 404)
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"v": PROTOCOL_VERSION, "error": "not_found" if status == 404 else "bad_method",
+                             "reason": f"{request.method} {request.url.path} is not part of the protocol"},
+                            status_code=status)
+    return Response("Nicht gefunden / not found", status_code=status, media_type="text/plain")
+
+
+def new_pairing_code(store: CollectorStore, *, now: float, valid: float = 600.0) -> str:
+    """A fresh six-digit pairing code, valid ``valid`` seconds (10 minutes) and once."""
+    code = f"{secrets.randbelow(1_000_000):06d}"
+    store.add_pairing_code(code, now + valid)
+    return code

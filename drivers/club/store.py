@@ -1,0 +1,356 @@
+"""The collector's store: its port (:class:`CollectorStore`) and the SQLite adapter.
+
+The collector is stateless over this store, so a federation can later run the same collector
+on PostgreSQL behind several processes: every check-and-write of a batch is one transaction.
+
+SQLite (stdlib): one file (by default ``club.sqlite3`` under the user's data directory), WAL,
+``synchronous=FULL`` (an acknowledged event is on disk), one write connection behind a lock,
+a read connection per thread. Tables::
+
+    devices    device, name, secret (NULL once unpaired), paired_at, last_contact, held, resend
+    events     (device, seq) primary key, id (unique per device), list_id, prev, hash, event JSON
+    lists      (device, list_id): head (chain hash of its last event), count, first and last seq
+    conflicts  refused entries whose (device, seq) was held with other content, kept aside
+    pair_codes one-time six-digit codes with their expiry and wrong tries
+    documents  what the laptop hands the tables with each ack (roster, next series), by name
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from device.journal import JournalEntry
+from device.sync import BatchConflict, Known, SyncRefused, plan_batch
+
+__all__ = [
+    "BatchResult", "CollectorStore", "ConflictInfo", "ListInfo", "SqliteCollectorStore", "TableInfo",
+    "default_database",
+]
+
+PAIR_TRIES = 5  # wrong codes before a pairing code is void
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    """A stored batch: the device's highest contiguous seq now, what was new, what was resent."""
+
+    held: int
+    stored: int
+    duplicates: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    device: str
+    name: str
+    paired: bool
+    paired_at: float
+    last_contact: float | None
+    held: int
+    conflicts: int
+
+
+@dataclass(frozen=True, slots=True)
+class ListInfo:
+    device: str
+    list_id: str
+    head: str
+    count: int
+    first_seq: int
+    last_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictInfo:
+    id: int
+    device: str
+    seq: int
+    held_id: str
+    sent: dict[str, Any]
+    at: float
+
+
+class CollectorStore(Protocol):
+    """What the collector needs from its store (SQLite here, PostgreSQL for a federation)."""
+
+    # pairing
+    def add_pairing_code(self, code: str, expires: float) -> None: ...
+    def pair(self, code: str, device: str, name: str, secret: str, *, now: float) -> None: ...
+    def secret(self, device: str) -> str | None: ...
+    def ensure_device(self, device: str, name: str, *, now: float) -> None: ...
+    def unpair(self, device: str) -> bool: ...
+
+    # events
+    def store_batch(self, device: str, entries: Sequence[JournalEntry], *, now: float) -> BatchResult: ...
+    def held(self, device: str) -> int: ...
+    def request_resend(self, device: str) -> bool: ...
+    def resend_requested(self, device: str) -> bool: ...
+
+    # what the ack carries
+    def set_document(self, name: str, value: Any) -> None: ...
+    def document(self, name: str) -> Any: ...
+
+    # reads (the dashboard's)
+    def tables(self) -> list[TableInfo]: ...
+    def lists(self, device: str | None = None) -> list[ListInfo]: ...
+    def events(self, device: str, list_id: str) -> list[dict[str, Any]]: ...
+    def entries(self, device: str, list_id: str) -> list[JournalEntry]: ...
+    def device_events(self, device: str, after: int = 0) -> list[dict[str, Any]]: ...
+    def conflicts(self, device: str | None = None) -> list[ConflictInfo]: ...
+
+    def close(self) -> None: ...
+
+
+def default_database() -> Path:
+    """``club.sqlite3`` in the user's data directory (Windows, macOS, Linux/XDG)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / "skattisch" / "club.sqlite3"
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS devices (
+    device TEXT PRIMARY KEY, name TEXT NOT NULL, secret TEXT, paired_at REAL NOT NULL,
+    last_contact REAL, held INTEGER NOT NULL DEFAULT 0, resend INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS events (
+    device TEXT NOT NULL, seq INTEGER NOT NULL, id TEXT NOT NULL, list_id TEXT NOT NULL,
+    prev TEXT NOT NULL, hash TEXT NOT NULL, event TEXT NOT NULL, received REAL NOT NULL,
+    PRIMARY KEY (device, seq), UNIQUE (device, id));
+CREATE INDEX IF NOT EXISTS events_by_list ON events (device, list_id, seq);
+CREATE TABLE IF NOT EXISTS lists (
+    device TEXT NOT NULL, list_id TEXT NOT NULL, head TEXT NOT NULL, count INTEGER NOT NULL,
+    first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, PRIMARY KEY (device, list_id));
+CREATE TABLE IF NOT EXISTS conflicts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, device TEXT NOT NULL, seq INTEGER NOT NULL,
+    held_id TEXT NOT NULL, sent TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS pair_codes (
+    code TEXT PRIMARY KEY, expires REAL NOT NULL, tries INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS documents (name TEXT PRIMARY KEY, body TEXT NOT NULL);
+"""
+
+
+class SqliteCollectorStore:
+    """The collector's store in one SQLite file (see the module docstring)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._write = self._connect()
+        self._write.executescript(SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.execute("PRAGMA busy_timeout=30000")
+        return connection
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self._write
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _read(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._connect()
+            self._local.connection = connection
+        return connection
+
+    # -- pairing -----------------------------------------------------------------------------
+
+    def add_pairing_code(self, code: str, expires: float) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO pair_codes (code, expires, tries) VALUES (?, ?, 0)", (code, expires))
+
+    def pair(self, code: str, device: str, name: str, secret: str, *, now: float) -> None:
+        """Take a pairing code (once) and give ``device`` its secret; a wrong code counts a try."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM pair_codes WHERE expires < ? OR tries >= ?", (now, PAIR_TRIES))
+            found = db.execute("SELECT 1 FROM pair_codes WHERE code = ?", (code,)).fetchone()
+            if found is None:
+                db.execute("UPDATE pair_codes SET tries = tries + 1")
+                raise SyncRefused("bad_code", "this pairing code is not valid (wrong, used or older than 10 minutes): "
+                                           "show a new one with 'skattisch club pair'", 403)
+            db.execute("DELETE FROM pair_codes WHERE code = ?", (code,))
+            db.execute(
+                "INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (device) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
+                "paired_at = excluded.paired_at", (device, name, secret, now))
+
+    def secret(self, device: str) -> str | None:
+        row = self._read().execute("SELECT secret FROM devices WHERE device = ?", (device,)).fetchone()
+        return None if row is None else row[0]
+
+    def ensure_device(self, device: str, name: str, *, now: float) -> None:
+        """Know ``device`` without pairing it (its lists came on a USB stick)."""
+        with self._transaction() as db:
+            db.execute("INSERT OR IGNORE INTO devices (device, name, secret, paired_at) VALUES (?, ?, NULL, ?)",
+                       (device, name, now))
+
+    def unpair(self, device: str) -> bool:
+        with self._transaction() as db:
+            return db.execute("UPDATE devices SET secret = NULL WHERE device = ? AND secret IS NOT NULL",
+                              (device,)).rowcount > 0
+
+    # -- events ------------------------------------------------------------------------------
+
+    def store_batch(self, device: str, entries: Sequence[JournalEntry], *, now: float) -> BatchResult:
+        """Check ``entries`` against what is held and store the new ones, all or nothing."""
+        conflict: BatchConflict | None = None
+        with self._transaction() as db:
+            row = db.execute("SELECT held FROM devices WHERE device = ?", (device,)).fetchone()
+            if row is None:
+                raise SyncRefused("not_paired", f"the table {device} is not paired with this laptop", 401)
+            held = int(row[0])
+            db.execute("UPDATE devices SET last_contact = ? WHERE device = ?", (now, device))
+            if entries and int(entries[0].event["seq"]) == 1:
+                db.execute("UPDATE devices SET resend = 0 WHERE device = ?", (device,))
+            heads, counts = self._lists_state(db, device, entries)
+            try:
+                plan = plan_batch(entries, held=held, known=self._known(db, device, entries, held),
+                                  heads=heads, counts=counts)
+            except BatchConflict as exc:
+                conflict = exc
+                c = exc.conflict
+                db.execute("INSERT INTO conflicts (device, seq, held_id, sent, at) VALUES (?, ?, ?, ?, ?)",
+                           (device, c.seq, c.held.id, json.dumps(_entry_dict(c.sent)), now))
+            if conflict is None:
+                self._insert(db, device, plan.new, now)
+                for list_id, head in plan.heads.items():
+                    seqs = [int(e.event["seq"]) for e in plan.new if e.event["list_id"] == list_id]
+                    db.execute(
+                        "INSERT INTO lists (device, list_id, head, count, first_seq, last_seq) VALUES (?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT (device, list_id) DO UPDATE SET head = excluded.head, count = excluded.count, "
+                        "last_seq = excluded.last_seq",
+                        (device, list_id, head, plan.counts[list_id], min(seqs), max(seqs)))
+                held += len(plan.new)
+                db.execute("UPDATE devices SET held = ? WHERE device = ?", (held, device))
+        if conflict is not None:  # the conflict is kept (committed); the batch is not
+            raise conflict
+        return BatchResult(held, len(plan.new), plan.duplicates)
+
+    @staticmethod
+    def _known(db: sqlite3.Connection, device: str, entries: Sequence[JournalEntry], held: int) -> dict[int, Known]:
+        seqs = [int(e.event["seq"]) for e in entries if int(e.event["seq"]) <= held]
+        if not seqs:
+            return {}
+        rows = db.execute("SELECT seq, id, hash FROM events WHERE device = ? AND seq BETWEEN ? AND ?",
+                          (device, min(seqs), max(seqs)))
+        return {seq: Known(event_id, hash_) for seq, event_id, hash_ in rows}
+
+    @staticmethod
+    def _lists_state(db: sqlite3.Connection, device: str,
+                     entries: Sequence[JournalEntry]) -> tuple[dict[str, str], dict[str, int]]:
+        """The chain head and event count the laptop holds for each list the batch touches."""
+        heads, counts = {}, {}
+        for list_id in {str(e.event["list_id"]) for e in entries}:
+            row = db.execute("SELECT head, count FROM lists WHERE device = ? AND list_id = ?",
+                             (device, list_id)).fetchone()
+            if row is not None:
+                heads[list_id], counts[list_id] = str(row[0]), int(row[1])
+        return heads, counts
+
+    @staticmethod
+    def _insert(db: sqlite3.Connection, device: str, entries: Sequence[JournalEntry], now: float) -> None:
+        try:
+            db.executemany(
+                "INSERT INTO events (device, seq, id, list_id, prev, hash, event, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(device, int(e.event["seq"]), str(e.event["id"]), str(e.event["list_id"]), e.prev, e.hash,
+                  json.dumps(e.event, separators=(",", ":"), ensure_ascii=False), now) for e in entries])
+        except sqlite3.IntegrityError:
+            raise SyncRefused("conflict", "an event id of this batch is already stored under another seq", 409) from None
+
+    def held(self, device: str) -> int:
+        row = self._read().execute("SELECT held FROM devices WHERE device = ?", (device,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def request_resend(self, device: str) -> bool:
+        """Ask the table to send everything again with its next contact."""
+        with self._transaction() as db:
+            return db.execute("UPDATE devices SET resend = 1 WHERE device = ?", (device,)).rowcount > 0
+
+    def resend_requested(self, device: str) -> bool:
+        row = self._read().execute("SELECT resend FROM devices WHERE device = ?", (device,)).fetchone()
+        return bool(row and row[0])
+
+    # -- documents ---------------------------------------------------------------------------
+
+    def set_document(self, name: str, value: Any) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO documents (name, body) VALUES (?, ?)", (name, json.dumps(value)))
+
+    def document(self, name: str) -> Any:
+        row = self._read().execute("SELECT body FROM documents WHERE name = ?", (name,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def tables(self) -> list[TableInfo]:
+        rows = self._read().execute(
+            "SELECT d.device, d.name, d.secret IS NOT NULL, d.paired_at, d.last_contact, d.held, "
+            "(SELECT COUNT(*) FROM conflicts c WHERE c.device = d.device) FROM devices d ORDER BY d.name, d.device")
+        return [TableInfo(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6]) for r in rows]
+
+    def lists(self, device: str | None = None) -> list[ListInfo]:
+        query = "SELECT device, list_id, head, count, first_seq, last_seq FROM lists"
+        rows = (self._read().execute(query + " ORDER BY device, first_seq") if device is None else
+                self._read().execute(query + " WHERE device = ? ORDER BY first_seq", (device,)))
+        return [ListInfo(*r) for r in rows]
+
+    def events(self, device: str, list_id: str) -> list[dict[str, Any]]:
+        """A list's events as the table recorded them, in order."""
+        rows = self._read().execute("SELECT event FROM events WHERE device = ? AND list_id = ? ORDER BY seq",
+                                    (device, list_id))
+        return [json.loads(r[0]) for r in rows]
+
+    def entries(self, device: str, list_id: str) -> list[JournalEntry]:
+        rows = self._read().execute(
+            "SELECT prev, hash, event FROM events WHERE device = ? AND list_id = ? ORDER BY seq", (device, list_id))
+        return [JournalEntry(r[0], r[1], json.loads(r[2])) for r in rows]
+
+    def device_events(self, device: str, after: int = 0) -> list[dict[str, Any]]:
+        rows = self._read().execute("SELECT event FROM events WHERE device = ? AND seq > ? ORDER BY seq",
+                                    (device, after))
+        return [json.loads(r[0]) for r in rows]
+
+    def conflicts(self, device: str | None = None) -> list[ConflictInfo]:
+        query = "SELECT id, device, seq, held_id, sent, at FROM conflicts"
+        rows = (self._read().execute(query + " ORDER BY id") if device is None else
+                self._read().execute(query + " WHERE device = ? ORDER BY id", (device,)))
+        return [ConflictInfo(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._write.close()
+        connection = getattr(self._local, "connection", None)
+        if connection is not None:
+            connection.close()
+            self._local.connection = None
+
+
+def _entry_dict(entry: JournalEntry) -> dict[str, Any]:
+    return {"prev": entry.prev, "hash": entry.hash, "event": entry.event}

@@ -1,0 +1,168 @@
+"""``skattisch club``: the organiser's laptop.
+
+    skattisch club [serve]        start the collector (the tables sync to it), advertised by mDNS
+    skattisch club pair           show a pairing code (six digits and a QR code), valid 10 minutes
+    skattisch club tables         the paired tables: last contact, last seq, last game, conflicts
+    skattisch club import DIR     take the journals a table exported to a USB stick
+    skattisch club unpair DEVICE  the table's secret is void: it must pair again
+    skattisch club resend DEVICE  ask the table to send everything again
+
+Needs ``pip install "skattisch[club]"`` (Starlette, uvicorn, zeroconf, segno), nothing else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from drivers.club.store import SqliteCollectorStore
+
+ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", nargs="?", default="serve", choices=ACTIONS, help="what to do (default: serve)")
+    parser.add_argument("target", nargs="?", help="import: the export directory; unpair/resend: the device id")
+    parser.add_argument("--db", help="the laptop's database (default: club.sqlite3 in the user's data directory)")
+    parser.add_argument("--host", default="0.0.0.0", help="serve: the address to listen on (default: all)")
+    parser.add_argument("--port", type=int, default=8080, help="serve: the port (default 8080; 0: any free port)")
+    parser.add_argument("--name", default="Skattisch", help="serve: the laptop's name shown on the tables")
+    parser.add_argument("--no-mdns", action="store_true", help="serve: do not advertise on the network (mDNS)")
+    parser.add_argument("--mdns-interface", action="append",
+                        help="serve: advertise on this address only (repeatable; default: all)")
+    parser.add_argument("--json", action="store_true", help="pair, tables, import: print JSON")
+    parser.add_argument("--svg", metavar="FILE", help="pair: also write the QR code as an SVG file")
+
+
+def _store(args: argparse.Namespace) -> SqliteCollectorStore:
+    from drivers.club.store import SqliteCollectorStore, default_database
+
+    return SqliteCollectorStore(Path(args.db) if args.db else default_database())
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import starlette  # noqa: F401
+    except ModuleNotFoundError:
+        print('skattisch club needs the laptop\'s packages: pip install "skattisch[club]"', file=sys.stderr)
+        return 2
+    if args.action in ("import", "unpair", "resend") and not args.target:
+        print(f"skattisch club {args.action}: name the {'directory' if args.action == 'import' else 'device'}",
+              file=sys.stderr)
+        return 2
+    try:
+        store = _store(args)
+    except (OSError, sqlite3.Error) as exc:  # a folder, not a database, no permission
+        print(f"skattisch club: the database {args.db or 'club.sqlite3'} cannot be used: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return int(globals()[f"_{args.action}"](store, args))
+    finally:
+        store.close()
+
+
+def _serve(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+    from drivers.club.server import serve
+
+    def ready(line: str) -> None:
+        print(line if not line.startswith("http") else f"Skattisch club: listening on {line}", flush=True)
+
+    try:
+        serve(store, host=args.host, port=args.port, name=args.name, advertise=not args.no_mdns, ready=ready,
+              mdns_interfaces=args.mdns_interface)
+    except OSError as exc:
+        print(f"skattisch club: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _pair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+    import segno
+
+    from drivers.club.app import new_pairing_code
+
+    code = new_pairing_code(store, now=time.time())
+    qr = segno.make(code, micro=False)
+    if args.svg:
+        qr.save(args.svg, scale=8)
+    if args.json:
+        print(json.dumps({"code": code, "valid_seconds": 600}))
+        return 0
+    print(f"Kopplungscode / pairing code: {code[:3]} {code[3:]}   (10 Minuten gültig, einmal)")
+    print("Am Tisch: Einstellungen → Laptop koppeln → Code eintippen oder scannen")
+    qr.terminal(compact=True)
+    return 0
+
+
+def _last_game(store: SqliteCollectorStore, device: str) -> int:
+    """The number of entries on the table's latest list, by the table's own rules code."""
+    from device.table import Event, replay
+
+    lists = store.lists(device)
+    if not lists:
+        return 0
+    try:
+        return len(replay([Event.from_json(e) for e in store.events(device, lists[-1].list_id)]).rows)
+    except Exception:  # a list this version cannot fold still shows its seqs
+        return 0
+
+
+def _tables(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+    rows: list[dict[str, Any]] = []
+    for table in store.tables():
+        rows.append({"device": table.device, "name": table.name, "paired": table.paired,
+                     "last_contact": table.last_contact, "last_seq": table.held,
+                     "last_game": _last_game(store, table.device), "conflicts": table.conflicts})
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    if not rows:
+        print("noch kein Tisch gekoppelt / no table paired yet: skattisch club pair")
+        return 0
+    print(f"{'Tisch':20} {'gekoppelt':9} {'letzter Kontakt':19} {'Seq':>6} {'Spiel':>5} {'Konflikte':>9}  Gerät")
+    for row in rows:
+        contact = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(row["last_contact"])) if row["last_contact"] else "—"
+        print(f"{row['name'][:20]:20} {'ja' if row['paired'] else 'nein':9} {contact:19} {row['last_seq']:>6} "
+              f"{row['last_game']:>5} {row['conflicts']:>9}  {row['device']}")
+    return 0
+
+
+def _import(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+    from drivers.club.usb import ImportError_, import_export
+
+    try:
+        results = import_export(store, Path(args.target), now=time.time())
+    except ImportError_ as exc:
+        print(f"skattisch club import: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([dataclasses.asdict(r) for r in results]))
+    for result in results:
+        if result.error:  # refused whole: nothing of this table was stored
+            print(f"skattisch club import: {result.device}: abgelehnt / refused: {result.error}", file=sys.stderr)
+        elif not args.json:
+            print(f"{result.device}: {result.stored} neu, {result.duplicates} schon da, bis Seq {result.held}")
+    return 2 if any(r.error for r in results) else 0
+
+
+def _unpair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+    if store.unpair(args.target):
+        print(f"{args.target}: entkoppelt / unpaired (its lists stay)")
+        return 0
+    print(f"{args.target}: no paired table with this device id", file=sys.stderr)
+    return 1
+
+
+def _resend(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+    if store.request_resend(args.target):
+        print(f"{args.target}: will send everything again with its next contact")
+        return 0
+    print(f"{args.target}: no table with this device id", file=sys.stderr)
+    return 1
