@@ -1,11 +1,11 @@
 """``skattisch selftest``: the first-boot check a volunteer runs on the Pi, one line per part.
 
 Each check is a :class:`Check` (a name and a function) that returns a :class:`Outcome`;
-:data:`CHECKS` lists them in the order they run, and :func:`register_check` adds one (the
-laptop check is a placeholder until the sync client plugs its own in). The person at the table
-is an :class:`Operator`: it shows what to do and answers what only eyes and ears can tell
-("Leuchtet die LED?"). The checks run against whatever reader and panel they are given: the
-real ones on a Pi, a pty and gpiozero's MockFactory in the tests.
+:data:`CHECKS` lists them in the order they run, and :func:`register_check` adds or replaces
+one. The person at the table is an :class:`Operator`: it shows what to do and answers what
+only eyes and ears can tell ("Leuchtet die LED?"). The checks run against whatever reader and
+panel they are given: the real ones on a Pi, a pty and gpiozero's MockFactory in the tests;
+the laptop check runs one round of the real sync client against the paired laptop.
 
 >>> outcome = Outcome.passed("store", "written and read back")
 >>> outcome.line()
@@ -219,8 +219,28 @@ def check_clock(ctx: Context) -> Iterable[Outcome]:
 
 
 def check_laptop(ctx: Context) -> Iterable[Outcome]:
-    """Placeholder until the sync client plugs in its own check with :func:`register_check`."""
-    yield Outcome.skipped("laptop", "nicht gekoppelt")
+    """The paired laptop answers one sync round (what the table sends anyway); unpaired: SKIP."""
+    from drivers.adapters import build_store
+    from drivers.sync import STATE_FILE, LaptopError, SyncStateFile, make_client
+
+    folder = Path(ctx.config.store.path)
+    if not SyncStateFile(folder / STATE_FILE).load().paired:
+        yield Outcome.skipped("laptop", "nicht gekoppelt")
+        return
+    store = build_store(ctx.config, simulate=False)
+    try:
+        client = make_client(store, folder, store.device_id, lambda command: None,
+                             fallback_url=ctx.config.sync.url, timeout=ctx.wait_seconds)
+        try:
+            client.sync_once()
+        except LaptopError as exc:
+            yield Outcome.failed("laptop", f"{client.url or 'no address'}: {exc} (is the laptop on, "
+                                           "'skattisch club serve' running, in the same network?)")
+            return
+        name = client.state.laptop or client.url
+        yield Outcome.passed("laptop", f"{name} answers; it has this table's entries up to {client.state.acked}")
+    finally:
+        store.close()
 
 
 CHECKS: list[Check] = [

@@ -55,8 +55,8 @@ class Hands:
     def tell(self, text: str) -> None:
         self.told.append(text)
         if text.startswith("Lay 3"):
-            for tag in TAGS:
-                os.write(self.master, rdm6300_frame(tag))
+            for tag in TAGS:  # an RDM6300 repeats a tag while it lies there
+                os.write(self.master, rdm6300_frame(tag) * 3)
         press = re.match(r"Press the \w+ button \(GPIO(\d+)\)", text)
         if press and self.wired:
             pin = self.factory.pin(int(press.group(1)))
@@ -142,7 +142,7 @@ def test_the_clock_fails_before_the_network_set_it(tmp_path: Path) -> None:
     assert outcome.verdict is Verdict.FAIL and "no battery clock" in outcome.detail
 
 
-def test_the_laptop_check_is_pluggable() -> None:
+def test_a_check_is_pluggable() -> None:
     before = list(CHECKS)
     try:
         register_check(Check("laptop", lambda ctx: [Outcome.passed("laptop", "synchronisiert bis Spiel 3")]))
@@ -169,3 +169,22 @@ def load_config_text(text: str, folder: Path) -> Config:
     path = folder / "c.toml"
     path.write_text(text)
     return load_config(path)
+
+
+def test_the_laptop_check_syncs_with_the_paired_laptop_over_http(tmp_path: Path) -> None:
+    from tests.e2e.sync_helpers import Collector, pair_table
+
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    config = load_config_text(f'[store]\npath = "{lists}"\n', tmp_path)
+    laptop = [c for c in CHECKS if c.name == "laptop"]
+    collector = Collector(tmp_path / "club.db")
+    try:
+        pair_table(lists, collector, name="Tisch 3")
+        [outcome] = run_checks(Context(config, operator=None, wait_seconds=5), laptop)  # type: ignore[arg-type]
+        assert outcome.verdict is Verdict.PASS, outcome.line()
+        assert "answers; it has this table's entries up to 0" in outcome.detail
+    finally:
+        collector.stop()
+    [away] = run_checks(Context(config, operator=None, wait_seconds=2), laptop)  # type: ignore[arg-type]
+    assert away.verdict is Verdict.FAIL and collector.url in away.detail and "is the laptop on" in away.detail
