@@ -34,7 +34,8 @@ case "$cmd" in
         exec "$VENV/bin/skattisch" run --simulate "$@"
         ;;
     test)
-        need_apt xvfb xauth fonts-dejavu-core shellcheck xdotool nodejs
+        need_apt xvfb xauth fonts-dejavu-core fonts-dejavu-extra shellcheck chromium chromium-driver poppler-utils \
+            xdotool nodejs
         setup "test,ui,club"
         "$VENV/bin/mypy" --strict device
         exec "$VENV/bin/python" -m pytest "$@"

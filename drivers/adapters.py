@@ -141,8 +141,8 @@ def build_panel(config: Config, submit: Submit, *, simulate: bool) -> Panel:
 def build_store(config: Config, *, simulate: bool, directory: Path | None = None) -> EventStore:
     """The durable store under the configured path; in a simulation a store in ``directory``
     (a temporary folder the caller owns) or in memory."""
-    from drivers.store import MemoryEventStore, TinyDBEventStore
+    from drivers.store import MemoryEventStore, JournalEventStore
 
     if simulate:
-        return TinyDBEventStore(directory) if directory is not None else MemoryEventStore()
-    return TinyDBEventStore(config.store.path)
+        return JournalEventStore(directory) if directory is not None else MemoryEventStore()
+    return JournalEventStore(config.store.path)

@@ -78,6 +78,7 @@ class TableConfig:
     name: str = ""  # empty: the UI calls the table "Tisch <number>"
     language: Language = "de"
     club_pin_hash: str = ""  # the salted hash of the settings PIN (device.pin); empty: not locked
+    roster: tuple[str, ...] = ()  # the club's players, offered as buttons on the setup screen
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +296,19 @@ def _choice(options: tuple[str, ...]) -> Check:
     return check
 
 
+def _roster(value: Any) -> tuple[str, ...]:
+    """The club's players: a list of names in quotes, each once, none empty."""
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise _Invalid('must be a list of names in quotes, e.g. ["Anna", "Bernd"]')
+    names = tuple(name.strip() for name in value)
+    if any(not name for name in names):
+        raise _Invalid("must not have an empty name")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise _Invalid(f"names {', '.join(twice)} more than once")
+    return names
+
+
 def _club_pin(value: Any) -> str:
     """The PIN in plain text, as older versions kept it: only "" (none) is still accepted."""
     if value != "":
@@ -394,6 +408,7 @@ def _schema(base_dir: Path | None) -> dict[str, dict[str, Check]]:
             "language": _choice(LANGUAGES),
             "club_pin_hash": _club_pin_hash,
             "club_pin": _club_pin,
+            "roster": _roster,
         },
         "reader": {
             "enabled": _boolean,

@@ -24,7 +24,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "selftest": ("ui.commands.selftest", "first-boot check of the table: screen, touch, reader, panel, store, clock, laptop"),
     "club": ("ui.commands.club", "the club laptop: collect the tables' lists (serve), pair, tables, import"),
     "export": ("ui.commands.export", "write the table's journals to a directory (a USB stick) for the laptop"),
-    "store": ("ui.commands.store", "check the table's stored lists, or repair damaged files from their last good copy"),
+    "store": ("ui.commands.store", "check the table's journals, or repair damage (keeps every event before it)"),
 }
 
 

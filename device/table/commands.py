@@ -34,7 +34,7 @@ __all__ = [
     "AcceptFalseFollowing", "AddBock", "Bid", "Command", "Confirm", "ConfirmList",
     "ConsentCorrection", "Declare", "EndGame", "EndHow", "EndSeries", "EnterMatadors",
     "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "LeavePlayer", "OpenList",
-    "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "RejectCard", "SyncAcknowledged", "SyncStatus",
+    "NextSeriesOffered", "OpenNextSeries", "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "RejectCard", "SyncAcknowledged", "SyncStatus",
     "TakeSkat", "Undo", "WithdrawCorrection",
 ]
 
@@ -62,6 +62,44 @@ class OpenList:
     bierlachs_limit: int | None = None
     profile: str = "isko"
     stake: Fraction | int | str = 0
+
+
+@dataclass(frozen=True, slots=True)
+class NextSeriesOffered:
+    """The laptop released the next series for this table (the sync's ack carries it):
+    ``players`` in seat order, Platz 1 first; ``text`` as the laptop words it, e.g.
+    "Serie 2 · Tisch 3: Anna (Platz 1), Bernd, Carla, Dieter". From the sync driver.
+
+    >>> NextSeriesOffered.from_ack({"v": 1, "series": 2, "table": 3, "players": ["A", "B", "C"], "text": "…"})
+    NextSeriesOffered(series=2, table=3, players=('A', 'B', 'C'), text='…')
+    >>> NextSeriesOffered.from_ack({"series": 2, "players": "A,B"}) is None
+    True
+    """
+
+    series: int
+    table: int
+    players: tuple[str, ...]
+    text: str = ""
+
+    @classmethod
+    def from_ack(cls, body: object) -> NextSeriesOffered | None:
+        """The offer in an ack's ``next_series`` (None when there is none or it is malformed)."""
+        if not isinstance(body, dict):
+            return None
+        series, table, players = body.get("series"), body.get("table"), body.get("players")
+        if type(series) is not int or type(table) is not int or not isinstance(players, list):
+            return None
+        if not all(isinstance(p, str) and p.strip() for p in players):
+            return None
+        text = body.get("text")
+        return cls(series, table, tuple(players), text if isinstance(text, str) else "")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenNextSeries:
+    """The one tap that opens the list the laptop sent: no names typed at the table. The
+    previous list's settings (length, scoring, profile, stake) carry over; without one the
+    tournament length and Seeger-Fabian."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,5 +367,6 @@ Command: TypeAlias = (
     | Kontra | Re | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
+    | NextSeriesOffered | OpenNextSeries
     | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus
 )

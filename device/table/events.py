@@ -201,13 +201,18 @@ class ListConfirmed(EventBody):
 
     TYPE: ClassVar[str] = "list_confirmed"
     seat: int
+    head: str = ""
+    """The journal's chain head just before this confirmation: the list this player signed
+    (filled in by the table service; "" in lists written before the journal)."""
 
 
 @dataclass(frozen=True, slots=True)
 class ListClosed(EventBody):
-    """Every player confirmed: the list is closed and read-only."""
+    """Every player confirmed: the list is closed and read-only. ``head``: the chain head
+    just before it, covering every confirmation ("" in lists written before the journal)."""
 
     TYPE: ClassVar[str] = "list_closed"
+    head: str = ""
 
 
 # --------------------------------------------------------------------------- one game (steps)
@@ -446,9 +451,16 @@ def _body_from_json(body_type: type[B], raw: Mapping[str, Any]) -> B:
     values = {}
     for name, annotation in fields:
         if name not in raw:
+            if name in _defaults(body_type):
+                continue  # a field added later (e.g. the signed head): older events lack it
             raise EventFormatError(f"data.{name}", "missing")
         values[name] = _decode(raw[name], annotation, f"data.{name}")
     return body_type(**values)
+
+
+def _defaults(body_type: type[EventBody]) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(body_type)  # type: ignore[arg-type]
+                     if f.default is not dataclasses.MISSING)
 
 
 def _encode(value: object) -> Any:

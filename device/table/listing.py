@@ -18,9 +18,10 @@ from device.scoring import (
     Settlement, Standing, bierlachs, classic_totals, entry_points, rank,
     running_totals, settle, tallies, totals, transfers,
 )
+from device.declaration import Declaration, Level
 from device.table.state import Row
 
-__all__ = ["ListFigures", "figures", "row_entry"]
+__all__ = ["ListFigures", "PaperRow", "figures", "game_short", "paper_rows", "row_entry"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,3 +140,85 @@ def _put(into: list[int], index: Sequence[int], values: Sequence[int]) -> None:
     for seat, value in enumerate(values):
         into[index[seat]] = value
 
+
+
+# --------------------------------------------------------------------------- the paper list
+
+
+@dataclass(frozen=True, slots=True)
+class PaperRow:
+    """A row laid out like the official list (ISkO 5.5.2, SkWO 7.2): one line per game with
+    Nr, Geber, Alleinspieler, the game, Grundwert, Spitzen, Gewinnstufen, Wert and each
+    player's running game points, written only where the row changed them (the declarer's
+    column; a Ramsch's losers). The screen, ``skattisch sheet`` and its CSV all use it.
+
+    ``base`` is the Grundwert (a Null: its fixed value); ``tops`` the matadors, signed (+2
+    "mit 2", −3 "ohne 3"); ``levels`` the Gewinnstufen beyond the Spitzen (Spiel, Hand,
+    Schneider, … as counted); ``value`` the signed entry.
+    None where a column does not apply (Null has no Spitzen, eingepasst no game).
+    """
+
+    number: int
+    kind: str  # "game", "passed_in", "ramsch"
+    dealer: str
+    declarer: str | None
+    game: str | None  # the game type ("clubs" … "null")
+    short: str  # the game in short: "Kreuz H", "Null o", "eingepasst", "Ramsch"
+    short_en: str
+    base: int | None
+    tops: int | None
+    levels: int | None
+    value: int | None
+    running: tuple[int | None, ...]  # per list player: the game points after this row, where it changed them
+
+
+_SHORT_EN = {"clubs": "Clubs", "spades": "Spades", "hearts": "Hearts", "diamonds": "Diamonds", "grand": "Grand",
+             "null": "Null"}
+
+
+def game_short(declaration: Declaration, *, english: bool = False) -> str:
+    """A declaration in the list's short form: the game and H (Hand), S (Schneider angesagt),
+    Sw (Schwarz angesagt), o (ouvert).
+
+    >>> from device.games import GameType
+    >>> game_short(Declaration(GameType.CLUBS, hand=True, ouvert=False, announced=Level.SCHNEIDER))
+    'Kreuz H S'
+    >>> game_short(Declaration(GameType.NULL, hand=True, ouvert=True, announced=Level.SIMPLE), english=True)
+    'Null o H'
+    """
+    words = [_SHORT_EN[declaration.game.value] if english else declaration.game.german]
+    if declaration.ouvert:
+        words.append("o")
+    if declaration.hand:
+        words.append("H")
+    if not declaration.ouvert and declaration.announced is Level.SCHNEIDER:
+        words.append("S")
+    elif not declaration.ouvert and declaration.announced is Level.SCHWARZ:
+        words.append("Sw")
+    return " ".join(words)
+
+
+def paper_rows(rows: Sequence[Row], figs: ListFigures) -> tuple[PaperRow, ...]:
+    """The list's rows as the paper list writes them, with the running game points."""
+    running = [0] * len(figs.players)
+    out = []
+    for row, written in zip(rows, figs.points):
+        cells: list[int | None] = []
+        for index, points in enumerate(written):
+            if points:
+                running[index] += points
+            cells.append(running[index] if points else None)
+        result = row.result
+        if row.kind == "game" and result is not None and row.declarer_seat is not None:
+            null = result.declaration.game.is_null
+            out.append(PaperRow(
+                row.entry, row.kind, row.seating[row.dealer], row.seating[row.declarer_seat],
+                result.declaration.game.value, game_short(result.declaration),
+                game_short(result.declaration, english=True), result.value if null else result.base_value,
+                None if null else result.matadors, None if null else max(0, len(result.levels) - 1),
+                result.score, tuple(cells)))
+        else:
+            short, short_en = ("Ramsch", "Ramsch") if row.kind == "ramsch" else ("eingepasst", "passed in")
+            out.append(PaperRow(row.entry, row.kind, row.seating[row.dealer], None, None, short, short_en, None, None,
+                                None, None, tuple(cells)))
+    return tuple(out)

@@ -2,11 +2,23 @@
 
 The touch UI, the card reader and the GPIO panel call :meth:`TableService.submit` from any
 thread. The owning thread (the UI's main loop, or a worker) calls :meth:`TableService.pump`,
-which takes every waiting command in order, decides it (:func:`device.table.flow.decide`),
-folds the new events into a trial state, appends them to the store — durable when
-``append`` returns — and only then makes the new state current and tells the listeners. A
-refused command, a store that fails, even a bug, gives a :class:`~device.table.flow.Refusal`
-in the pump's result: nothing escapes ``pump``.
+which takes every waiting command in order, decides it (:func:`device.table.flow.decide`)
+and folds the new events into a trial state. Everything one pump produced is then appended
+to the store with one ``append`` (group commit: one write and one fsync per pump, and one per
+list when a pump opens a new list) — durable when ``append`` returns — and only then does the
+new state become current and the listeners hear of it. If the store fails, every command of
+that append is refused and the state stays as it was. A refused command, a store that fails,
+even a bug, gives a :class:`~device.table.flow.Refusal` in the pump's result: nothing
+escapes ``pump``.
+
+The list's events form a hash chain (:mod:`device.journal`). Each player's confirmation of
+the finished list (``list_confirmed``) and the closing (``list_closed``) carry ``head``: the
+chain's head just before them, i.e. the list exactly as it stood when that player signed. The
+laptop verifies a synced list against it.
+
+Start-up reads the current list once; a checkpoint (:mod:`device.table.checkpoint`, saved
+every few confirmed games) spares folding it all again. The events are turned into
+:class:`Event` values only when someone asks for them.
 
 Each event gets a uuid4 ``id`` and this device's next ``seq`` (contiguous over all its lists,
 continued after a restart from the highest one in the store). A new service over the same
@@ -15,6 +27,7 @@ store continues exactly where the last one stopped, the game in progress include
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import threading
@@ -26,12 +39,16 @@ from typing import Any
 
 from device.hardware import PanelView, ReaderStatus
 from device.inbox import Inbox
+from device.journal import GENESIS, chain_hash
 from device.ports import EventStore
 from device.profile import PROFILES
-from device.table.commands import OpenList, SyncAcknowledged, SyncStatus
-from device.table.events import Event, EventBody, GameRecorded, PassedIn, RamschRecorded
+from device.table import checkpoint
+from device.table.commands import NextSeriesOffered, OpenList, OpenNextSeries, SyncAcknowledged, SyncStatus
+from device.table.events import (
+    Event, EventBody, GameRecorded, ListClosed, ListConfirmed, PassedIn, RamschRecorded,
+)
 from device.table.flow import Decision, Refusal, decide, open_list
-from device.table.rotation import sitting_out
+from device.table.rotation import TOURNAMENT_LENGTHS, sitting_out
 from device.table.snapshot import ReaderView, TableSnapshot, build_snapshot
 from device.table.state import TableState, apply, replay
 
@@ -86,16 +103,25 @@ class TableService:
         self._reader = ReaderView(False, "", "")
         self._acked = 0
         self._link = SyncStatus()
+        self._offer: NextSeriesOffered | None = None  # the next series the laptop released
+        self._opened: set[tuple[int, int]] = set()  # offers already opened (the ack repeats them)
+        self._opening: NextSeriesOffered | None = None  # opened, its list not yet stored
         self._refusal: Refusal | None = None
         self._snapshot: TableSnapshot | None = None
         self._snapshot_lock = threading.Lock()
-        self._last_seq, self._events, self._last_players = self._load()
-        self._state = replay(self._events)
+        self._pending: list[tuple[object, tuple[Event, ...]]] = []  # produced, not yet stored
+        self._last_seq, self._head = 0, GENESIS
+        self._docs: list[dict[str, Any]] = []   # the current list's events as stored
+        self._event_cache: list[Event] = []     # the same as Events, filled on demand
+        self._state: TableState = TableState()
+        self._last_players: tuple[str, ...] = ()
+        self._load()
+        self._stored = self._keep()
 
     # -- loading -----------------------------------------------------------------------
 
-    def _load(self) -> tuple[int, list[Event], tuple[str, ...]]:
-        """The highest seq of this device and the events of its latest list.
+    def _load(self) -> None:
+        """The highest seq of this device and the state of its latest list.
 
         Only the current list is ever appended to and seq only rises, so the newest list
         holding this device's events has both: start-up reads one list, not the history.
@@ -104,9 +130,19 @@ class TableService:
             docs = self._store.load(list_id)
             own = [d["seq"] for d in docs if d.get("device") == self._device and isinstance(d.get("seq"), int)]
             if own:
-                events = [Event.from_json(d) for d in docs]
-                return max(own), events, replay(events).seating
-        return 0, [], ()
+                self._last_seq, self._docs, self._head = max(own), docs, self._store.head(list_id)
+                self._state = self._fold_from_checkpoint(list_id, docs)
+                self._last_players = self._state.seating
+                return
+
+    def _fold_from_checkpoint(self, list_id: str, docs: list[dict[str, Any]]) -> TableState:
+        found = self._store.load_checkpoint(list_id)
+        state = None if found is None or found[0] > len(docs) else checkpoint.decode(found[1])
+        if state is None or found is None:
+            return replay(self.events)
+        for doc in docs[found[0]:]:
+            state = apply(state, Event.from_json(doc))
+        return state
 
     # -- the inbox -----------------------------------------------------------------------
 
@@ -119,13 +155,17 @@ class TableService:
         events: list[Event] = []
         refusals: list[Refusal] = []
         for command in self._inbox.drain():
+            if isinstance(command, OpenList) and self._pending:
+                self._flush(events, refusals)  # a new list: the old one's events go first
             new, refusal = self._handle(command)
-            events.extend(new)
+            if new:
+                self._pending.append((command, new))
             if refusal is not None:
                 refusals.append(refusal)
                 self._refusal = refusal
             elif new:
                 self._refusal = None
+        self._flush(events, refusals)
         result = PumpResult(tuple(events), tuple(refusals))
         if result:
             self._changed()
@@ -163,10 +203,21 @@ class TableService:
                 self._link = command
                 self._changed()
                 return (), None
+            if isinstance(command, NextSeriesOffered):
+                self._offered(command)
+                return (), None
+            offer = None
+            if isinstance(command, OpenNextSeries):
+                offer, command = self._offer, self._next_series_list()
+                if isinstance(command, Refusal):
+                    return (), command
             list_id = self._state.list_id
             if isinstance(command, OpenList):
                 decision = open_list(self._state, command, self._rng)
                 list_id = self._new_id()
+                if offer is not None and decision.events:
+                    self._opened.add((offer.series, offer.table))
+                    self._offer, self._opening = None, offer
             else:
                 decision = decide(self._state, command)
             return self._record(decision, list_id), decision.refusal
@@ -179,25 +230,95 @@ class TableService:
             return (), Refusal("internal_error", f"internal error: {exc!r}",
                                f"Interner Fehler, bitte melden: {exc}", command)
 
+    def _offered(self, offer: NextSeriesOffered) -> None:
+        """Keep the laptop's latest offer (shown at the table) unless it was opened already."""
+        latest = None if (offer.series, offer.table) in self._opened else offer
+        if latest != self._offer:
+            self._offer = latest
+            self._changed()
+
+    def _next_series_list(self) -> OpenList | Refusal:
+        """The OpenList of the one tap: the offered players, the last list's settings."""
+        offer = self._offer
+        if offer is None:
+            return Refusal("no_next_series", "the laptop has sent no next series for this table",
+                           "Der Laptop hat noch keine nächste Serie für diesen Tisch freigegeben", OpenNextSeries())
+        setup = self._state.setup
+        if setup is None:
+            return OpenList(offer.players, series_length=TOURNAMENT_LENGTHS.get(len(offer.players)))
+        return OpenList(offer.players, series_length=setup.series_length, scoring=setup.scoring,
+                        bierlachs_limit=setup.bierlachs_limit, profile=setup.profile, stake=setup.stake)
+
     def _record(self, decision: Decision, list_id: str | None) -> tuple[Event, ...]:
+        """Fold the decision's events into the (trial) state; ``_flush`` stores them."""
         if not decision.events:
             return ()
         assert list_id is not None
         at = self._clock().isoformat()
-        events = tuple(
-            Event(self._new_id(), self._last_seq + n, self._device, list_id, body, at)
-            for n, body in enumerate(decision.events, start=1))
-        state = TableState() if events[0].type == "list_opened" else self._state
-        for event in events:  # fold first: an event the fold cannot take is never stored
-            state = apply(state, event)
-        self._store.append(list_id, [e.to_json() for e in events])  # durable on return
-        if events[0].type == "list_opened":
-            self._events = []
-        self._state = state
+        opened = decision.events[0].TYPE == "list_opened"
+        state = TableState() if opened else self._state
+        head = GENESIS if opened else self._head
+        events: list[Event] = []
+        docs: list[dict[str, Any]] = []
+        for n, body in enumerate(decision.events, start=1):
+            if isinstance(body, (ListConfirmed, ListClosed)):
+                body = dataclasses.replace(body, head=head)  # the list as it stood when signed
+            event = Event(self._new_id(), self._last_seq + n, self._device, list_id, body, at)
+            state = apply(state, event)  # fold first: an event the fold cannot take is never stored
+            doc = event.to_json()
+            head = chain_hash(head, doc)
+            events.append(event)
+            docs.append(doc)
+        if opened:
+            self._docs, self._event_cache = [], []
+        self._state, self._head = state, head
         self._last_players = state.seating or self._last_players
-        self._events.extend(events)
+        self._docs.extend(docs)
+        self._event_cache.extend(events)
         self._last_seq += len(events)
-        return events
+        return tuple(events)
+
+    def _keep(self) -> tuple[Any, ...]:
+        """What a failed append must restore: the service as it was after the last one."""
+        return (self._state, self._last_players, self._last_seq, self._head, self._docs,
+                len(self._docs), self._event_cache)
+
+    def _flush(self, events: list[Event], refusals: list[Refusal]) -> None:
+        """Append everything produced since the last flush with one write (one list)."""
+        if not self._pending:
+            return
+        produced, self._pending = self._pending, []
+        new = [e for _, batch in produced for e in batch]
+        list_id = new[-1].list_id
+        try:
+            self._store.append(list_id, self._docs[len(self._docs) - len(new):])  # durable on return
+        except OSError as exc:  # nothing of this append happened: back to the stored state
+            log.error("store failed for %d commands: %s", len(produced), exc)
+            self._restore(self._stored)
+            for command, _ in produced:
+                refusals.append(Refusal("store_failed", f"the events could not be stored: {exc}",
+                                        f"Speichern fehlgeschlagen, nichts wurde eingetragen: {exc}", command))
+            self._refusal = refusals[-1]
+            return
+        events.extend(new)
+        self._stored = self._keep()
+        self._opening = None
+        self._maybe_checkpoint(list_id, new)
+
+    def _restore(self, kept: tuple[Any, ...]) -> None:
+        state, players, seq, head, docs, count, cache = kept
+        del docs[count:]
+        del cache[count:]
+        self._state, self._last_players, self._last_seq, self._head = state, players, seq, head
+        self._docs, self._event_cache = docs, cache
+        if self._opening is not None:  # the list it opened was not stored: offer it again
+            self._opened.discard((self._opening.series, self._opening.table))
+            self._offer, self._opening = self._opening, None
+
+    def _maybe_checkpoint(self, list_id: str, new: list[Event]) -> None:
+        entries = [e.body.entry for e in new if isinstance(e.body, (GameRecorded, PassedIn, RamschRecorded))]
+        if any(entry % checkpoint.EVERY_GAMES == 0 for entry in entries) and self._state.list_id == list_id:
+            self._store.save_checkpoint(list_id, len(self._docs), checkpoint.encode(self._state))
 
     # -- views ---------------------------------------------------------------------------
 
@@ -212,16 +333,18 @@ class TableService:
                 self._snapshot = build_snapshot(
                     self._state, device=self._device, reader=self._reader, acked_seq=self._acked,
                     last_seq=self._last_seq, synced_games=self._synced_games(), refusal=self._refusal,
-                    laptop=self._link.laptop, laptop_reachable=self._link.reachable, roster=self._roster, last_players=self._last_players, profiles=tuple(sorted(PROFILES)))
+                    laptop=self._link.laptop, laptop_reachable=self._link.reachable, roster=self._roster, last_players=self._last_players, profiles=tuple(sorted(PROFILES)),
+                    next_series=(self._offer.text, self._offer.players) if self._offer is not None else None)
             return self._snapshot
 
     def _synced_games(self) -> int:
         synced = 0
-        for event in self._events:
-            if event.seq > self._acked:
+        entries = (GameRecorded.TYPE, PassedIn.TYPE, RamschRecorded.TYPE)
+        for doc in self._docs:
+            if doc["seq"] > self._acked:
                 break
-            if event.device == self._device and isinstance(event.body, (GameRecorded, PassedIn, RamschRecorded)):
-                synced = event.body.entry
+            if doc["device"] == self._device and doc["type"] in entries:
+                synced = int(doc["data"]["entry"])
         return synced
 
     def panel_view(self) -> PanelView:
@@ -234,11 +357,12 @@ class TableService:
 
     def events_after(self, seq: int) -> list[dict[str, Any]]:
         """This device's events with a seq above ``seq``, in seq order, as JSON (for the sync)."""
-        found: list[dict[str, Any]] = []
-        for list_id in self._store.list_ids():
-            found.extend(d for d in self._store.load(list_id)
-                         if d.get("device") == self._device and isinstance(d.get("seq"), int) and d["seq"] > seq)
-        return sorted(found, key=lambda d: int(d["seq"]))
+        return [entry.event for entry in self._store.entries_after(seq)]
+
+    @property
+    def head(self) -> str:
+        """The current list's chain head (what a confirmation now would sign)."""
+        return self._head
 
     @property
     def state(self) -> TableState:
@@ -247,8 +371,10 @@ class TableService:
 
     @property
     def events(self) -> tuple[Event, ...]:
-        """The current list's events, in order."""
-        return tuple(self._events)
+        """The current list's events, in order (read from their JSON on first use)."""
+        cache = self._event_cache
+        cache.extend(Event.from_json(doc) for doc in self._docs[len(cache):])
+        return tuple(cache)
 
     @property
     def device_id(self) -> str:

@@ -26,7 +26,7 @@ from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
     Refusal, cards_since_kontra, dealer_seat, option_refusal, option_warning, parse_stake, withdrawable_passed_in,
 )
-from device.table.listing import ListFigures, figures
+from device.table.listing import ListFigures, figures, paper_rows
 from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
 from device.table.state import Deal, Phase, Row, TableState
@@ -207,6 +207,9 @@ class ResultView:
     waiting_for_en: str = ""
     ending_en: str | None = None
     note_en: str | None = None
+    declarer_points: int | None = None  # the counts the result was scored with (the skat included)
+    declarer_tricks: int | None = None
+    bid: int | None = None  # the final bid (an overbid game is valued at it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +235,13 @@ class RowView:
     text_en: str = ""
     earlier_en: tuple[str, ...] = ()
     declaration_en: str | None = None  # "Clubs Hand"
+    # the paper list's columns (:class:`device.table.listing.PaperRow`)
+    short: str = ""  # "Kreuz H", "eingepasst", "Ramsch"
+    short_en: str = ""
+    base_value: int | None = None  # Grundwert
+    tops: int | None = None  # Spitzen, signed: +2 "mit 2", -3 "ohne 3"
+    levels: int | None = None  # Gewinnstufen beyond the Spitzen
+    game_points: tuple[int | None, ...] = ()  # per list player: running game points where this row changed them
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +397,8 @@ class TableSnapshot:
     ramsch: RamschView | None = None  # phases "ramsch" and the Ramsch's "result"
     game_text_en: str = ""  # "Game 5 of 36"
     bock_text_en: str = ""  # "Bock (3 games left)"
+    next_series: str = ""  # what the laptop released: "Serie 2 · Tisch 3: Anna (Platz 1), Bernd, …"; "" if none
+    next_series_players: tuple[str, ...] = ()  # its players in seat order (OpenNextSeries opens the list)
 
 
 # --------------------------------------------------------------------------- building
@@ -619,7 +631,8 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         note=note, needs_matadors=False, matador_choices=(), problem=None, confirmed=tuple(names),
         waiting_for=waiting, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value,
         text_en=f"{declarer}: {result.describe_en()}", waiting_for_en=waiting_en, ending_en=ending_en,
-        note_en=note_en)
+        note_en=note_en, declarer_points=result.declarer_points, declarer_tricks=result.declarer_tricks,
+        bid=result.bid)
 
 
 def _overbid_null_note_en(deal: Deal) -> str | None:
@@ -680,7 +693,9 @@ def _row_text_en(row: Row) -> str:
 
 def _list(state: TableState, figs: ListFigures) -> ListView:
     rows = []
+    paper = paper_rows(state.rows, figs)
     for index, row in enumerate(state.rows):
+        line = paper[index]
         result = row.result
         game = None if result is None else result.declaration.game
         rows.append(RowView(
@@ -696,7 +711,9 @@ def _list(state: TableState, figs: ListFigures) -> ListView:
             matador_choices=() if game is None else matador_choices(game),
             declaration=None if result is None else result.declaration.describe_de(),
             text_en=_row_text_en(row), earlier_en=tuple(_row_text_en(r) for r in row.earlier),
-            declaration_en=None if result is None else describe_declaration_en(result.declaration)))
+            declaration_en=None if result is None else describe_declaration_en(result.declaration),
+            short=line.short, short_en=line.short_en, base_value=line.base, tops=line.tops, levels=line.levels,
+            game_points=line.running))
     system = figs.system.value
     return ListView(figs.players, system, SCORING_LABELS[system], tuple(rows), figs.totals, figs.classic,
                     figs.won, figs.lost, system_label_en=SCORING_LABELS_EN[system])
@@ -780,6 +797,7 @@ def build_snapshot(
     synced_games: int = 0, refusal: Refusal | None = None, laptop: str = "", laptop_reachable: bool = False,
     roster: tuple[str, ...] = (),
     last_players: tuple[str, ...] = (), profiles: tuple[str, ...] = ("isko",),
+    next_series: tuple[str, tuple[str, ...]] | None = None,
 ) -> TableSnapshot:
     """The snapshot of ``state`` plus what the service knows beside it (reader, sync, refusal)."""
     deal = state.deal
@@ -834,5 +852,6 @@ def build_snapshot(
         ramsch=_ramsch(state, deal) if deal is not None and deal.passed_in and phase in (Phase.RAMSCH, Phase.RESULT)
         else None,
         game_text_en=game_text_en, bock_text_en=_bock_text_en(state.bock),
+        next_series=next_series[0] if next_series else "", next_series_players=next_series[1] if next_series else (),
     )
 

@@ -36,8 +36,11 @@ def serve(store: CollectorStore, *, host: str, port: int, name: str, advertise: 
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     url = f"http://{shown}:{actual}"
     app = create_app(store, routes=routes, name=name)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_keep_alive=5)
+    # The pages keep event streams open (a projector all evening): Ctrl-C ends them after 2 s.
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_keep_alive=5,
+                            timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
+    app.state.shutting_down = lambda: server.should_exit  # long-lived streams end themselves on Ctrl-C
     advert: Any = None
     if advertise:
         from drivers.club.mdns import Advertisement

@@ -1,196 +1,284 @@
-"""Benchmark: the time to record one game durably, against history size and two baselines.
+"""Benchmark: a whole evening through the table service into the real store (issue 8).
 
-    .venv/bin/python -m tests.bench.bench_store            # full: 1, 100, 10,000 games
-    .venv/bin/python -m tests.bench.bench_store --smoke    # tiny, a second or two
+    .venv/bin/python -m tests.bench.bench_store              # 48 games at a four-table
+    .venv/bin/python -m tests.bench.bench_store --legacy     # also the store before the journal
+    .venv/bin/python -m tests.bench.bench_store --games 4    # a smoke run
     .venv/bin/python -m tests.bench.bench_store --dir /mnt/sd   # measure on that disk
 
-For each history size H the store first holds H games in lists of 40 (written one list per
-append, which gives the same files as one game per append). Then a new list ("tonight") is
-started and ``--reps`` games are recorded into it one ``append`` each; we report the median
-time of one append. The two baselines record the same games:
+A four-table plays ``--games`` games with every card scanned, command by command as the
+table does (one pump, one ``append`` per command): the list grows to about 1,800 events.
+Measured for the journal store, in the same run:
 
-* bare write: writing the bytes of tonight's list file as it is after that append to a file
-  with write + flush + fsync, nothing else (no temp file, no rename, no directory fsync, no
-  JSON). The floor for any durable store that rewrites the list.
-* TinyDB default: TinyDB's own ``JSONStorage`` (in-place rewrite, also fsync'd) holding the
-  same history in one file, one table per list, tonight's games inserted into a new table.
-  Every insert rewrites the whole history, so its cost grows with H.
+* bytes the process wrote (``wchar`` of /proc/self/io, and ``write_bytes``: what reached the
+  block layer), fsync calls (``fsync`` + ``fdatasync``), and the store's time per event in
+  game 1 and in the last game (median over the game's appends, wall and CPU: the wall time
+  is mostly the disk's fsync, the CPU time the store's own work);
+* the baseline: the same events appended as JSON lines (``json.dumps`` + newline), one write
+  and one fsync per event, in a file on the same disk.
 
-The figures depend on the disk: fsync is far slower on an SD card than on a laptop SSD.
+Goals (issue 8): bytes ≤ 1.5× the baseline; time per event in the last game ≤ 1.2× game 1.
+The time per event is also measured taking turns: game 1's appends into a list as it stood at
+game 1 and the last game's into a list as it stood then, alternately, so the disk's and the
+machine's changing load (an evening takes minutes) weighs on both alike.
+``--legacy`` replays the same appends into the TinyDB store the journal replaced (one atomic
+rewrite of the whole list per append), for the before/after figure.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tinydb import TinyDB
+from device.journal import JournalEntry
+from device.table import TableService
+from drivers.legacy_store import LegacyTinyDBStore
+from drivers.store import JournalEventStore
+from tests.e2e.service_crash_writer import next_command
 
-from drivers.store import TinyDBEventStore
-
-LIST_SIZE = 40
-FULL_SIZES = (1, 100, 10_000)
-SMOKE_SIZES = (1, 10, 50)
-CARDS = [s + r for s in "CSHD" for r in "789TJQKA"]
-
-
-def game_events(game: int, first_seq: int) -> list[dict[str, Any]]:
-    """One game as the table service records it: four events, about 1.3 kB of JSON."""
-    base = {"device": "3f2b8c1e-0000-4000-8000-00000000beef", "game": game}
-    tricks = [[CARDS[(game + 3 * t + i) % 32] for i in range(3)] for t in range(10)]
-    return [
-        {**base, "id": f"{game:08d}-0000-4000-8000-{first_seq:012d}", "seq": first_seq,
-         "kind": "bid", "bids": [18, 20, 22, 23, 24], "passed": [1, 2]},
-        {**base, "id": f"{game:08d}-0000-4000-8000-{first_seq + 1:012d}", "seq": first_seq + 1,
-         "kind": "declared", "game_type": "grand", "hand": False, "ouvert": False,
-         "announced": None, "skat": ["D7", "H8"]},
-        {**base, "id": f"{game:08d}-0000-4000-8000-{first_seq + 2:012d}", "seq": first_seq + 2,
-         "kind": "played", "declarer": game % 3, "tricks": tricks},
-        {**base, "id": f"{game:08d}-0000-4000-8000-{first_seq + 3:012d}", "seq": first_seq + 3,
-         "kind": "scored", "won": True, "value": 48, "score": 48, "matadors": 2,
-         "declarer_points": 71, "players": ["Jürgen", "Zoë", "Åsa"]},
-    ]
+PLAYERS = ("Anna", "Bernd", "Carla", "Dora")
 
 
-def history(games: int) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """``games`` games split into lists of :data:`LIST_SIZE`: (list id, events) pairs."""
-    for first in range(1, games + 1, LIST_SIZE):
-        last = min(first + LIST_SIZE - 1, games)
-        yield (f"list-{first // LIST_SIZE + 1:05d}",
-               [e for game in range(first, last + 1) for e in game_events(game, 4 * game - 3)])
+def proc_io() -> dict[str, int]:
+    """This process's I/O counters (Linux)."""
+    fields = dict(line.split(": ") for line in Path("/proc/self/io").read_text().splitlines())
+    return {key: int(value) for key, value in fields.items()}
 
 
-def settle() -> None:
-    """Start timing from a quiet state: setup's dirty pages written, its garbage gone."""
-    gc.collect()
-    os.sync()
+@contextmanager
+def counting_fsyncs() -> Iterator[list[int]]:
+    """Count os.fsync and os.fdatasync calls in this process while the block runs."""
+    count = [0]
+    real_fsync, real_fdatasync = os.fsync, os.fdatasync
+
+    def fsync(fd: Any) -> None:
+        count[0] += 1
+        real_fsync(fd)
+
+    def fdatasync(fd: Any) -> None:
+        count[0] += 1
+        real_fdatasync(fd)
+
+    os.fsync, os.fdatasync = fsync, fdatasync  # type: ignore[assignment]
+    try:
+        yield count
+    finally:
+        os.fsync, os.fdatasync = real_fsync, real_fdatasync  # type: ignore[assignment]
 
 
-def timed(action: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    action()
-    return time.perf_counter() - start
+@dataclass
+class TimedStore:
+    """The real store behind the port, timing each append and booking it to the current game."""
 
+    inner: JournalEventStore
+    game: int = 1
+    wall: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))  # per event, per append
+    cpu: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
+    events: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    appends: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
+    games_of: list[int] = field(default_factory=list)  # the game of each append
 
-def bare_write(path: Path, data: bytes) -> None:
-    with open(path, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
+    def append(self, list_id: str, events: Sequence[Mapping[str, Any]]) -> None:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        self.inner.append(list_id, events)
+        self.cpu[self.game].append((time.thread_time() - cpu) / len(events))
+        self.wall[self.game].append((time.perf_counter() - wall) / len(events))
+        self.events[self.game] += len(events)
+        self.appends.append((list_id, [dict(e) for e in events]))
+        self.games_of.append(self.game)
+
+    def load(self, list_id: str) -> list[dict[str, Any]]:
+        return self.inner.load(list_id)
+
+    def list_ids(self) -> list[str]:
+        return self.inner.list_ids()
+
+    def head(self, list_id: str) -> str:
+        return self.inner.head(list_id)
+
+    def entries_after(self, seq: int, limit: int | None = None) -> list[JournalEntry]:
+        return self.inner.entries_after(seq, limit)
+
+    def save_checkpoint(self, list_id: str, count: int, payload: bytes) -> None:
+        self.inner.save_checkpoint(list_id, count, payload)
+
+    def load_checkpoint(self, list_id: str) -> tuple[int, bytes] | None:
+        return self.inner.load_checkpoint(list_id)
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 @dataclass(frozen=True, slots=True)
-class Row:
-    """Median seconds per recorded game with ``games`` games of history."""
-
+class Figures:
     games: int
-    store: float
-    bare: float
-    tinydb_default: float
-    list_bytes: int  # tonight's list file after the last append
-    default_bytes: int  # TinyDB default's one file after the last append
+    events: int
+    appends: int
+    wchar: int
+    write_bytes: int
+    fsyncs: int
+    first_wall: float   # seconds per event in game 1
+    last_wall: float    # … in the last game
+    first_cpu: float
+    last_cpu: float
+    base_wchar: int
+    base_write_bytes: int
+    base_fsyncs: int
+    base_first: float
+    base_last: float
+    side_first: float = 0.0  # interleaved: seconds per event, game 1's appends on a list at game 1
+    side_last: float = 0.0   # … the last game's appends on a list at the last game
+    legacy_wchar: int | None = None
+    legacy_write_bytes: int | None = None
 
 
-def measure(games: int, reps: int, directory: Path) -> Row:
-    tonight = [game_events(games + 1 + n, 4 * (games + n) + 1) for n in range(reps + 1)]
-
-    store_dir = directory / f"store-{games}"
-    with TinyDBEventStore(store_dir) as store:
-        for list_id, events in history(games):
-            store.append(list_id, events)
-        store.append("tonight", tonight[0])  # creating the list writes the index: not timed
-        settle()
-        store_times, bare_times = [], []
-        scratch = directory / f"bare-{games}.json"
-        for events in tonight[1:]:
-            store_times.append(timed(lambda: store.append("tonight", events)))
-            data = store.path("tonight").read_bytes()
-            bare_times.append(timed(lambda: bare_write(scratch, data)))
-        list_bytes = store.path("tonight").stat().st_size
-        assert len(store.load("tonight")) == 4 * (reps + 1)
-
-    # TinyDB's own storage, history written straight in its format (building it through
-    # TinyDB would rewrite the growing file once per list).
-    default_path = directory / f"default-{games}.json"
-    tables = {list_id: {str(i): event for i, event in enumerate(events, start=1)}
-              for list_id, events in history(games)}
-    default_path.write_text(json.dumps(tables), encoding="utf-8")
-    del tables
-    with TinyDB(default_path) as db:
-        table = db.table("tonight")
-        table.insert_multiple(tonight[0])
-        settle()
-        default_times = [timed(lambda: table.insert_multiple(events)) for events in tonight[1:]]
-        assert len(table) == 4 * (reps + 1)
-    return Row(games, statistics.median(store_times), statistics.median(bare_times),
-               statistics.median(default_times), list_bytes, default_path.stat().st_size)
+def play_evening(store: TimedStore, games: int) -> None:
+    """The evening, one command per pump, every card scanned."""
+    service = TableService(store, device_id=store.inner.device_id)
+    done = 0
+    while done < games:
+        store.game = done + 1
+        command = next_command(service, done + 1, players=PLAYERS, length=games, card_by_card_every=1)
+        for single in command if isinstance(command, list) else [command]:
+            result = service.handle(single)
+            done += sum(1 for e in result.events if e.body.TYPE == "game_recorded")
 
 
-def run(sizes: Sequence[int], reps: int, directory: Path) -> list[Row]:
-    return [measure(games, reps, directory) for games in sizes]
+def measured(action: Callable[[], None]) -> tuple[int, int, int]:
+    """(wchar, write_bytes, fsyncs) of ``action``, its dirty pages flushed before and after."""
+    os.sync()
+    before = proc_io()
+    with counting_fsyncs() as fsyncs:
+        action()
+    after = proc_io()
+    return after["wchar"] - before["wchar"], after["write_bytes"] - before["write_bytes"], fsyncs[0]
 
 
-def report(rows: Sequence[Row]) -> str:
+def baseline(path: Path, games: dict[int, list[dict[str, Any]]]) -> tuple[int, int, int, float, float]:
+    """The same events as JSON lines, one write + fsync each; seconds per event in game 1 and last."""
+    times: dict[int, float] = {}  # median seconds per event
+
+    def append_all() -> None:
+        with open(path, "ab") as handle:
+            for game, events in games.items():
+                each = []
+                for event in events:
+                    began = time.perf_counter()
+                    handle.write(json.dumps(event).encode("utf-8") + b"\n")
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                    each.append(time.perf_counter() - began)
+                times[game] = statistics.median(each)
+
+    wchar, write_bytes, fsyncs = measured(append_all)
+    return wchar, write_bytes, fsyncs, times[min(times)], times[max(times)]
+
+
+def legacy(directory: Path, appends: list[tuple[str, list[dict[str, Any]]]]) -> tuple[int, int]:
+    """The same appends into the store before the journal: (wchar, write_bytes)."""
+    with LegacyTinyDBStore(directory) as store:
+        wchar, write_bytes, _ = measured(lambda: [store.append(lid, events) for lid, events in appends])
+    return wchar, write_bytes
+
+
+def side_by_side(directory: Path, appends: list[tuple[int, str, list[dict[str, Any]]]], first: int, last: int,
+                 rounds: int = 3) -> tuple[float, float]:
+    """Game ``first``'s appends into a list holding what came before it, and game ``last``'s
+    into a list holding what came before that, taking turns (so a busy disk or CPU weighs on
+    both alike). Median seconds per event of each."""
+    times: dict[int, list[float]] = {first: [], last: []}
+    for turn in range(rounds):
+        stores, batches = {}, {}
+        for game in (first, last):
+            store = JournalEventStore(directory / f"side-{turn}-{game}")
+            before = [(lid, e) for g, lid, events in appends if g < game for e in events]
+            for lid in dict.fromkeys(lid for lid, _ in before):
+                store.append(lid, [e for l, e in before if l == lid])  # the history, in one go
+            stores[game] = store
+            batches[game] = [(lid, events) for g, lid, events in appends if g == game]
+        for step in range(max(len(b) for b in batches.values())):
+            for game in (first, last):
+                if step < len(batches[game]):
+                    lid, events = batches[game][step]
+                    began = time.perf_counter()
+                    stores[game].append(lid, events)
+                    times[game].append((time.perf_counter() - began) / len(events))
+        for store in stores.values():
+            store.close()
+    return statistics.median(times[first]), statistics.median(times[last])
+
+
+def measure(games: int, directory: Path, *, with_legacy: bool = False) -> Figures:
+    store = TimedStore(JournalEventStore(directory / "journal-store"))
+    try:
+        wchar, write_bytes, fsyncs = measured(lambda: play_evening(store, games))
+    finally:
+        store.close()
+    flat = [e for _, events in store.appends for e in events]
+    by_game: dict[int, list[dict[str, Any]]] = {}
+    position = 0
+    for game, count in sorted(store.events.items()):  # appends happen in game order
+        by_game[game] = flat[position:position + count]
+        position += count
+    base = baseline(directory / "baseline.jsonl", by_game)
+    first, last = min(store.events), max(store.events)
+    side = side_by_side(directory, [(g, lid, events) for g, (lid, events) in zip(store.games_of, store.appends)],
+                        first, last)
+    legacy_figures = legacy(directory / "legacy-store", store.appends) if with_legacy else (None, None)
+    return Figures(
+        games, len(flat), len(store.appends), wchar, write_bytes, fsyncs,
+        statistics.median(store.wall[first]), statistics.median(store.wall[last]),
+        statistics.median(store.cpu[first]), statistics.median(store.cpu[last]),
+        base[0], base[1], base[2], base[3], base[4], *side, *legacy_figures)
+
+
+def report(f: Figures) -> str:
     lines = [
-        f"{'history (games)':>16} {'store ms':>9} {'bare ms':>8} {'store/bare':>10}"
-        f" {'default ms':>11} {'default/store':>13} {'list kB':>8} {'default kB':>10}",
+        f"{f.games}-game evening at a four-table, every card scanned: {f.events} events in {f.appends} appends",
+        f"{'':32} {'wchar kB':>10} {'written kB':>11} {'fsyncs':>7}",
+        f"{'journal store':32} {f.wchar / 1e3:>10.1f} {f.write_bytes / 1e3:>11.1f} {f.fsyncs:>7}",
+        f"{'baseline: JSON lines, fsync each':32} {f.base_wchar / 1e3:>10.1f} {f.base_write_bytes / 1e3:>11.1f}"
+        f" {f.base_fsyncs:>7}",
     ]
-    for row in rows:
-        lines.append(
-            f"{row.games:>16,} {row.store * 1e3:>9.2f} {row.bare * 1e3:>8.2f}"
-            f" {row.store / row.bare:>10.1f} {row.tinydb_default * 1e3:>11.2f}"
-            f" {row.tinydb_default / row.store:>13.1f} {row.list_bytes / 1e3:>8.1f}"
-            f" {row.default_bytes / 1e3:>10.1f}")
-    first, last = rows[0], rows[-1]
+    if f.legacy_wchar is not None and f.legacy_write_bytes is not None:
+        lines.append(f"{'store before the journal':32} {f.legacy_wchar / 1e3:>10.1f}"
+                     f" {f.legacy_write_bytes / 1e3:>11.1f}")
     lines += [
         "",
-        f"store:          {last.games:,} vs {first.games:,} games of history:"
-        f" {last.store / first.store:.2f}x the time per game",
-        f"TinyDB default: {last.games:,} vs {first.games:,} games of history:"
-        f" {last.tinydb_default / first.tinydb_default:.1f}x the time per game",
-        f"store vs bare fsync'd write of the same bytes:"
-        f" {min(r.store / r.bare for r in rows):.1f}x"
-        f" to {max(r.store / r.bare for r in rows):.1f}x",
+        f"bytes written (wchar): {f.wchar / f.base_wchar:.3f}x the baseline (goal <= 1.5x)",
+        f"bytes reaching the disk (write_bytes): {f.write_bytes / max(1, f.base_write_bytes):.2f}x the baseline",
+        f"store time per event, game {f.games} vs game 1, taking turns: {f.side_last / f.side_first:.2f}x"
+        f" ({f.side_first * 1e3:.3f} -> {f.side_last * 1e3:.3f} ms) (goal <= 1.2x)",
+        f"  the same during the evening: {f.last_wall / f.first_wall:.2f}x wall"
+        f" ({f.first_wall * 1e3:.3f} -> {f.last_wall * 1e3:.3f} ms), {f.last_cpu / f.first_cpu:.2f}x CPU"
+        f" ({f.first_cpu * 1e3:.3f} -> {f.last_cpu * 1e3:.3f} ms) (the machine's load drifts meanwhile)",
+        f"baseline time per event, game {f.games} vs game 1: {f.base_last / f.base_first:.2f}x"
+        f" ({f.base_first * 1e3:.3f} -> {f.base_last * 1e3:.3f} ms)",
     ]
+    if f.legacy_wchar is not None:
+        lines.append(f"store before the journal: {f.legacy_wchar / f.wchar:.0f}x the journal's bytes (wchar)")
     return "\n".join(lines)
 
 
-def filesystem(path: Path) -> str:
-    """The filesystem type under ``path`` (from /proc/mounts), for reading the figures."""
-    try:
-        mounts = [line.split() for line in Path("/proc/mounts").read_text().splitlines()]
-    except OSError:
-        return "unknown"
-    best = max((m for m in mounts if str(path.resolve()).startswith(m[1])),
-               key=lambda m: len(m[1]), default=None)
-    return "unknown" if best is None else f"{best[2]} on {best[1]}"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.bench.bench_store",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, a second or two")
-    parser.add_argument("--reps", type=int, help="games recorded per size (default 21, smoke 3)")
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.bench_store", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=48)
+    parser.add_argument("--legacy", action="store_true", help="also the TinyDB store before the journal (slow)")
     parser.add_argument("--dir", type=Path, help="where to write (default: a temp dir)")
     args = parser.parse_args(argv)
-    sizes = SMOKE_SIZES if args.smoke else FULL_SIZES
-    reps = args.reps or (3 if args.smoke else 21)
     with tempfile.TemporaryDirectory(prefix="bench-store-", dir=args.dir) as temp:
-        directory = Path(temp)
-        print(f"recording one game ({reps} times, median) on {filesystem(directory)},"
-              f" lists of {LIST_SIZE} games")
-        rows = run(sizes, reps, directory)
-    print(report(rows))
+        figures = measure(args.games, Path(temp), with_legacy=args.legacy)
+    print(report(figures))
     return 0
 
 

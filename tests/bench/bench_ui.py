@@ -16,6 +16,9 @@ app's:
   tricks), then takes them all back, and again.
 * **resident memory after a 48-game list**: VmRSS with a 48-game list open on the list
   screen, against the bare app's VmRSS after its first frame.
+* **the store's share** (issue 8): the table's card-to-frame p99 on the real journal store
+  against the same table run with the same list in the memory store (``MemoryEventStore``):
+  what writing each card durably costs the screen. Goal: ≤ 1.1×.
 
 Software rendering (Mesa llvmpipe under Xvfb) makes the absolute figures slower than on the
 Pi's GPU; the ratios are the point.
@@ -148,9 +151,9 @@ def child_bare(samples: int) -> dict[str, Any]:
     return result
 
 
-def child_table(store_dir: str, samples: int) -> dict[str, Any]:
+def child_table(store_dir: str, samples: int, *, memory: bool = False) -> dict[str, Any]:
     """The table app restarted on a store holding a long list, then cards from a reader-like
-    thread."""
+    thread. ``memory``: the same list copied into the memory store first."""
     _kivy_setup()
     from kivy.clock import Clock
 
@@ -159,11 +162,18 @@ def child_table(store_dir: str, samples: int) -> dict[str, Any]:
     from device.table import commands as cmd
     from device.table.service import TableService
     from drivers.panel import FakePanel
-    from drivers.store import TinyDBEventStore
+    from drivers.store import JournalEventStore, MemoryDisk, MemoryEventStore
     from tests.ui.scenarios import play_order
     from ui.table.app import TableApp
 
-    store = TinyDBEventStore(store_dir)
+    store: JournalEventStore | MemoryEventStore = JournalEventStore(store_dir)
+    if memory:
+        lists = [(list_id, store.load(list_id)) for list_id in store.list_ids()]
+        device = store.device_id
+        store.close()
+        store = MemoryEventStore(MemoryDisk(device_id=device))
+        for list_id, events in lists:
+            store.append(list_id, events)
     service = TableService(store, device_id=store.device_id)
     order = play_order("clubs", ["SA ST SK SQ S9 S8 HA HT HK HQ", "CJ SJ HJ DJ CA CT CK CQ C9 C8",
                                  "H9 H8 H7 DA DT DK DQ D9 D8 D7"], tricks=9)
@@ -242,9 +252,9 @@ def prepare_store(directory: Path, games: int) -> None:
 
     from device.table import commands as cmd
     from device.table.service import TableService
-    from drivers.store import TinyDBEventStore
+    from drivers.store import JournalEventStore
 
-    with TinyDBEventStore(directory) as store:
+    with JournalEventStore(directory) as store:
         service = TableService(store, device_id=store.device_id, rng=random.Random(1))
         service.handle(cmd.OpenList(("Anna", "Bernd", "Carla", "Dieter"), series_length=None, stake="1/4"))
         for game in range(games):
@@ -307,7 +317,7 @@ def measure(kind: str, display: str, store: Path, *, games: int, samples: int, s
         start_times.append(data["first_frame_at"] - spawned)
         latencies += data["latencies"]
         rss.append(data["rss_kib"])
-        if kind == "table":
+        if kind.startswith("table"):
             assert data["rows"] == games, data["rows"]
     latencies.sort()
     p99 = latencies[min(len(latencies) - 1, int(round(0.99 * (len(latencies) - 1))))]
@@ -315,7 +325,7 @@ def measure(kind: str, display: str, store: Path, *, games: int, samples: int, s
                    statistics.median(rss) / 1024, len(latencies))
 
 
-def run(*, games: int, samples: int, starts: int) -> tuple[Figures, Figures]:
+def run(*, games: int, samples: int, starts: int) -> tuple[Figures, Figures, Figures]:
     from tests.ui.harness import start_xvfb
 
     started = start_xvfb()
@@ -328,23 +338,32 @@ def run(*, games: int, samples: int, starts: int) -> tuple[Figures, Figures]:
             prepare_store(store, games)
             bare = measure("bare", display, store, games=games, samples=samples, starts=starts)
             table = measure("table", display, store, games=games, samples=samples, starts=starts)
+            memory = measure("table-memory", display, store, games=games, samples=samples, starts=starts)
     finally:
         process.terminate()
         process.wait(timeout=10)
-    return bare, table
+    return bare, table, memory
 
 
-def report(bare: Figures, table: Figures, games: int) -> str:
+def report(bare: Figures, table: Figures, games: int, memory: Figures | None = None) -> str:
     def line(name: str, value: float, base: float, unit: str) -> str:
         return f"{name:<34}{value:>9.3f} {unit:<4}{base:>9.3f} {unit:<4}{value / base:>7.2f}x"
 
-    return "\n".join([
+    lines = [
         f"{'':34}{'table':>14}{'bare label':>14}{'ratio':>8}",
         line("cold start to first frame", table.start_s, bare.start_s, "s"),
         line(f"card to frame, p99 ({table.samples} cards)", table.p99_s * 1000, bare.p99_s * 1000, "ms"),
         line("card to frame, median", table.median_s * 1000, bare.median_s * 1000, "ms"),
         line(f"resident memory, {games}-game list", table.rss_mib, bare.rss_mib, "MiB"),
-    ])
+    ]
+    if memory is not None:
+        lines += [
+            "",
+            f"{'':34}{'journal':>14}{'memory store':>14}{'ratio':>8}",
+            line(f"card to frame, p99, {games}-game list", table.p99_s * 1000, memory.p99_s * 1000, "ms"),
+            line("card to frame, median, same list", table.median_s * 1000, memory.median_s * 1000, "ms"),
+        ]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -353,17 +372,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--samples", type=int, default=90, help="cards per process")
     parser.add_argument("--starts", type=int, default=3, help="processes per app")
-    parser.add_argument("--child", choices=("bare", "table"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("bare", "table", "table-memory"), help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--store", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        data = child_bare(args.samples) if args.child == "bare" else child_table(args.store, args.samples)
+        data = (child_bare(args.samples) if args.child == "bare"
+                else child_table(args.store, args.samples, memory=args.child == "table-memory"))
         Path(args.out).write_text(json.dumps(data))
         return 0
     games, samples, starts = (3, 6, 1) if args.smoke else (args.games, args.samples, args.starts)
-    bare, table = run(games=games, samples=samples, starts=starts)
-    print(report(bare, table, games))
+    bare, table, memory = run(games=games, samples=samples, starts=starts)
+    print(report(bare, table, games, memory))
     return 0
 
 

@@ -6,7 +6,7 @@ It opens the store in DIRECTORY, works out from the store alone where it is (the
 and sequence number stored, the current list and how many games it holds), then records
 games up to TOTAL_GAMES. A game is a handful of events (dealt … scored, with the tricks)
 appended in one call, as the table service does. Lists hold 36 to 48 games (a series); a
-full list is followed by a new one with a title. After each ``append`` returns it prints the
+full list is followed by a new one. After each ``append`` returns it prints the
 game's number on its own line and flushes: a printed game is one the screen would show as
 recorded, so the store must never lose it.
 """
@@ -17,7 +17,7 @@ import sys
 import uuid
 from typing import Any
 
-from drivers.store import TinyDBEventStore
+from drivers.store import JournalEventStore
 
 KINDS = ("dealt", "bid", "declared", "skat_pushed", "played", "scored")
 CARDS = [s + r for s in "CSHD" for r in "789TJQKA"]
@@ -48,7 +48,7 @@ def game_events(game: int, first_seq: int, device: str, lid: str) -> list[dict[s
     return events
 
 
-def where_we_are(store: TinyDBEventStore) -> tuple[int, int, int, int]:
+def where_we_are(store: JournalEventStore) -> tuple[int, int, int, int]:
     """(last game, last seq, current list number, games in it), read from the store only."""
     ids = store.list_ids()
     last_game = last_seq = 0
@@ -64,14 +64,12 @@ def where_we_are(store: TinyDBEventStore) -> tuple[int, int, int, int]:
 
 def main(argv: list[str]) -> int:
     directory, total = argv[0], int(argv[1])
-    with TinyDBEventStore(directory) as store:
+    with JournalEventStore(directory) as store:
         device = store.device_id
         game, seq, number, in_list = where_we_are(store)
         while game < total:
             if number == 0 or in_list >= list_size(number):
                 number, in_list = number + 1, 0
-                store.set_meta(list_id(number), {"title": f"Abend {number}",
-                                                 "games": list_size(number)})
             events = game_events(game + 1, seq + 1, device, list_id(number))
             store.append(list_id(number), events)
             game, seq, in_list = game + 1, seq + len(events), in_list + 1

@@ -14,7 +14,7 @@ from drivers.adapters import SimulatedReader, build_panel, build_reader, build_s
 from drivers.config import parse_config
 from drivers.panel import FakePanel
 from drivers.reader import SerialCardReader
-from drivers.store import MemoryEventStore, TinyDBEventStore
+from drivers.store import MemoryEventStore, JournalEventStore
 
 
 def test_the_simulated_reader_submits_what_a_real_reader_would() -> None:
@@ -47,7 +47,7 @@ def test_simulate_builds_fakes_and_touches_no_hardware(tmp_path: Path) -> None:
     assert inbox.drain() == [ButtonPressed(Button.CONFIRM)]
     assert isinstance(build_store(config, simulate=True), MemoryEventStore)
     store = build_store(config, simulate=True, directory=tmp_path)
-    assert isinstance(store, TinyDBEventStore)
+    assert isinstance(store, JournalEventStore)
     store.close()
 
 
@@ -75,7 +75,7 @@ def test_the_configured_store_lives_where_the_config_says(tmp_path: Path) -> Non
     store.append("evening", [{"id": "a", "seq": 1}])
     store.close()
     assert (tmp_path / "data").is_dir()
-    reopened = TinyDBEventStore(tmp_path / "data")
+    reopened = JournalEventStore(tmp_path / "data")
     assert reopened.load("evening") == [{"id": "a", "seq": 1}]
     reopened.close()
 

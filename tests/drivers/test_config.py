@@ -106,6 +106,8 @@ BAD_VALUES = [
         'table.club_pin_hash = "2468" is not a PIN hash (scrypt$N$r$p$salt$hash): set the PIN with '
         "'sudo skattisch pin'",
     ),
+    ('[table]\nroster = "Anna"', 'table.roster = "Anna" must be a list of names in quotes'),
+    ('[table]\nroster = ["Anna", "Anna"]', 'table.roster = ["Anna", "Anna"] names Anna more than once'),
     ('[reader]\nenabled = "yes"', 'reader.enabled = "yes" must be true or false'),
     (
         '[reader]\nport = "ttyUSB0"',

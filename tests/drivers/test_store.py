@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -12,23 +13,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tinydb import TinyDB
 
 from device.errors import SkatError
+from device.journal import GENESIS, chain_hash, parse_line, verify_chain
 from device.ports import EventStore
+from drivers.legacy_store import LegacyTinyDBStore
 from drivers.store import (
-    AtomicJSONStorage,
     InvalidEventError,
     InvalidListIdError,
+    JournalDamage,
+    JournalEventStore,
     MemoryDisk,
     MemoryEventStore,
     StoreError,
-    TinyDBEventStore,
+    JournalEventStore,
     default_directory,
     device_id,
+    repair_device_id,
 )
 
-Store = TinyDBEventStore | MemoryEventStore
+Store = JournalEventStore | MemoryEventStore
 
 
 def game(n: int, parts: int = 3) -> list[dict[str, Any]]:
@@ -50,27 +54,22 @@ class Place:
         self.opened: list[Store] = []
 
     def open(self) -> Store:
-        store: Store = (TinyDBEventStore(self.directory) if self.kind == "file"
+        store: Store = (JournalEventStore(self.directory) if self.kind == "file"
                         else MemoryEventStore(self.disk))
         self.opened.append(store)
         return store
 
     def name(self, list_id: str) -> str:
         """How error messages name the list's file."""
-        if self.kind == "file":
-            return str(self.directory / "lists" / f"{list_id}.json")
         return f"memory:lists/{list_id}.json"
 
     def raw(self, list_id: str) -> bytes:
         if self.kind == "file":
-            return (self.directory / "lists" / f"{list_id}.json").read_bytes()
+            return (self.directory / "journal" / f"{list_id}.jsonl").read_bytes()
         return self.disk.lists[list_id].encode("utf-8")
 
     def damage(self, list_id: str, data: bytes) -> None:
-        if self.kind == "file":
-            (self.directory / "lists" / f"{list_id}.json").write_bytes(data)
-        else:
-            self.disk.lists[list_id] = data.decode("utf-8", errors="surrogateescape")
+        self.disk.lists[list_id] = data.decode("utf-8", errors="surrogateescape")
 
 
 @pytest.fixture(params=["file", "memory"])
@@ -125,17 +124,14 @@ def test_reopen_after_close_sees_everything(place: Place) -> None:
     first.append("a", game(1))
     first.append("b", game(2))
     first.append("a", game(3))
-    first.set_meta("b", {"title": "Vereinsabend", "table": 3})
-    first.set_meta("c", {"title": "noch leer"})
     device = first.device_id
     first.close()
 
     again = place.open()
-    assert again.list_ids() == ["a", "b", "c"]
+    assert again.list_ids() == ["a", "b"]
     assert again.load("a") == game(1) + game(3)
     assert again.load("b") == game(2)
     assert again.load("c") == []
-    assert again.meta("b") == {"title": "Vereinsabend", "table": 3}
     assert again.device_id == device
     uuid.UUID(device)
 
@@ -145,11 +141,9 @@ def test_unicode_round_trips(place: Place) -> None:
     event = {"players": names, "note": "Grand ouvert — „angesagt“", "Grüße": {"€": 1.5}}
     store = place.open()
     store.append("liste", [event])
-    store.set_meta("liste", {"title": "Skatabend bei Jürgen"})
     store.close()
     again = place.open()
     assert again.load("liste") == [event]
-    assert again.meta("liste") == {"title": "Skatabend bei Jürgen"}
     assert "Jürgen Müßig".encode("utf-8") in place.raw("liste")  # readable UTF-8, not \u escapes
 
 
@@ -158,7 +152,7 @@ def test_unicode_round_trips(place: Place) -> None:
 def test_bad_list_ids_are_refused_before_anything_is_written(store: Store, place: Place,
                                                              bad: Any) -> None:
     for attempt in (lambda: store.append(bad, game(1)), lambda: store.load(bad),
-                    lambda: store.set_meta(bad, {"title": "x"}), lambda: store.recover(bad)):
+                    lambda: store.head(bad), lambda: store.recover(bad)):
         with pytest.raises(InvalidListIdError, match="is not allowed") as caught:
             attempt()
         assert isinstance(caught.value, SkatError) and isinstance(caught.value, ValueError)
@@ -168,7 +162,7 @@ def test_bad_list_ids_are_refused_before_anything_is_written(store: Store, place
         outside = [p for p in place.directory.parent.rglob("*") if place.directory not in p.parents
                    and p != place.directory]
         assert outside == []
-        assert list((place.directory / "lists").iterdir()) == []
+        assert list((place.directory / "journal").iterdir()) == []
 
 
 @pytest.mark.parametrize("event, where", [
@@ -211,21 +205,8 @@ def test_loaded_and_appended_events_are_copies(store: Store) -> None:
     loaded[0]["payload"]["declarer"] = "changed after load"
     loaded.append({"extra": 1})
     assert store.load("a") == game(1)
-    store.set_meta("a", {"players": ["A", "B"]})
-    store.meta("a")["players"].append("C")
-    assert store.meta("a") == {"players": ["A", "B"]}
-
-
-def test_metadata_is_replaced_and_creates_the_list(store: Store) -> None:
-    assert store.meta("a") == {}
-    store.set_meta("b", {"title": "zuerst"})
-    store.append("a", game(1))
-    store.set_meta("b", {"title": "neu", "stake": 0.5})
-    assert store.list_ids() == ["b", "a"]
-    assert store.meta("b") == {"title": "neu", "stake": 0.5}
-    assert store.meta("a") == {}
-    with pytest.raises(InvalidEventError, match="metadata must be a dict"):
-        store.set_meta("a", ["title"])  # type: ignore[arg-type]
+    store.entries_after(0)[0].event["payload"]["declarer"] = "changed after entries_after"
+    assert store.load("a") == game(1)
 
 
 def test_a_closed_store_refuses_work_and_closes_twice(store: Store) -> None:
@@ -266,7 +247,9 @@ def test_threads_appending_at_once_lose_nothing(store: Store) -> None:
             assert [e["n"] for e in events if e["thread"] == thread] == list(range(40))
 
 
-def test_a_damaged_list_is_refused_and_recovered(place: Place, store: Store) -> None:
+def test_the_memory_fake_refuses_a_damaged_list_and_recovers_its_last_good_copy() -> None:
+    place = Place("memory", Path("/nonexistent"))
+    store = place.open()
     store.append("a", game(1))
     store.append("a", game(2))
     place.damage("a", b'{"events": {"1": {"id": "x"')
@@ -288,248 +271,230 @@ def test_a_damaged_list_is_refused_and_recovered(place: Place, store: Store) -> 
     assert not again.restored and "nothing to do" in again.message
 
 
-# --- the file store: damaged files ----------------------------------------------------------
+# --- the contract: the chain head and the sync's view ---------------------------------------
+
+
+def test_the_head_is_the_chain_over_the_lists_events(store: Store) -> None:
+    assert store.head("a") == GENESIS
+    store.append("a", game(1))
+    store.append("a", game(2))
+    store.append("b", game(3))
+    for lid in ("a", "b"):
+        head = GENESIS
+        for event in store.load(lid):
+            head = chain_hash(head, event)
+        assert store.head(lid) == head
+
+
+def test_entries_after_gives_this_devices_events_in_seq_order_across_lists(store: Store) -> None:
+    device = store.device_id
+    mine = [{"seq": n, "device": device, "n": n} for n in range(1, 9)]
+    store.append("a", mine[:3])
+    store.append("b", mine[3:6] + [{"seq": 99, "device": "another-table"}])
+    store.append("c", mine[6:])
+    assert [e.event["seq"] for e in store.entries_after(0)] == list(range(1, 9))
+    assert [e.event["seq"] for e in store.entries_after(4)] == [5, 6, 7, 8]
+    assert [e.event["seq"] for e in store.entries_after(2, limit=3)] == [3, 4, 5]
+    assert store.entries_after(8) == []
+    for lid in ("a", "b", "c"):  # each entry is its list's chain, link by link
+        entries = [e for e in store.entries_after(0) if e.event in store.load(lid)]
+        heads = [GENESIS] + [e.hash for e in entries]
+        assert [e.prev for e in entries] == heads[:-1]
+        assert verify_chain((e.prev, e.hash, e.event) for e in entries) == store.head(lid) or lid == "b"
+
+
+# --- the file store: the journal ------------------------------------------------------------
 
 
 @pytest.fixture
-def files(tmp_path: Path) -> Iterator[TinyDBEventStore]:
-    store = TinyDBEventStore(tmp_path / "store")
+def files(tmp_path: Path) -> Iterator[JournalEventStore]:
+    store = JournalEventStore(tmp_path / "store")
     yield store
     store.close()
 
 
-def list_file(store: TinyDBEventStore, list_id: str) -> Path:
-    return store.directory / "lists" / f"{list_id}.json"
+def journal_of(store: JournalEventStore, list_id: str) -> Path:
+    return store.directory / "journal" / f"{list_id}.jsonl"
 
 
-def damage_cases(good: bytes) -> dict[str, tuple[bytes, str]]:
-    return {
-        "truncated": (good[: len(good) // 2],
-                      f"is not valid JSON at line 1 column {len(good) // 2 + 1} "),
-        "garbage": (b"\xff\xfe\x00\x13garbage", "is not UTF-8 text (bad byte at offset 0)"),
-        "empty": (b"", "is empty (0 bytes)"),
-        "wrong shape": (b"[1, 2, 3]", "does not hold store data"),
-        "torn document": (b'{"events": {"1": [1]}}', "does not hold store data"),
-    }
-
-
-@pytest.mark.parametrize("case", ["truncated", "garbage", "empty", "wrong shape", "torn document"])
-def test_a_damaged_file_is_named_and_never_overwritten(files: TinyDBEventStore,
-                                                       case: str) -> None:
-    files.append("2026-11-22-abc", game(1))
-    files.append("2026-11-22-abc", game(2))
-    path = list_file(files, "2026-11-22-abc")
-    prev = path.with_name(path.name + ".prev")
-    prev_bytes = prev.read_bytes()
-    data, why = damage_cases(path.read_bytes())[case]
-    path.write_bytes(data)
-
-    for attempt in (lambda: files.load("2026-11-22-abc"),
-                    lambda: files.append("2026-11-22-abc", game(3))):
-        with pytest.raises(StoreError) as caught:
-            attempt()
-        assert isinstance(caught.value, SkatError) and isinstance(caught.value, OSError)
-        assert str(caught.value).startswith(f"{path} {why}")
-        assert caught.value.path == str(path)
-    files.close()
-    with TinyDBEventStore(files.directory) as again:  # reopening does not touch it either
-        with pytest.raises(StoreError):
-            again.load("2026-11-22-abc")
-        assert again.list_ids() == ["2026-11-22-abc"]
-    assert path.read_bytes() == data
-    assert prev.read_bytes() == prev_bytes
-
-
-def test_recovery_moves_the_damaged_file_aside_and_restores_the_last_good_copy(
-        files: TinyDBEventStore) -> None:
-    for n in range(1, 6):
-        files.append("a", game(n))
-    path = list_file(files, "a")
-    path.write_bytes(path.read_bytes()[:-100])
-    torn = path.read_bytes()
-
-    report = files.recover("a")
-    assert report.restored and report.list_id == "a" and report.entries == 12
-    assert report.moved_aside == f"{path}.corrupt"
-    assert Path(report.moved_aside).read_bytes() == torn
-    assert report.message.startswith(f"{path} is not valid JSON")
-    assert f"kept as {path}.corrupt" in report.message
-    assert files.load("a") == [e for n in range(1, 5) for e in game(n)]  # lost: game 5
-
-    files.append("a", game(6))
-    path.write_bytes(b"")
-    second = files.recover("a")
-    assert second.moved_aside == f"{path}.corrupt-2"
-    assert Path(f"{path}.corrupt").read_bytes() == torn
-    assert files.load("a") == [e for n in range(1, 5) for e in game(n)]
-    files.close()
-    with TinyDBEventStore(files.directory) as again:
-        assert again.load("a") == [e for n in range(1, 5) for e in game(n)]
-
-
-def test_recovery_without_a_good_copy_changes_nothing(files: TinyDBEventStore) -> None:
-    files.append("once", game(1))  # one write: no last good copy yet
-    path = list_file(files, "once")
-    path.write_bytes(b"{")
-    with pytest.raises(StoreError, match=r"no last good copy .*once\.json\.prev is missing"):
-        files.recover("once")
-    assert path.read_bytes() == b"{"
-
-    files.append("twice", game(1))
-    files.append("twice", game(2))
-    path = list_file(files, "twice")
-    prev = path.with_name(path.name + ".prev")
-    path.write_bytes(b"{")
-    prev.write_bytes(b"\x00")
-    with pytest.raises(StoreError, match="the last good copy is damaged too"):
-        files.recover("twice")
-    assert path.read_bytes() == b"{" and prev.read_bytes() == b"\x00"
-    assert not list(path.parent.glob("*.corrupt*"))
-
-
-def test_a_missing_file_with_a_last_good_copy_is_refused_then_recovered(
-        files: TinyDBEventStore) -> None:
+def test_each_event_is_one_verified_line_and_an_append_only_adds_lines(files: JournalEventStore) -> None:
     files.append("a", game(1))
+    before = journal_of(files, "a").read_bytes()
     files.append("a", game(2))
-    list_file(files, "a").unlink()
-    with pytest.raises(StoreError, match="is missing but its last good copy"):
-        files.load("a")
-    report = files.recover("a")
-    assert report.restored and report.moved_aside is None
-    assert files.load("a") == game(1)
+    after = journal_of(files, "a").read_bytes()
+    assert after.startswith(before)  # nothing rewritten
+    lines = after.splitlines()
+    assert len(lines) == 6
+    head = GENESIS
+    for line, event in zip(lines, game(1) + game(2)):
+        entry = parse_line(line, prev=head)
+        assert entry.event == event
+        head = entry.hash
+    assert head == files.head("a")
 
 
-def test_every_write_replaces_the_file_and_keeps_the_previous_one(
-        files: TinyDBEventStore) -> None:
-    files.append("a", game(1))
-    path = list_file(files, "a")
-    prev = path.with_name(path.name + ".prev")
-    assert not prev.exists()
-    for n in range(2, 5):
-        before = path.read_bytes()
-        inode = path.stat().st_ino
-        files.append("a", game(n))
-        assert path.stat().st_ino != inode  # a new file, never rewritten in place
-        assert prev.stat().st_ino == inode  # the old one, hard-linked: no copy
-        assert prev.read_bytes() == before
-    assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+def test_one_append_is_one_write_and_one_fsync(files: JournalEventStore,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real_write, real_sync, real_fsync = os.write, os.fdatasync, os.fsync
+    monkeypatch.setattr(os, "write", lambda fd, data: calls.append("write") or real_write(fd, data))
+    monkeypatch.setattr(os, "fdatasync", lambda fd: calls.append("fdatasync") or real_sync(fd))
+    monkeypatch.setattr(os, "fsync", lambda fd: calls.append("fsync") or real_fsync(fd))
+    files.append("a", game(1, parts=6))
+    assert calls == ["fsync", "write", "fdatasync"]  # the new file's directory, once
+    calls.clear()
+    files.append("a", game(2, parts=6))
+    assert calls == ["write", "fdatasync"]
 
 
-def test_files_are_plain_tinydb_files(files: TinyDBEventStore) -> None:
-    files.append("a", game(1))
-    files.set_meta("a", {"title": "Abend"})
-    files.close()
-    raw = json.loads(list_file(files, "a").read_bytes())
-    assert list(raw) == ["events"]
-    with TinyDB(list_file(files, "a"), access_mode="r") as db:
-        assert db.table("events").all() == game(1)
-    with TinyDB(files.directory / "index.json", access_mode="r") as db:
-        assert db.table("lists").all() == [{"list_id": "a", "meta": {"title": "Abend"}}]
+def test_lists_are_ordered_by_their_first_event_not_by_file_name(tmp_path: Path) -> None:
+    with JournalEventStore(tmp_path) as store:
+        store.append("zz-first", [{"seq": 1}])
+        store.append("aa-second", [{"seq": 2}])
+        store.append("mm-third", [{"seq": 3}])
+    with JournalEventStore(tmp_path) as store:
+        assert store.list_ids() == ["zz-first", "aa-second", "mm-third"]
 
 
-def test_an_append_writes_only_its_own_list(files: TinyDBEventStore) -> None:
-    for lid in ("a", "b", "c"):
-        files.append(lid, game(1))
-    files.append("c", game(2))
-
-    def snapshot() -> set[tuple[str, int, int]]:
-        return {(p.name, p.stat().st_ino, p.stat().st_mtime_ns)
-                for p in files.directory.rglob("*") if p.is_file()}
-
-    before = snapshot()
-    files.append("b", game(2))
-    changed = {name for name, *_ in snapshot() ^ before}
-    assert changed == {"b.json", "b.json.prev"}  # not a.json, c.json, index.json
-
-
-def test_the_storage_never_overwrites_a_file_that_changed_under_it(tmp_path: Path) -> None:
-    path = tmp_path / "x.json"
-    storage = AtomicJSONStorage(path)
-    assert storage.read() is None
-    storage.write({"events": {"1": {"a": 1}}})
-    assert storage.read() == {"events": {"1": {"a": 1}}}
-    path.write_text('{"events": {}}')  # someone else wrote it
-    with pytest.raises(StoreError, match="changed on disk since it was last read"):
-        storage.write({"events": {"1": {"a": 2}}})
-    assert path.read_text() == '{"events": {}}'
-    fresh = AtomicJSONStorage(path)
-    with pytest.raises(StoreError, match="changed on disk"):  # never read: never overwritten
-        fresh.write({})
-
-
-def test_stale_temp_files_from_a_crash_are_removed_on_open(tmp_path: Path) -> None:
-    with TinyDBEventStore(tmp_path) as store:
+def test_a_torn_last_line_is_moved_aside_and_every_whole_line_kept(tmp_path: Path,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    with JournalEventStore(tmp_path) as store:
         store.append("a", game(1))
-    leftovers = [tmp_path / "lists" / ".a.json.x1y2.tmp", tmp_path / ".index.json.abc.tmp",
-                 tmp_path / "lists" / ".a.json.prev.0f0f.tmp"]
-    for temp in leftovers:
-        temp.write_bytes(b'{"half')
-    with TinyDBEventStore(tmp_path) as store:
+        whole = journal_of(store, "a").read_bytes()
+        store.append("a", game(2))
+        full = journal_of(store, "a").read_bytes()
+    torn = full[: len(whole) + 40]  # the power went in the middle of game 2's first line
+    journal_of(store, "a").write_bytes(torn)
+    with JournalEventStore(tmp_path) as store:
         assert store.load("a") == game(1)
-    assert not any(temp.exists() for temp in leftovers)
+        assert len(store.notices) == 1 and "torn" in store.notices[0]
+        assert "torn" in caplog.text
+        aside = tmp_path / "journal" / "a.jsonl.torn"
+        assert aside.read_bytes() == torn[len(whole):]  # kept, never deleted
+        store.append("a", game(3))
+        assert store.load("a") == game(1) + game(3)
+    with JournalEventStore(tmp_path) as store:
+        assert store.notices == []  # said once
 
 
-def test_a_write_that_fails_names_the_file_and_keeps_the_list(files: TinyDBEventStore) -> None:
-    files.append("a", game(1))
-    files.append("a", game(2))
-    blocker = list_file(files, "a").with_name("a.json.prev")
-    blocker.unlink()
-    blocker.mkdir()  # the last good copy cannot be written: the append must fail whole
-    with pytest.raises(StoreError, match=r"a\.json\.prev could not be written: Is a directory"):
-        files.append("a", game(3))
-    assert files.load("a") == game(1) + game(2)
-    blocker.rmdir()
-    files.append("a", game(3))
-    assert files.load("a") == game(1) + game(2) + game(3)
+@pytest.mark.parametrize("damage", ["checksum", "chain", "not json", "deep", "nan"])
+def test_damage_before_the_tail_is_named_by_line_and_recover_keeps_what_is_before(
+        tmp_path: Path, damage: str) -> None:
+    with JournalEventStore(tmp_path) as store:
+        for n in range(1, 5):
+            store.append("a", game(n))
+    path = tmp_path / "journal" / "a.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    bad = {
+        "checksum": lines[4].replace(b'"CJ"', b'"CK"', 1),
+        "chain": lines[5],  # line 6 where line 5 should be: the chain breaks
+        "not json": b'{"prev": "\x00\x00\x00\n',
+        "deep": b"[" * 100_000 + b"\n",
+        "nan": lines[4].replace(b'"declarer":', b'"declarer":NaN,"x":', 1),
+    }[damage]
+    path.write_bytes(b"".join(lines[:4] + [bad] + lines[5:]))
+    with JournalEventStore(tmp_path) as store:
+        with pytest.raises(JournalDamage, match=r"a\.jsonl line 5 is damaged") as caught:
+            store.load("a")
+        assert caught.value.kept == 4
+        report = store.check()[0]
+        assert report.problem is not None and "line 5" in report.problem
+        recovery = store.recover("a")
+        assert recovery.restored and recovery.entries == 4
+        assert store.load("a") == game(1) + game(2)[:1]
+        moved = Path(recovery.moved_aside or "")
+        assert moved.read_bytes() == b"".join([bad] + lines[5:])  # the rest, kept aside
+        assert not store.recover("a").restored
 
 
-# --- the index -------------------------------------------------------------------------------
+def test_a_missing_device_id_is_restored_from_the_journals(tmp_path: Path) -> None:
+    with JournalEventStore(tmp_path) as store:
+        device = store.device_id
+        store.append("a", [{"seq": 1, "device": device}])
+    (tmp_path / "device-id").unlink()
+    with JournalEventStore(tmp_path) as store:
+        assert store.device_id == device  # not a new one: the table keeps its list and seq
 
 
-def test_a_damaged_index_is_refused_and_restored(files: TinyDBEventStore) -> None:
-    files.append("a", game(1))
-    files.set_meta("a", {"title": "eins"})
-    files.append("b", game(2))
+def test_a_damaged_device_id_is_repaired_from_the_journals(tmp_path: Path) -> None:
+    with JournalEventStore(tmp_path) as store:
+        device = store.device_id
+        store.append("a", [{"seq": 1, "device": device}])
+    (tmp_path / "device-id").write_text("kaputt\n")
+    with pytest.raises(StoreError, match="does not hold a device id") as caught:
+        device_id(tmp_path)
+    assert device in caught.value.hint
+    assert "restored the id" in (repair_device_id(tmp_path) or "")
+    assert device_id(tmp_path) == device
+    assert (tmp_path / "device-id.corrupt").read_text() == "kaputt\n"
+
+
+def test_entries_after_reads_only_what_it_returns(files: JournalEventStore,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    device = files.device_id
+    for n in range(1, 201):
+        files.append("a", [{"seq": n, "device": device, "pad": "x" * 200}])
     files.close()
-    index = files.directory / "index.json"
-    index.write_bytes(index.read_bytes()[:10])
-    with TinyDBEventStore(files.directory) as store:
-        with pytest.raises(StoreError, match=rf"{index} is not valid JSON at line 1 column 11"):
-            store.list_ids()
-        assert store.load("a") == game(1)  # the lists themselves are fine
-        report = store.recover_index()
-        assert report.restored and report.list_id is None
-        assert report.moved_aside == f"{index}.corrupt"
-        assert "restored it from its last good copy" in report.message
-        assert store.list_ids() == ["a", "b"]
-        assert store.meta("a") == {"title": "eins"}
-        assert not store.recover_index().restored
+    store = JournalEventStore(files.directory)
+    try:
+        assert [e.event["seq"] for e in store.entries_after(198)] == [199, 200]  # builds the index
+        reads: list[int] = []
+        real_read = JournalEventStore._read
+        monkeypatch.setattr(JournalEventStore, "_read",
+                            lambda self, j: reads.append(1) or real_read(self, j))
+        store.append("a", [{"seq": 201, "device": device}])
+        assert [e.event["seq"] for e in store.entries_after(199)] == [200, 201]
+        assert reads == []  # no journal read again: the index was extended on append
+    finally:
+        store.close()
 
 
-def test_an_index_without_good_copy_is_rebuilt_from_the_lists(files: TinyDBEventStore) -> None:
-    files.append("b", game(1))
-    files.set_meta("b", {"title": "weg"})
-    files.append("a", game(2))
-    files.close()
-    index = files.directory / "index.json"
-    index.write_bytes(b"\x00")
-    index.with_name("index.json.prev").unlink()
-    with TinyDBEventStore(files.directory) as store:
-        report = store.recover_index()
-        assert "rebuilt the index from the list files" in report.message
-        assert store.list_ids() == ["a", "b"]  # creation order is lost: by name
-        assert store.meta("b") == {}
-        assert store.load("b") == game(1)
-        store.append("c", game(3))
-        assert store.list_ids() == ["a", "b", "c"]
-
-
-def test_recover_index_adds_list_files_it_does_not_know(files: TinyDBEventStore) -> None:
+def test_a_checkpoint_comes_back_only_while_it_matches_the_journal(files: JournalEventStore) -> None:
     files.append("a", game(1))
-    (files.directory / "lists" / "z-copied-in.json").write_text('{"events": {}}')
-    report = files.recover_index()
-    assert report.restored and "z-copied-in" in report.message
-    assert files.list_ids() == ["a", "z-copied-in"]
+    files.load("a")
+    files.save_checkpoint("a", 3, b"state after 3")
+    assert files.load_checkpoint("a") == (3, b"state after 3")
+    files.append("a", game(2))
+    assert files.load_checkpoint("a") == (3, b"state after 3")
+    files.close()
+    path = files.directory / "journal" / "a.jsonl"
+    path.write_bytes(path.read_bytes().replace(b'"part":0', b'"part":9', 1))  # damage line 1
+    with JournalEventStore(files.directory) as store:
+        with pytest.raises(JournalDamage):
+            store.load_checkpoint("a")
+
+
+def test_an_old_tinydb_store_is_converted_on_first_open_and_kept_aside(tmp_path: Path) -> None:
+    lists = {"2026-11-20-tisch-1": game(1) + game(2), "2026-11-21-tisch-1": game(3)}
+    with LegacyTinyDBStore(tmp_path) as old:  # the store exactly as the code before the journal wrote it
+        for lid, events in lists.items():
+            old.append(lid, events[:2])
+            old.append(lid, events[2:])
+        old.set_meta("2026-11-21-tisch-1", {"title": "Freitag"})
+        device = old.device_id
+    before = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()
+              and p.name not in (".lock", "device-id")}
+    with JournalEventStore(tmp_path) as store:
+        assert store.list_ids() == list(lists)
+        for lid, events in lists.items():
+            assert store.load(lid) == events
+        assert store.device_id == device
+        assert any("converted the old store (2 lists, 9 events)" in n for n in store.notices)
+    for relative, data in before.items():  # every old file kept, byte for byte
+        assert (tmp_path / "before-journal" / relative).read_bytes() == data
+    assert not (tmp_path / "index.json").exists() and not (tmp_path / "lists").exists()
+    with JournalEventStore(tmp_path) as store:  # converted once
+        assert store.notices == [] and store.load("2026-11-21-tisch-1") == game(3)
+
+
+def test_an_old_store_with_a_damaged_list_is_converted_from_its_last_good_copy(tmp_path: Path) -> None:
+    with LegacyTinyDBStore(tmp_path) as old:
+        old.append("a", game(1))
+        old.append("a", game(2))
+    (tmp_path / "lists" / "a.json").write_bytes(b'{"events": {"1": NaN')
+    with JournalEventStore(tmp_path) as store:
+        assert store.load("a") == game(1)
+        assert any("last good copy" in n for n in store.notices)
 
 
 # --- where the store lives, and the device id ---------------------------------------------
@@ -540,9 +505,9 @@ def test_the_store_defaults_to_the_users_data_directory(tmp_path: Path,
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert default_directory() == tmp_path / "xdg" / "skattisch"
-    with TinyDBEventStore() as store:
+    with JournalEventStore() as store:
         store.append("a", game(1))
-    assert (tmp_path / "xdg" / "skattisch" / "lists" / "a.json").exists()
+    assert (tmp_path / "xdg" / "skattisch" / "journal" / "a.jsonl").exists()
     monkeypatch.setenv("XDG_DATA_HOME", "relative/ignored")
     assert default_directory() == tmp_path / "home" / ".local" / "share" / "skattisch"
     monkeypatch.delenv("XDG_DATA_HOME")
@@ -554,7 +519,7 @@ def test_the_device_id_is_created_once_and_kept(tmp_path: Path) -> None:
     assert str(uuid.UUID(first)) == first
     assert device_id(tmp_path / "new" / "dir") == first
     assert (tmp_path / "new" / "dir" / "device-id").read_text() == first + "\n"
-    with TinyDBEventStore(tmp_path / "new" / "dir") as store:
+    with JournalEventStore(tmp_path / "new" / "dir") as store:
         assert store.device_id == first
     assert device_id(tmp_path / "other") != first
     assert [p.name for p in (tmp_path / "new" / "dir").iterdir()
@@ -583,7 +548,7 @@ def test_the_memory_fake_gives_the_same_errors_as_files(tmp_path: Path) -> None:
     """The same misuse against both stores gives the same kind of error and message shape."""
     outcomes: dict[str, list[str]] = {}
     makers: dict[str, Callable[[], Store]] = {
-        "file": lambda: TinyDBEventStore(tmp_path / "f"), "memory": MemoryEventStore}
+        "file": lambda: JournalEventStore(tmp_path / "f"), "memory": MemoryEventStore}
     for kind, make in makers.items():
         store = make()
         seen = []

@@ -19,7 +19,7 @@ from device.hardware import CardScanned
 from device.table import Bid, Confirm, ConfirmList, Declare, EnterResult, OpenList, Pass, TableService
 from device.tricks import play_game
 from device.games import GameType
-from drivers.store import TinyDBEventStore, device_id
+from drivers.store import JournalEventStore, device_id
 from tests.strategies import deal, play_random
 
 PLAYERS = ("Anna", "Bernd", "Carla")
@@ -27,7 +27,7 @@ LIST_LENGTH = 36
 CARD_BY_CARD_EVERY = 12  # every 12th game is scanned card by card, the others typed in
 
 
-def recorded_games(store: TinyDBEventStore) -> int:
+def recorded_games(store: JournalEventStore) -> int:
     return sum(1 for list_id in store.list_ids() for e in store.load(list_id) if e["type"] == "game_recorded")
 
 
@@ -70,7 +70,7 @@ def next_command(service: TableService, number: int, *, players: tuple[str, ...]
 
 
 def main(directory: str, games: int) -> int:
-    store = TinyDBEventStore(directory)
+    store = JournalEventStore(directory)
     service = TableService(store, device_id=device_id(directory))
     done = recorded_games(store)
     print(f"start {done}", flush=True)

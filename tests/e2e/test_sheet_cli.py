@@ -22,8 +22,15 @@ def test_text_shows_entries_totals_ranking_and_settlement() -> None:
     result = sheet(str(EXAMPLE))
     assert result.returncode == 0, result.stderr
     text = result.stdout
-    assert "Bernd: Kreuz Hand mit 2, Spiel 3, Hand 4 = 48, gewonnen +48" in text
+    # laid out like the paper list and the table's list screen: Nr, Geber, Spieler, Spiel,
+    # Grundwert, Spitzen, Gewinnstufen, Wert, then each player's running game points
+    lines = text.splitlines()
+    assert lines[2].split() == ["Nr", "Geber", "Spieler", "Spiel", "Gw", "Sp", "St", "Wert", "Anna", "Bernd", "Carla",
+                                "Dieter"]
+    assert lines[3].split() == ["1", "Anna", "Bernd", "Kreuz", "H", "12", "m2", "2", "+48", "48"]
+    assert lines[3].index("48", lines[3].index("+48") + 3) > lines[2].index("Anna")  # in Bernd's column
     assert "eingepasst" in text
+    assert "Spielpunkte    96     48     46     -78" in text
     assert "  1. Anna        176" in text
     assert "Dieter zahlt Anna 1,36 €" in text
 
@@ -38,8 +45,11 @@ def test_json_is_the_scored_list_for_machines() -> None:
 
 def test_csv_has_a_row_per_entry_and_the_totals() -> None:
     rows = list(csv.reader(io.StringIO(sheet(str(EXAMPLE), "--csv").stdout)))
-    assert rows[0] == ["Nr", "Geber", "Alleinspieler", "Spiel", "Wert", "Anna", "Bernd", "Carla", "Dieter"]
-    assert len(rows) == 1 + 6 + 1
+    assert rows[0] == ["Nr", "Geber", "Alleinspieler", "Spiel", "Grundwert", "Spitzen", "Gewinnstufen", "Wert",
+                       "Anna", "Bernd", "Carla", "Dieter"]
+    assert rows[1] == ["1", "Anna", "Bernd", "Kreuz H", "12", "m2", "2", "48", "", "48", "", ""]
+    assert len(rows) == 1 + 6 + 3  # the entries, then game points, won / lost, Seeger-Fabian
+    assert rows[-3][-4:] == ["96", "48", "46", "-78"]
     assert rows[-1][-4:] == ["176", "128", "126", "-78"]
 
 

@@ -63,3 +63,17 @@ def cards_steps(codes: Iterable[str], *, via: str = "card") -> list[str]:
 
 def hand_of(*codes: str) -> str:
     return " ".join(codes)
+
+
+def direct_game(number: int, size: int, game: str, tricks: int, points: int, matadors: int) -> list[str]:
+    """Game ``number`` (0-based) of a list at ``size`` players the quick way: Vorhand takes the
+    game at 18, takes up the skat, declares ``game`` and the result is entered directly; the
+    declarer and Mittelhand confirm it."""
+    dealer = number % size
+    vorhand, mittelhand = (dealer + 1) % size, (dealer + 2) % size
+    steps = ["wait_screen game", "tap bid_18", "tap hold", "tap pass", "tap pass", "wait_screen declare",
+             "tap take_skat", f"tap game_{game}", "tap declare", "wait_screen play", "tap result_direct",
+             f"tap tricks_{tricks}", *[f"tap digit_{d}" for d in str(points)], "tap enter_result"]
+    if game != "null":
+        steps.append(f"tap matadors_p{matadors}")
+    return steps + ["wait_screen result", f"tap confirm_{vorhand}", f"tap confirm_{mittelhand}"]

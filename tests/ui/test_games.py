@@ -74,7 +74,7 @@ def suit_game(display: str):  # type: ignore[no-untyped-def]
         "expect_text \"Spiel 2/48 · Geber: Bernd (sitzt aus)\"",
         "tap list",
         "wait_screen list",
-        "expect_text \"Kreuz mit 11, Spiel 12, Schneider 13, Schwarz 14 = 168\"",
+        "expect_text \"Kreuz\"", "expect_text \"m11\"",  # Spitzen
         "expect_text \"+168\"",
         "screenshot 12-list",
         "tap close_list",
@@ -118,7 +118,8 @@ def test_grand_hand_lost(display: str) -> None:
         "expect_text \"Vorhand Bernd\"",
         "tap bid_18", "tap hold", "tap pass", "tap pass",
         "wait_screen declare",
-        "tap game_grand",  # before the skat is taken: the Grand is a hand game
+        "tap choose_hand",  # Hand or mit Skat first: never a default
+        "tap game_grand",
         "expect_text \"Grand Hand\"",
         "tap declare",
         "wait_screen play",
@@ -132,7 +133,7 @@ def test_grand_hand_lost(display: str) -> None:
         "press confirm",  # the panel's confirm button: the dealer's confirmation (Anna, a defender)
         "wait_screen game",
         "tap list",
-        "expect_text \"Grand Hand mit 1, Spiel 2, Hand 3, Schneider 4 = 96\"",
+        "expect_text \"Grand H\"", "expect_text \"24\"", "expect_text \"m1\"",  # Grundwert, Spitzen
         "expect_text \"−192\"",
         "screenshot 21-list-grand-hand-lost",
     ]
@@ -222,10 +223,9 @@ def test_eingepasst_overbid_shortened_then_the_list_and_the_end_of_the_series(di
         "tap list",
         "wait_screen list",
         "expect_text \"eingepasst\"",
-        "expect_text \"Karo mit 1, überreizt = 36\"",
-        "expect_text \"Herz ohne 2, Spiel 3 = 30\"",
+        "expect_text \"Karo\"", "expect_text \"Herz\"", "expect_text \"o2\"",
         "expect_text \"−72\"", "expect_text \"−60\"",
-        "expect_text \"Stand Seeger-Fabian\"",
+        "expect_text \"Stand Spielpunkte\"", "expect_text \"Seeger-Fabian\"",
         "screenshot 13-list-series",
         "tap end_series",
         "tap end_series_yes",
@@ -233,7 +233,7 @@ def test_eingepasst_overbid_shortened_then_the_list_and_the_end_of_the_series(di
         "expect_text \"Ende der Serie · Seeger-Fabian\"",
         "expect_text \"Anna zahlt Bernd 1,32 €\"",
         "expect_text \"Anna zahlt Carla 1,32 €\"",
-        "expect_text \"-232\"",
+        "expect_text \"−232\"",
         "screenshot 14-end-of-series",
         "tap confirm_list_0", "tap confirm_list_1",
         "expect_text \"bestätigt: Anna, Bernd\"",
@@ -258,7 +258,7 @@ def test_false_following_is_asked_and_answered_both_ways(display: str) -> None:
     steps = setup_steps(THREE, length="length_open") + [
         "tap bid_18", "tap hold", "tap pass", "tap pass",  # Vorhand (Bernd) plays
         "wait_screen declare",
-        "tap game_grand", "tap declare",
+        "tap choose_hand", "tap game_grand", "tap declare",
         "wait_screen play",
         "scan HA", "scan S7", "scan H7",  # trick 1: Carla (Mittelhand) plays a spade on hearts
         "scan HK", "scan H8",  # trick 2: now a heart of hers

@@ -66,8 +66,8 @@ def evening(display: str, request: pytest.FixtureRequest):  # type: ignore[no-un
         # the list: the Ramsch row with the loser's minus
         "tap list",
         "wait_screen list",
-        "expect_text \"Ramsch: Carla −248\"",
-        "expect_text \"Karo mit 1, Spiel 2 = 18\"",
+        "expect_text \"Ramsch\"", "expect_text \"−248\"",  # the loser's minus in his column
+        "expect_text \"Karo\"", "expect_text \"+18\"",
         "screenshot 33-list-ramsch",
         # 3. a Ramsch is not corrected here: the greyed option says why
         "tap row_1",
@@ -101,7 +101,8 @@ def evening(display: str, request: pytest.FixtureRequest):  # type: ignore[no-un
         "tap consent_0",
         "press confirm",  # the panel's ✔: the dealer of the game now (Carla) agrees
         "expect_no_text \"Berichtigung Spiel 2\"",
-        "expect_text \"Karo mit 1, Spiel 2, Schneider 3 = 27\"",
+        "expect_text \"Karo mit 1, Spiel 2 = 18, gewonnen +18\"",  # struck through, with its old score
+        "expect_text \"+27\"",
         "screenshot 38-list-corrected",
     ]
     return run_table(display, steps, size=request.param).check()  # every new screen at both sizes

@@ -115,7 +115,9 @@ def test_the_list_lines_read_like_the_paper_list() -> None:
     assert [line.number for line in lines] == ["1", "2"]
     assert lines[0].passed_in and lines[0].game == "eingepasst" and lines[0].score == ""
     assert lines[1].declarer == "Carla" and lines[1].suit == "C"
-    assert lines[1].game == "Kreuz mit 2, Spiel 3 = 36" and lines[1].score == "+36" and lines[1].score_sign == 1
+    assert lines[1].game == "Kreuz" and lines[1].score == "+36" and lines[1].score_sign == 1
+    assert (lines[1].base, lines[1].tops, lines[1].levels) == ("12", "m2", "1")
+    assert lines[1].words == "Kreuz mit 2, Spiel 3 = 36, gewonnen +36"
     bright = [cell for cell in lines[1].cells if cell.bright]
     assert len(bright) >= 1 and all(not cell.bright for cell in lines[0].cells)
     assert chart_series(view) == [[0, *(row.totals[i] for row in view.rows)] for i in range(3)]
@@ -129,7 +131,7 @@ def test_in_english_the_list_lines_and_the_declaration_choices_use_the_service_s
         table.handle(Confirm(seat))
     set_language("en")
     lines = list_lines(table.snapshot().list)
-    assert lines[0].game == "passed in" and lines[1].game == "Clubs with 2, game 3 = 36"
+    assert lines[0].game == "passed in" and lines[1].game == "Clubs" and lines[1].tops == "w2"
     options = declaring(TakeSkat()).options  # type: ignore[attr-defined]
     games = {c.name: c for c in game_choices(options, None)}
     assert [games[f"game_{g}"].label for g in ("clubs", "spades", "hearts", "diamonds")] == [
@@ -139,7 +141,7 @@ def test_in_english_the_list_lines_and_the_declaration_choices_use_the_service_s
     null_words = {c.name: c for c in word_choices(options, "null")}
     assert null_words["word_schneider"].reason == "Null has no Schneider announced"
     set_language("de")
-    assert list_lines(table.snapshot().list)[1].game == "Kreuz mit 2, Spiel 3 = 36"
+    assert list_lines(table.snapshot().list)[1].game == "Kreuz"
 
 
 def test_entry_words_and_suits() -> None:
@@ -198,8 +200,8 @@ def test_a_ramsch_row_shows_the_losers_minus() -> None:
     view = table.snapshot().list
     assert view is not None
     line = list_lines(view)[0]
-    assert line.kind == "ramsch" and line.game == "Ramsch: Carla −124" and line.score == "−124"
-    assert line.score_sign == -1 and line.suit == "" and line.declarer == ""
+    assert line.kind == "ramsch" and line.game == "Ramsch" and line.score == "−124"
+    assert line.score_sign == -1 and line.suit == "" and line.declarer == "Carla"
     assert ramsch_words(("A", "B", "C"), (0, 0, 0)) == ("Ramsch: keine Wertung", None)
     assert ramsch_words(("A", "B", "C"), (120, 0, None)) == ("Ramsch: A +120", 120)
 
@@ -218,8 +220,8 @@ def test_a_corrected_record_is_the_entry_with_the_counts_entered_again() -> None
     for command in (ProposeCorrection(1, new, row.declarer_seat, 2), ConsentCorrection(0), ConsentCorrection(1)):
         assert not table.handle(command).refusals
     lines = list_lines(table.snapshot().list)
-    assert lines[0].game == "Karo mit 1, Spiel 2, Schneider 3 = 27" and lines[0].suit == "D"
-    assert lines[0].struck == ("Karo mit 1, Spiel 2 = 18",)
+    assert lines[0].words == "Karo mit 1, Spiel 2, Schneider 3 = 27, gewonnen +27" and lines[0].suit == "D"
+    assert lines[0].struck == ("Karo mit 1, Spiel 2 = 18, gewonnen +18",)  # the old score too
 
 
 # --------------------------------------------------------------------------- the words

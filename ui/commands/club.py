@@ -70,13 +70,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     from drivers.club.server import serve
+    from ui.club.pages import club_routes
 
     def ready(line: str) -> None:
         print(line if not line.startswith("http") else f"Skattisch club: listening on {line}", flush=True)
 
     try:
         serve(store, host=args.host, port=args.port, name=args.name, advertise=not args.no_mdns, ready=ready,
-              mdns_interfaces=args.mdns_interface)
+              mdns_interfaces=args.mdns_interface, routes=club_routes(store))
     except OSError as exc:
         print(f"skattisch club: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 2

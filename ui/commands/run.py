@@ -13,6 +13,7 @@ the script with exit code 0 (every step passed) or 1 (the failing step and why a
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import random
 import sys
@@ -53,8 +54,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="open a list at once with these comma-separated players (demos, tests)")
 
 
+class _QuietKivy(logging.Filter):
+    """Kivy probes optional parts at start-up and logs each one missing with a traceback
+    (the multitouch library libmtdev, the X cut buffer tools xclip and xsel): the table needs
+    none of them, and three tracebacks at every start look like a crash. Those are dropped;
+    every other warning and error still shows."""
+
+    HARMLESS = ("Input: MTDev is not supported", "Cutbuffer: Unable to find", "xclip - ", "xsel - ",
+                "Config: Older configuration version", "Config: Upgrading configuration")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(self.HARMLESS)
+
+
 def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, bool]:
     """Settle Kivy's options before Kivy is imported (it reads them at import)."""
+    kivy_log = logging.getLogger("kivy")
+    kivy_log.addFilter(_QuietKivy())
+    kivy_log.setLevel(getattr(logging, os.environ.get("SKATTISCH_KIVY_LOG", "warning").upper(), logging.WARNING))
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
@@ -86,6 +103,17 @@ def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, 
     return width, height, fullscreen
 
 
+STORE_NOTICES = {  # kind: (English, German) — what the store repaired on opening, for the status bar
+    "torn": ("Store repaired: a line torn by a power cut was moved aside; every whole entry is kept (details in"
+             " the log).", "Speicher repariert: eine beim Stromausfall abgerissene Zeile wurde beiseitegelegt, alle"
+             " ganzen Einträge sind da (Einzelheiten im Log)."),
+    "old_copy": ("An old, damaged list was taken from its last good copy (details in the log).",
+                 "Eine alte, beschädigte Liste wurde aus ihrer letzten guten Kopie übernommen (Einzelheiten im Log)."),
+    "converted": ("The store was converted to the journal; the old files are kept in before-journal.",
+                  "Der Speicher wurde auf das Journal umgestellt; die alten Dateien liegen in before-journal."),
+}
+
+
 def run(args: argparse.Namespace) -> int:
     from drivers.config import ConfigError, load_config
     from ui.table.script import ScriptError, load_script
@@ -105,11 +133,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args, config, steps, parts)
     except StoreError as exc:
-        # Never overwrite a damaged list: say which file and how to repair it.
-        print(f"skattisch run: the stored lists cannot be read: {exc}\n"
-              "Stop the table and run 'skattisch store check', then 'skattisch store recover' "
-              "(it keeps the damaged file and restores the last good copy).", file=sys.stderr)
-        return 2
+        # Never overwrite a damaged list: say which file, what is wrong and what to do about it,
+        # on the console and on the screen (where the repair is offered behind the club PIN).
+        print(f"skattisch run: the store cannot be used: {exc}\n{exc.hint}", file=sys.stderr)
+        parts.close()  # let go of the store, so that the screen's repair may open it
+        if args.exit_when_done and not steps:
+            return 2
+        damaged = _Parts()
+        try:
+            code = _run(args, config, steps, damaged, store_problem=str(exc))
+        finally:
+            damaged.close()
+        return code
     except (PanelError, DeckError) as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
@@ -135,16 +170,18 @@ class _Parts:
                 print(f"skattisch run: closing {item!r}: {exc}", file=sys.stderr)
 
 
-def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts) -> int:
+def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts, *,
+         store_problem: str | None = None) -> int:
     from device.table import OpenList, TableService
     from drivers.adapters import DeckLoad, build_panel, build_reader, build_store, load_deck
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
 
-    # --simulate keeps the lists in memory unless a config names a store.
-    store = parts.add(build_store(config, simulate=args.simulate and args.config is None))
+    # --simulate keeps the lists in memory unless a config names a store; a damaged store is
+    # not opened again: the table shows the store screen over an empty memory store.
+    store = parts.add(build_store(config, simulate=(args.simulate and args.config is None) or bool(store_problem)))
     rng = random.Random(args.seed) if args.seed is not None else None
-    service = TableService(store, device_id=store.device_id, rng=rng)
+    service = TableService(store, device_id=store.device_id, rng=rng, roster=config.table.roster)
     if args.players:
         names = tuple(n.strip() for n in args.players.split(",") if n.strip())
         result = service.handle(OpenList(names, series_length=None if len(names) > 4 else {3: 36, 4: 48}[len(names)]))
@@ -155,6 +192,10 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
     report = parts.add(open(args.report, "w", encoding="utf-8")) if args.report else None
 
     def started(app: TableApp) -> None:
+        kinds = {getattr(notice, "kind", "") for notice in getattr(store, "notices", [])}
+        said = [STORE_NOTICES[kind][app.language == "de"] for kind in ("torn", "old_copy", "converted") if kind in kinds]
+        if said:  # said once on the screen; the log has the details (file, bytes, where they went)
+            app.hint(" ".join(said), level="error")
         if runner is not None:
             runner.start(app)
 
@@ -166,6 +207,11 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts)
         pin_hash=config.table.club_pin_hash, language=args.lang or config.table.language, config=config,
         hooks={"shutdown": _shutdown_hook(args)}, on_started=started, deck_problem=deck.problem)
     app.sync_client = _start_sync(config, store, service, parts)
+    if store_problem:
+        from ui.commands.store import repair_store
+
+        app.store_problem = store_problem
+        app.store_repair = lambda: repair_store(config.store.path)
     app.attach_panel(parts.add(build_panel(config, app.panel_submit, simulate=args.simulate)))
     reader = build_reader(config.reader, simulate=args.simulate, deck=deck.deck)
     if reader is not None:
@@ -202,8 +248,16 @@ def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
         except OSError:  # no network at all: the configured address, if any
             return None
 
+    from device.table import NextSeriesOffered
+
+    def on_answer(answer: dict[str, Any]) -> None:  # the next series the organiser released for this table
+        offer = NextSeriesOffered.from_ack(answer.get("next_series"))
+        if offer is not None:
+            service.submit(offer)
+
     client = make_client(store, directory, service.device_id, service.submit, discover=discover,
-                         fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds))
+                         fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds),
+                         on_answer=on_answer)
     service.subscribe(lambda result: client.wake() if result.events else None)
     client.start()
     return parts.add(client)

@@ -39,6 +39,7 @@ from device.table.state import Phase
 from ui import i18n
 from ui.i18n import tr
 from ui.table import errors, theme
+from ui.table.viewmodels import status_of
 from ui.table.widgets import Hint, StatusBar
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,11 @@ def register_font() -> None:
         LabelBase.register(DEFAULT_FONT, str(theme.FONT_REGULAR), fn_bold=str(bold))
     else:  # still usable; suit symbols show as boxes until fonts-dejavu-core is installed
         log.warning("%s missing: install fonts-dejavu-core for the suit symbols", theme.FONT_REGULAR)
+    # the list's narrow columns: DejaVu Sans Condensed (fonts-dejavu-extra), else the regular font
+    condensed = theme.FONT_CONDENSED if theme.FONT_CONDENSED.exists() else theme.FONT_REGULAR
+    condensed_bold = theme.FONT_CONDENSED_BOLD if theme.FONT_CONDENSED_BOLD.exists() else theme.FONT_BOLD
+    if condensed.exists():
+        LabelBase.register(theme.LIST_FONT, str(condensed), fn_bold=str(condensed_bold))
 
 
 class Root(FloatLayout):
@@ -152,6 +158,8 @@ class TableApp(App):
         self._setup_forced = False
         self._settings_unlocked = not self.pin_guard.locked
         self._shutdown_asked: Any = None  # the shutdown question a long press opened
+        self.store_problem: str | None = None  # the stored lists cannot be read: the store screen
+        self.store_repair: Callable[[], Any] = lambda: None
         self._reader_capture: Callable[[Any], None] | None = None
         self._panel_capture: Callable[[Any], None] | None = None
 
@@ -230,6 +238,8 @@ class TableApp(App):
                 self._clear_reasons()  # the table moved on: a reason given before no longer applies
             for refusal in result.refusals:
                 self.counters.refusals.append(refusal.code)
+                if isinstance(getattr(refusal, "command", None), cmd.EnterResult):
+                    self._reopen_result_entry(refusal.command)  # what was typed stays, to be corrected
                 self.hint(i18n.pick(refusal.reason_de, refusal.reason), level="error")
             for event in result.events:
                 self._announce(event)
@@ -262,6 +272,9 @@ class TableApp(App):
         self._update_status(snap)
         self._update_panel()
         wanted = PHASE_SCREENS.get(snap.phase, "setup")
+        if self.store_problem:  # the stored lists are damaged: nothing else until it is repaired
+            self._switch("store", snap)
+            return
         current = self.manager.current
         self.can_leave_setup = snap.phase != Phase.SETUP
         if not (current in OVERLAY_SCREENS or (current == "setup" and self._setup_forced)):
@@ -296,28 +309,13 @@ class TableApp(App):
     def _update_status(self, snap: Any) -> None:
         bar = self.status_bar
         bar.table_text = self.table_name or tr("table_n", number=self.table_number)
-        reader = snap.reader
-        if self.simulate:
-            bar.reader_text, bar.reader_color = tr("reader_simulated"), theme.OK
-        elif self.table_config is not None and not self.table_config.reader.enabled:
-            bar.reader_text, bar.reader_color = tr("reader_none"), theme.OK  # results typed in, as configured
-        elif self.deck_problem:
-            bar.reader_text, bar.reader_color = tr("deck_missing"), theme.BAD
-        elif reader.connected:
-            bar.reader_text, bar.reader_color = tr("reader_ok"), theme.OK
-        else:
-            bar.reader_text, bar.reader_color = tr("reader_off"), theme.BAD
-        sync = snap.sync
-        if sync.synced_games:
-            bar.sync_text = tr("sync_upto", game=sync.synced_games)
-        elif sync.last_seq and sync.acked_seq >= sync.last_seq:
-            bar.sync_text = tr("sync_all")  # all sent, no game on the list yet
-        else:
-            bar.sync_text = tr("sync_none")
-        if not sync.laptop:  # the club plays without a laptop: say so, in no alarm colour
-            bar.sync_text = tr("sync_no_laptop")
-        bar.sync_color = (theme.OK if sync.acked_seq >= sync.last_seq and sync.last_seq
-                          else theme.WARN if sync.laptop else theme.TEXT_DIM)
+        config = self.table_config
+        status = status_of(snap, simulate=self.simulate,
+                           reader_fitted=config is None or bool(config.reader.enabled),
+                           deck_problem=bool(self.deck_problem))
+        colours = {"ok": theme.OK, "wait": theme.WARN, "bad": theme.BAD, "none": theme.TEXT_DIM}
+        bar.reader_text, bar.reader_color = status.reader, colours[status.reader_level]
+        bar.sync_text, bar.sync_color = status.sync, colours[status.sync_level]
 
     def _tick_clock(self, *_args: Any) -> None:
         self.status_bar.clock_text = time.strftime("%H:%M")
@@ -388,18 +386,29 @@ class TableApp(App):
         if self._settings_unlocked:
             self._open_overlay("settings")
             return
+        self.ask_pin(self._unlock_settings)
+
+    def _unlock_settings(self) -> None:
+        self._settings_unlocked = True
+        self._open_overlay("settings")
+
+    def ask_pin(self, then: Callable[[], None]) -> None:
+        """``then()`` once the club PIN is typed right (at once when there is none); wrong PINs
+        count against the same limit wherever they are typed (:class:`device.pin.PinGuard`)."""
+        if not self.pin_guard.locked:
+            then()
+            return
         from ui.table.popups import PinPopup
 
-        PinPopup(self._check_pin).open()
+        PinPopup(lambda pin: self._check_pin(pin, then)).open()
 
-    def _check_pin(self, pin: str) -> None:
+    def _check_pin(self, pin: str, then: Callable[[], None]) -> None:
         from device.pin import PinResult
 
         attempt = self.pin_guard.attempt(pin)
         if attempt.kind is PinResult.OK:
-            self._settings_unlocked = True
             self._clear_hint()
-            self._open_overlay("settings")
+            then()
         elif attempt.kind is PinResult.WRONG:
             self.hint(tr("pin_wrong"), level="error")
         else:
@@ -524,6 +533,10 @@ class TableApp(App):
         self.submit(cmd.OpenList(tuple(players), draw=draw, series_length=series_length, scoring=scoring,
                                  profile=profile, stake=stake))
 
+    def open_next_series(self) -> None:
+        """Open the list the laptop released for this table (its players and seats)."""
+        self.submit(cmd.OpenNextSeries())
+
     def bid(self, value: int) -> None:
         bidding = self._bidding()
         if bidding is not None:
@@ -567,6 +580,11 @@ class TableApp(App):
 
     def enter_result(self, tricks: int, points: int | None, matadors: int | None = None) -> None:
         self.submit(cmd.EnterResult(tricks, points, matadors))
+
+    def _reopen_result_entry(self, refused: cmd.EnterResult) -> None:
+        """A refused "Ergebnis direkt" opens again with what was typed (the reason on top)."""
+        if self.current_screen == "play" and self._top_popup() is None:
+            self.manager.get_screen("play").enter_result(refused)
 
     def enter_matadors(self, matadors: int) -> None:
         self.submit(cmd.EnterMatadors(matadors))

@@ -16,6 +16,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
 
 from device.cards import DECK
 from ui.i18n import tr
@@ -25,6 +26,7 @@ from ui.table.widgets import CardChip, TButton, TLabel, make_button
 # The picker's rows: one suit each (♣ ♠ ♥ ♦); columns from the highest card down, as a
 # player sorts his hand: Ass, 10, König, Dame, Bube, 9, 8, 7.
 PICKER_RANKS = "AT KQJ987".replace(" ", "")
+MATADORS_PER_ROW = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +156,12 @@ class NumberPad(BoxLayout):
     value = StringProperty("")
     limit = NumericProperty(120)
     masked = BooleanProperty(False)  # a PIN shows dots
+    fresh = BooleanProperty(False)  # filled in beforehand: the first digit types over it
 
     def press(self, key: str) -> None:
+        if self.fresh and key.isdigit():
+            self.value = ""
+        self.fresh = False
         if key == "⌫":
             self.value = self.value[:-1]
         elif key == "C":
@@ -188,26 +194,34 @@ class ResultPopup(TablePopup):
         grid = self.ids.tricks_grid
         for n in range(11):
             grid.add_widget(make_button(str(n), f"tricks_{n}", lambda n=n: self.set_tricks(n), size_hint_y=1))
-        pad = self.ids.pad
+        pad = self._pad = self.ids.pad.__self__
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "⌫"):
             pad.ids.keypad.add_widget(make_button(key, f"digit_{key}" if key.isdigit() else
                                                   ("digit_clear" if key == "C" else "digit_back"),
                                                   lambda k=key: pad.press(k), size_hint_y=1))
         page = self.ids.matadors_page
         with_values = sorted(v for v in matador_choices if v > 0)
-        page.cols = max(1, len(with_values))  # "mit" on the first row, "ohne" under it
-        for value in [*with_values, *(-v for v in with_values if -v in matador_choices)]:
-            label = tr("with_n", n=value) if value > 0 else tr("without_n", n=-value)
-            button = make_button(label, f"matadors_{'p' if value > 0 else 'm'}{abs(value)}",
-                                 lambda v=value: self._finish(v), height=self._row_height(),
-                                 kind="selected" if value == matadors else "normal")
-            page.add_widget(button)
+        # "mit" rows first, "ohne" rows under them, at most six a row: each button ≥ 120 px
+        # wide at 800×480 (22 in one row were 58 px and wrapped)
+        page.cols = max(1, min(MATADORS_PER_ROW, len(with_values)))
+        for values in (with_values, [-v for v in with_values if -v in matador_choices]):
+            for value in values:
+                label = tr("with_n", n=value) if value > 0 else tr("without_n", n=-value)
+                page.add_widget(make_button(label, f"matadors_{'p' if value > 0 else 'm'}{abs(value)}",
+                                            lambda v=value: self._finish(v), height=self._row_height(),
+                                            kind="selected" if value == matadors else "normal"))
+            for _ in range(-len(values) % page.cols):  # the "ohne" rows start on a row of their own
+                page.add_widget(Widget(size_hint_y=None, height=self._row_height()))
         if tricks is not None:
             self.set_tricks(tricks)
         if points is not None:
             pad.value = str(points)
+            pad.fresh = True  # as on the Ramsch pad: the first digit typed replaces the old Augen
+        # a correction must change something: the entry's own counts are refused with a reason
+        self._unchanged = None if heading == "" or tricks is None else (tricks, points, matadors)
 
-        self._pages = [self.ids.entry_page, self.ids.matadors_page]
+        # strong references: ``ids`` are weak, and a page out of the tree would be collected
+        self._pages = [self.ids.entry_page.__self__, self.ids.matadors_page.__self__]
         self.ids.body.remove_widget(self.ids.matadors_page)
 
     def on_page(self, _instance: Any, page: int) -> None:
@@ -219,7 +233,7 @@ class ResultPopup(TablePopup):
 
     @staticmethod
     def _row_height() -> float:
-        return float(App.get_running_app().scale * 80)
+        return float(App.get_running_app().scale * 68)
 
     def set_tricks(self, n: int) -> None:
         self.tricks = n
@@ -231,7 +245,7 @@ class ResultPopup(TablePopup):
         if self.tricks < 0:
             App.get_running_app().hint(tr("tricks_missing"))
             return
-        if not self.ids.pad.value and not self.null_game:
+        if not self._pad.value and not self.null_game:
             App.get_running_app().hint(tr("points_missing"))
             return
         if self.null_game:
@@ -240,7 +254,11 @@ class ResultPopup(TablePopup):
             self.page = 1
 
     def _finish(self, matadors: int | None) -> None:
-        value = self.ids.pad.value
+        value = self._pad.value
+        if self._unchanged is not None and (self.tricks, int(value) if value else None, matadors) == self._unchanged:
+            App.get_running_app().hint(tr("correction_unchanged"))
+            self.page = 0
+            return
         self.dismiss()
         self._on_enter(self.tricks, int(value) if value else None, matadors)
 

@@ -26,6 +26,7 @@ from kivy.core.window import Window
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from device.cards import Card
@@ -44,12 +45,35 @@ def plain(text: str) -> str:
 
 
 def _shown(widget: Any) -> bool:
+    """Drawn and reachable: not hidden or disabled, of some size, and inside the window and
+    the visible part of every scroll view it lies in (a row scrolled away is not shown)."""
     node = widget
     while node is not None and node is not Window:
         if getattr(node, "opacity", 1) <= 0.01 or getattr(node, "disabled", False):
             return False
         node = node.parent
-    return bool(widget.width > 1 and widget.height > 1)
+    if not (widget.width > 1 and widget.height > 1):
+        return False
+    x, y = widget.to_window(widget.center_x, widget.center_y)
+    if not (0 <= x <= Window.width and 0 <= y <= Window.height):
+        return False
+    node = widget.parent
+    while node is not None and node is not Window:
+        if isinstance(node, ScrollView):
+            left, bottom = node.to_window(node.x, node.y)
+            if not (left <= x <= left + node.width and bottom <= y <= bottom + node.height):
+                return False
+        node = node.parent
+    return True
+
+
+def drawn_text(label: Label) -> str:
+    """The text a label really draws: what fits its box (a line cut off at the bottom is
+    missing, a shortened name reads "Ha…re"), as the lines Kivy laid out."""
+    lines = getattr(getattr(label, "_label", None), "_cached_lines", None)
+    if not lines:
+        return plain(label.text)
+    return plain(" ".join("".join(str(word.text) for word in line.words) for line in lines))
 
 
 def visible_widgets() -> Iterator[Any]:
@@ -65,7 +89,8 @@ def visible_widgets() -> Iterator[Any]:
 
 
 def visible_texts() -> list[str]:
-    return [plain(w.text) for w in visible_widgets() if isinstance(w, Label) and plain(w.text)]
+    """The texts drawn on screen now (as they show: cut-off or shortened texts as drawn)."""
+    return [drawn_text(w) for w in visible_widgets() if isinstance(w, Label) and plain(w.text)]
 
 
 def find_named(name: str) -> Any | None:
@@ -78,6 +103,24 @@ def find_named(name: str) -> Any | None:
             if key == name and _shown(child):
                 return child
     return None
+
+
+def scroll_into_view(name: str) -> None:
+    """A widget named ``name`` that lies in a scroll view but out of its view (a list row
+    scrolled away) is scrolled into view, as a player would scroll before tapping it."""
+    if find_named(name) is not None:
+        return
+    modals = [w for w in Window.children if isinstance(w, ModalView)]
+    for root in (modals[:1] if modals else list(Window.children)):
+        for widget in root.walk(restrict=True):
+            if getattr(widget, "name", None) != name or isinstance(widget, Screen):
+                continue
+            node = widget.parent
+            while node is not None and node is not Window and not isinstance(node, ScrollView):
+                node = node.parent
+            if isinstance(node, ScrollView):
+                node.scroll_to(widget, padding=0, animate=False)
+                return
 
 
 def find_text(text: str) -> tuple[Any | None, int]:
@@ -239,6 +282,7 @@ class ScriptRunner:
     # -- the steps -------------------------------------------------------------------------
 
     def _do_tap(self, step: Step) -> None:
+        scroll_into_view(step.arg)
         self._tap_widget(step, lambda: find_named(step.arg),
                          lambda: f"no widget named {step.arg!r} {self._what_is_there()}")
 
@@ -304,6 +348,10 @@ class ScriptRunner:
     def _do_expect_screen(self, step: Step) -> None:
         shown = self.app.current_screen
         self._done(step, shown == step.arg, f"screen {shown!r} is shown, not {step.arg!r}")
+
+    def _do_expect_shown(self, step: Step) -> None:
+        self._settle(step, lambda: (find_named(step.arg) is not None,
+                                    f"no widget {step.arg!r} in view {self._what_is_there()}"))
 
     def _do_expect_text(self, step: Step) -> None:
         wanted = " ".join(step.arg.split()).casefold()

@@ -30,6 +30,8 @@ button, e.g. ``bid_18``; the documentation lists them):
 ``expect_text "TEXT"``   TEXT is visible somewhere on the screen (wait up to 5 s)
 ``expect_no_text "T"``   T is not visible
 ``expect_screen NAME``   the screen shown is NAME, now
+``expect_shown NAME``    the widget NAME is on the screen and in view (a list row not
+                         scrolled away), now
 ``screenshot NAME``      save a PNG ``NAME.png`` (into ``--screenshots DIR``)
 ``sleep SECONDS``        let the clock run (demos only; tests do not need it)
 =======================  ===================================================================
@@ -39,7 +41,7 @@ button, e.g. ``bid_18``; the documentation lists them):
 >>> parse_script("jump 3")
 Traceback (most recent call last):
 ...
-ui.table.script.ScriptError: line 1: unknown step 'jump': one of card, expect_no_text, expect_screen, expect_text, press, scan, screenshot, sleep, tap, tap_text, type, wait_screen
+ui.table.script.ScriptError: line 1: unknown step 'jump': one of card, expect_no_text, expect_screen, expect_shown, expect_text, press, scan, screenshot, sleep, tap, tap_text, type, wait_screen
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ STEPS: dict[str, int] = {
     "expect_text": 1,
     "expect_no_text": 1,
     "expect_screen": 1,
+    "expect_shown": 1,
     "screenshot": 1,
     "sleep": 1,
 }

@@ -24,6 +24,9 @@ RGBA = tuple[float, float, float, float]
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"  # has ♣ ♠ ♥ ♦; Kivy's own Roboto lacks them
 FONT_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+FONT_CONDENSED = FONT_DIR / "DejaVuSansCondensed.ttf"  # the list's narrow columns (fonts-dejavu-extra)
+FONT_CONDENSED_BOLD = FONT_DIR / "DejaVuSansCondensed-Bold.ttf"
+LIST_FONT = "TableCondensed"  # the name it is registered under
 
 BASE_HEIGHT = 480  # the 7" panel; everything below is in pixels at this height
 
@@ -85,13 +88,27 @@ PLAYER_COLOURS: tuple[RGBA, ...] = (
     hex_rgba("#4fc3f7"), hex_rgba("#ffb74d"), hex_rgba("#ba68c8"), hex_rgba("#aed581"), hex_rgba("#f06292"),
 )
 
+# …and a mark each, drawn on every point of its chart line and in front of the name, so the
+# lines differ by shape as well as by colour (colour alone fails colour-blind players).
+PLAYER_MARKS = ("●", "■", "▲", "◆", "✚")
+
+
+def rgb_hex(colour: RGBA) -> str:
+    """A colour for Kivy markup: ``(1.0, 0.502, 0.0, 1.0)`` → ``"ff8000"``.
+
+    >>> rgb_hex(hex_rgba("#ff8000"))
+    'ff8000'
+    """
+    return "".join(f"{round(c * 255):02x}" for c in colour[:3])
+
+
 # -- sizes at 800×480 (multiplied by scale) ------------------------------------------------
 BUTTON_HEIGHT = 64  # ≥ 60 px ≈ 10 mm on the 7" panel
 BAR_HEIGHT = 40  # status bar
 BOTTOM_BAR_HEIGHT = 76
 FONT = 20  # body text; never below FONT_MIN
 FONT_SMALL = 18
-FONT_MIN = 14
+FONT_MIN = 18  # nothing a player must read is smaller at arm's length on the 7" panel
 FONT_LARGE = 26
 FONT_HUGE = 34
 SPACING = 8

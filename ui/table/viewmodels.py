@@ -36,6 +36,49 @@ def signed(value: int) -> str:
     return "0"
 
 
+def escape(text: str) -> str:
+    """A player's name (or any typed text) for a label that reads colour markup: shown as
+    typed, never as markup ("[color=00000000]Bernd[/color]" must not make a name invisible).
+
+    >>> escape("[b]Bernd[/b] & Co")
+    '&bl;b&br;Bernd&bl;/b&br; &amp; Co'
+    """
+    return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
+
+
+SHORT_NAME = 9  # characters: a name up to this long is its own short name
+SHORT_NAME_FIVE = 7  # at a five-table the list's columns are narrower
+
+
+def short_names(players: Sequence[str], limit: int | None = None) -> dict[str, str]:
+    """Each player's short name for the list's headers and the buttons, unique at the table:
+    a name up to nine characters (seven at five players) as it is; a longer one cut to its
+    first part and the next part's initial ("Hans-Joachim" → "Hans-J.", "Karl-Heinz" →
+    "Karl-H."), or to its first letters and a dot. Where two would read alike, both keep
+    their whole names.
+
+    >>> short_names(["Hannelore", "Hans-Joachim", "Wolfgang", "Karl-Heinz"])
+    {'Hannelore': 'Hannelore', 'Hans-Joachim': 'Hans-J.', 'Wolfgang': 'Wolfgang', 'Karl-Heinz': 'Karl-H.'}
+    >>> short_names(["Hannelore", "Hans-Joachim", "Wolfgang", "Karl-Heinz", "Ingrid"])
+    {'Hannelore': 'Hannel.', 'Hans-Joachim': 'Hans-J.', 'Wolfgang': 'Wolfga.', 'Karl-Heinz': 'Karl-H.', 'Ingrid': 'Ingrid'}
+    >>> short_names(["Hans-Jürgen", "Hans-Joachim", "Bernhardine"])
+    {'Hans-Jürgen': 'Hans-Jürgen', 'Hans-Joachim': 'Hans-Joachim', 'Bernhardine': 'Bernhard.'}
+    """
+    most = limit if limit is not None else (SHORT_NAME if len(players) <= 4 else SHORT_NAME_FIVE)
+
+    def cut(name: str) -> str:
+        if len(name) <= most:
+            return name
+        parts = re.split(r"([- ])", name, maxsplit=1)
+        if len(parts) == 3 and 2 <= len(parts[0]) <= most - 3 and parts[2]:
+            return f"{parts[0]}{parts[1]}{parts[2][0]}."
+        return name[:most - 1] + "."
+
+    cuts = {name: cut(name) for name in players}
+    taken = [c.casefold() for c in cuts.values()]
+    return {name: (c if taken.count(c.casefold()) == 1 else name) for name, c in cuts.items()}
+
+
 def total_text(value: int) -> str:
     """A running total: no plus sign, but a true minus like the entries beside it.
 
@@ -54,6 +97,48 @@ def game_suit(game: str | None) -> str:
 def is_null(game: str | None) -> bool:
     """Whether the snapshot's game is a Null (no matadors to ask for)."""
     return game == "null"
+
+
+# --------------------------------------------------------------------------- the status bar
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The status bar's reader and sync: a text and a level each ("ok" green, "wait" amber,
+    "bad" red, "none" grey: a part the table was set up without is no alarm)."""
+
+    reader: str
+    reader_level: str
+    sync: str
+    sync_level: str
+
+
+def status_of(snap: Any, *, simulate: bool, reader_fitted: bool, deck_problem: bool = False) -> Status:
+    """What the status bar says about the reader and the sync. A table set up without a
+    reader ("ohne Leser": results typed in) or without a laptop ("ohne Laptop", the
+    snapshot's ``sync.laptop``) is not an alarm; a fitted reader that is gone is ("Leser
+    fehlt", red), and so is one without a usable deck ("Kartensatz fehlt: anlernen");
+    games the laptop has not taken yet are amber."""
+    reader = snap.reader
+    if simulate:
+        reader_text, reader_level = tr("reader_simulated"), "ok"
+    elif reader_fitted and deck_problem:
+        reader_text, reader_level = tr("deck_missing"), "bad"
+    elif reader.connected:
+        reader_text, reader_level = tr("reader_ok"), "ok"
+    elif not reader_fitted:
+        reader_text, reader_level = tr("reader_none"), "none"
+    else:
+        reader_text, reader_level = tr("reader_off"), "bad"
+    sync = snap.sync
+    if not getattr(sync, "laptop", True):
+        return Status(reader_text, reader_level, tr("sync_no_laptop"), "none")
+    all_sent = bool(sync.last_seq) and sync.acked_seq >= sync.last_seq
+    if sync.synced_games:
+        text = tr("sync_upto", game=sync.synced_games)
+    else:
+        text = tr("sync_all") if all_sent else tr("sync_none")
+    return Status(reader_text, reader_level, text, "ok" if all_sent else "wait")
 
 
 # --------------------------------------------------------------------------- bidding
@@ -179,6 +264,15 @@ class ListCell:
 _OUTCOME = re.compile(r",\s*(?:gewonnen|verloren|won|lost)\b.*$")
 
 
+def without_name(text: str, declarer: str | None) -> str:
+    """A row's text without the declarer's name in front (shown bold beside it).
+
+    >>> without_name("Bernd: Kreuz mit 2, Spiel 3 = 36, gewonnen +36", "Bernd")
+    'Kreuz mit 2, Spiel 3 = 36, gewonnen +36'
+    """
+    return text[len(declarer) + 2:] if declarer and text.startswith(declarer + ": ") else text
+
+
 def entry_words(text: str, declarer: str | None) -> str:
     """A row's game in words for the list's narrow column: without the declarer's name in
     front (it is shown bold beside it) and without ", gewonnen +48" (", won +48") at the end
@@ -189,53 +283,89 @@ def entry_words(text: str, declarer: str | None) -> str:
     >>> entry_words("Bernd: Clubs Hand with 2, game 3, Hand 4 = 48, won +48", "Bernd")
     'Clubs Hand with 2, game 3, Hand 4 = 48'
     """
-    if declarer and text.startswith(declarer + ": "):
-        text = text[len(declarer) + 2:]
-    return _OUTCOME.sub("", text)
+    return _OUTCOME.sub("", without_name(text, declarer))
 
 
 @dataclass(frozen=True, slots=True)
 class ListLine:
+    """One line of the list as the paper list writes it (ISkO 5.5.2): Nr, Geber,
+    Alleinspieler, the game in short with its suit chip, Grundwert, Spitzen, Gewinnstufen,
+    Wert, and each player's running game points where the row changed them. Names are the
+    players' short names."""
+
     number: str
     dealer: str
-    declarer: str
-    game: str
+    declarer: str  # a Ramsch: the loser(s)
+    game: str  # "Kreuz H", "eingepasst", "Ramsch"
     suit: str
-    score: str
+    base: str  # Grundwert
+    tops: str  # Spitzen: "m2", "o3"
+    levels: str  # Gewinnstufen beyond the Spitzen
+    score: str  # Wert, signed
     score_sign: int
     cells: tuple[ListCell, ...]
-    struck: tuple[str, ...]  # the texts this entry had before a correction
+    struck: tuple[str, ...]  # the entries this row had before a correction, in words with their scores
     passed_in: bool
     marks: str
     kind: str = "game"  # "game", "passed_in", "ramsch"
+    words: str = ""  # the whole entry in words ("Kreuz mit 2, Spiel 3 = 36, gewonnen +36")
 
 
-def list_lines(view: Any) -> list[ListLine]:
-    """The list as the paper list shows it: per row its number, dealer, game in words, the
-    entry (+/−) and each player's running total, bright where the row changed it."""
+def tops_text(tops: int | None) -> str:
+    """Spitzen in the list's short form: +2 → "m2" ("w2" in English), −3 → "o3" ("wo3").
+
+    >>> tops_text(2), tops_text(-3), tops_text(None)
+    ('m2', 'o3', '')
+    """
+    if tops is None:
+        return ""
+    return f"{tr('tops_with')}{tops}" if tops > 0 else f"{tr('tops_without')}{-tops}"
+
+
+def list_lines(view: Any, name_limit: int | None = None) -> list[ListLine]:
+    """The list as the paper list shows it, one line per game (see :class:`ListLine`);
+    ``name_limit``: the short names' length (default: by the table's size)."""
+    short = short_names(view.players, name_limit)
     lines = []
-    before: tuple[int, ...] = tuple(0 for _ in view.players)
     for row in view.rows:
-        cells = []
-        for index, total in enumerate(row.totals):
-            changed = total != (before[index] if index < len(before) else 0)
-            cells.append(ListCell(total_text(total) if changed or row.points[index] else "", changed))
-        before = tuple(row.totals)
+        cells = tuple(ListCell("" if p is None else total_text(p), p is not None)
+                      for p in (row.game_points or (None,) * len(view.players)))
         score = row.score
+        declarer = short.get(row.declarer or "", row.declarer or "")
         if row.kind == "ramsch":
-            text, score = ramsch_words(view.players, row.points)
-        elif row.kind == "passed_in":
-            text = tr("passed_in")
-        else:
-            text = entry_words(pick(row.text, row.text_en), row.declarer)
+            _text, score = ramsch_words(view.players, row.points)
+            declarer = ", ".join(short[name] for name, p in zip(view.players, row.points) if p)
         lines.append(ListLine(
-            number=str(row.number), dealer=row.dealer, declarer=row.declarer or "", game=text,
-            suit=game_suit(row.game),
+            number=str(row.number), dealer=short.get(row.dealer, row.dealer), declarer=declarer,
+            game=pick(row.short, row.short_en) or (tr("passed_in") if row.kind == "passed_in" else "Ramsch"),
+            suit=game_suit(row.game), base="" if row.base_value is None else str(row.base_value),
+            tops=tops_text(row.tops), levels="" if row.levels is None else str(row.levels),
             score="" if score is None else signed(score),
-            score_sign=0 if not score else (1 if score > 0 else -1), cells=tuple(cells),
-            struck=tuple(entry_words(t, row.declarer) for t in pick(row.earlier, row.earlier_en)),
-            passed_in=row.kind == "passed_in",
-            marks=" ".join(row.marks), kind=row.kind))
+            score_sign=0 if not score else (1 if score > 0 else -1), cells=cells,
+            # the earlier entry with its score: a correction may change the score only
+            struck=tuple(without_name(t, row.declarer) for t in pick(row.earlier, row.earlier_en)),
+            passed_in=row.kind == "passed_in", marks=" ".join(row.marks), kind=row.kind,
+            words=without_name(pick(row.text, row.text_en), row.declarer)))
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class StandLine:
+    """A "Stand" line under the list: a label and one figure per player."""
+
+    label: str
+    cells: tuple[str, ...]
+    bold: bool
+
+
+def stand_lines(view: Any) -> list[StandLine]:
+    """The totals as on paper: each player's game points, won and lost games, and the
+    scoring system's total (the 50/40/30 of Seeger-Fabian belong here, not in the rows)."""
+    lines = [StandLine(tr("col_game_points"), tuple(total_text(t) for t in view.classic), True),
+             StandLine(tr("col_won_lost"), tuple(f"{w} / {lost}" for w, lost in zip(view.won, view.lost)), False)]
+    if view.system != "classic":
+        lines.append(StandLine(pick(view.system_label, view.system_label_en),
+                               tuple(total_text(t) for t in view.totals), True))
     return lines
 
 
@@ -263,6 +393,52 @@ def chart_series(view: Any) -> list[list[int]]:
         for index, total in enumerate(row.totals):
             series[index].append(total)
     return series
+
+
+# --------------------------------------------------------------------------- the result
+
+
+def result_counts(result: Any, declarer: str) -> str:
+    """What was entered, for the two players who confirm to check: the declarer's Augen and
+    Stiche and the bid ("Carla: 80 Augen · 7 Stiche · gereizt 36"; a Null: the tricks only).
+    An overbid game is valued at the bid, so the bid is what explains its value."""
+    if result.declarer_tricks is None:
+        return ""
+    if result.game == "null" or result.declarer_points is None:
+        counts = tr("result_tricks", name=declarer, tricks=result.declarer_tricks)
+    else:
+        counts = tr("result_counts", name=declarer, points=result.declarer_points, tricks=result.declarer_tricks)
+    return counts + (f" · {tr('bid_was', bid=result.bid)}" if result.bid else "")
+
+
+# --------------------------------------------------------------------------- end of the series
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    """A line of the ranking: the plain game points beside the scoring system's total, so
+    the table can check the amounts (the money is computed from the game points)."""
+
+    rank: str
+    name: str
+    won_lost: str
+    game_points: str
+    total: str
+
+
+def standing_lines(end: Any, view: Any) -> list[StandingLine]:
+    """The ranking with each player's won/lost games, game points and total, best first."""
+    classic = dict(zip(view.players, view.classic))
+    return [StandingLine(f"{s.rank}.", s.name, tr("won_lost", won=s.won, lost=s.lost),
+                         total_text(classic.get(s.name, 0)), total_text(s.total)) for s in end.ranking]
+
+
+def money_lines(end: Any) -> list[str]:
+    """Every payment of the settlement, one line each ("Dieter zahlt Bernd 0,24 €"), or
+    "Niemand zahlt" when the stake is set and nobody owes; nothing without a stake."""
+    if end.transfers:  # the amount never breaks from its € sign
+        return [pick(t.text, t.text_en).replace(" €", "\u00a0€") for t in end.transfers]
+    return [tr("nobody_pays")] if end.stake not in ("", "0") else []
 
 
 # --------------------------------------------------------------------------- corrections

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.core.text import DEFAULT_FONT
+from kivy.graphics import Color, Ellipse, Line, Quad, Rectangle, RoundedRectangle, Triangle
 from kivy.properties import (
     BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
     StringProperty,
@@ -112,6 +113,7 @@ class GameText(BoxLayout):
     struck = BooleanProperty(False)
     bold = BooleanProperty(False)
     wrap = BooleanProperty(False)  # several lines (the height follows ``text_height``)
+    font_name = StringProperty(DEFAULT_FONT)  # Kivy's default name, which the table maps to DejaVu Sans
     text_height = NumericProperty(0)
 
 
@@ -176,24 +178,42 @@ class Chart(Widget):
         low, high = min(values), max(values)
         span = (high - low) or 1
         count = max(len(s) for s in self.series)
-        step = self.width / max(1, count - 1)
         scale = App.get_running_app().scale if App.get_running_app() else 1.0
+        inset = 8 * scale  # the marks stay inside the panel
+        x0, y0, width, height = self.x + inset, self.y + inset, self.width - 2 * inset, self.height - 2 * inset
+        step = width / max(1, count - 1)
         with self.canvas:
             Color(*theme.PANEL)
             RoundedRectangle(pos=self.pos, size=self.size, radius=[6 * scale])
             Color(*theme.TEXT_DIM)
-            zero = self.y + (0 - low) / span * self.height
-            Line(points=[self.x, zero, self.right, zero], width=1)
+            zero = y0 + (0 - low) / span * height
+            Line(points=[x0, zero, x0 + width, zero], width=1)
             for index, totals in enumerate(self.series):
                 colour = self.colors[index] if index < len(self.colors) else theme.TEXT
                 Color(*colour)
                 points: list[float] = []
                 for n, value in enumerate(totals):
-                    points += [self.x + n * step, self.y + (value - low) / span * self.height]
+                    points += [x0 + n * step, y0 + (value - low) / span * height]
                 if len(points) >= 4:
                     Line(points=points, width=2.2 * scale)
-                elif points:
-                    Line(circle=(points[0], points[1], 3 * scale), width=2 * scale)
+                every = max(1, len(totals) // 12)  # a mark on every point, at most about twelve
+                for n in range(0, len(totals), every):
+                    _mark(index % len(theme.PLAYER_MARKS), points[2 * n], points[2 * n + 1], 5 * scale)
+
+
+def _mark(shape: int, x: float, y: float, r: float) -> None:
+    """The player's mark at a chart point (``theme.PLAYER_MARKS``: ● ■ ▲ ◆ ✚)."""
+    if shape == 0:
+        Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
+    elif shape == 1:
+        Rectangle(pos=(x - r, y - r), size=(2 * r, 2 * r))
+    elif shape == 2:
+        Triangle(points=[x - r, y - r, x + r, y - r, x, y + r])
+    elif shape == 3:
+        Quad(points=[x, y - r, x + r, y, x, y + r, x - r, y])
+    else:
+        Line(points=[x - r, y, x + r, y], width=r / 2.5)
+        Line(points=[x, y - r, x, y + r], width=r / 2.5)
 
 
 def make_button(text: str, name: str, action: Any = None, *, kind: str = "normal", greyed: bool = False,
@@ -205,3 +225,12 @@ def make_button(text: str, name: str, action: Any = None, *, kind: str = "normal
     if action is not None:
         button.bind(on_act=lambda *_: action())
     return button
+
+
+def make_label(text: str, **kwargs: Any) -> TLabel:
+    """A :class:`TLabel` with ``kwargs`` set after its kv rule (whose bound sizes would
+    otherwise win over the ones given here: a font size, a font)."""
+    label = TLabel(text=text)
+    for key, value in kwargs.items():
+        setattr(label, key, value)
+    return label

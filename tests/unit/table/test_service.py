@@ -17,7 +17,7 @@ from device.table.events import Event
 from device.table.service import PumpResult, TableService
 from device.table.state import replay
 from device.games import GameType
-from drivers.store import MemoryDisk, MemoryEventStore, TinyDBEventStore
+from drivers.store import MemoryDisk, MemoryEventStore, JournalEventStore
 from tests.strategies import deal, play_random
 from tests.table_helpers import DEVICE, ListStore, StepClock, Table, make_service, seeded_ids
 
@@ -155,10 +155,10 @@ def continue_and_finish(service: TableService, tricks: list[tuple[Card, ...]]) -
 
 def test_a_new_service_over_the_same_store_continues_exactly_where_it_was(tmp_path: Path) -> None:
     reference, tricks = half_a_game(ListStore())
-    store = TinyDBEventStore(tmp_path)
+    store = JournalEventStore(tmp_path)
     old, _ = half_a_game(store)
     store.close()
-    store = TinyDBEventStore(tmp_path)
+    store = JournalEventStore(tmp_path)
     new = TableService(store, device_id=DEVICE, clock=StepClock(), rng=random.Random(1), new_id=seeded_ids(99))
     assert new.state == old.state and new.events == old.events
     assert new.last_seq == old.last_seq and new.snapshot() == old.snapshot()

@@ -38,9 +38,11 @@ from ui.table.screens.ramsch import RamschScreen  # noqa: E402
 from ui.table.screens.result import ResultScreen  # noqa: E402
 from ui.table.screens.settings import SettingsScreen  # noqa: E402
 from ui.table.screens.setup import SetupScreen  # noqa: E402
+from ui.table.screens.store import StoreScreen  # noqa: E402
 
 SCREEN_CLASSES: dict[str, type[TableScreen]] = {
     "setup": SetupScreen,
+    "store": StoreScreen,
     "game": GameScreen,
     "declare": DeclareScreen,
     "play": PlayScreen,

@@ -5,6 +5,7 @@ on it says why."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
@@ -37,6 +38,7 @@ class DeclareScreen(TableScreen):
         super().__init__(**kwargs)
         self._snap: Any = None
         self._deal_key: Any = None
+        self.hand_chosen = False
 
     def show(self, snap: Any) -> None:
         self._snap = snap
@@ -48,23 +50,40 @@ class DeclareScreen(TableScreen):
         if deal_key != self._deal_key:  # a new declaration (or the skat was taken): start afresh
             self._deal_key = deal_key
             self.selected = ""
+            self.hand_chosen = False
         self.title_text = tr("declare_title", name=view.declarer_name, bid=view.bid)
         self.prompt_text = pick(view.prompt, view.prompt_en)
         self.may_take_skat = view.may_take_skat
         self._build(view)
 
+    def on_leave(self, *_args: Any) -> None:
+        self._deal_key = None  # back here later (after "zurück"): Hand or mit Skat is asked again
+
     def retranslate(self) -> None:
         if self._snap is not None:
             self.show(self._snap)
+
+    def _must_choose_hand_or_skat(self, view: Any) -> bool:
+        """Hand or mit Skat comes first, and is never a default: at the real table the
+        declarer has often picked the skat up already, and a forgotten "Skat aufnehmen"
+        would score a Hand game (Kreuz mit 2: 48 instead of 36)."""
+        return not view.skat_taken and view.may_take_skat and not self.hand_chosen
+
+    def choose_hand(self) -> None:
+        self.hand_chosen = True
+        self._build(self._snap.declaration)
 
     def _build(self, view: Any) -> None:
         scale = self.app.scale
         options = view.options
         if self.selected and not any(o.key == self.selected for o in options):
             self.selected = ""
+        first = self._must_choose_hand_or_skat(view)
         games = self.ids.games
         games.clear_widgets()
         for choice in game_choices(options, self.selected or None):
+            if first:
+                choice = replace(choice, greyed=True, reason=tr("hand_or_skat_first"), on=False)
             tick = "✔ " if choice.on and not choice.suit else ""  # a suit chip shows its frame instead
             button = make_button(tick + game_button_text(choice, scale), choice.name,
                                  (lambda k=choice.key: self.select(k)), kind="card" if choice.suit else "normal",
@@ -76,19 +95,25 @@ class DeclareScreen(TableScreen):
             games.add_widget(button)
         words = self.ids.words
         words.clear_widgets()
-        for choice in word_choices(options, self.selected or None):
+        words.cols = 2 if first else 4
+        if first:  # two big buttons, the first choice of the declaration
+            words.add_widget(make_button(tr("choose_hand"), "choose_hand", self.choose_hand))
+            words.add_widget(make_button(tr("choose_skat"), "choose_skat", self.app.take_skat))
+        for choice in ([] if first else word_choices(options, self.selected or None)):
             words.add_widget(make_button(("✔ " if choice.on else "") + choice.label, choice.name,
                                          (lambda k=choice.key: self.select(k)),
                                          kind="selected" if choice.on else "normal",
                                          greyed=choice.greyed, reason=choice.reason))
         option = next((o for o in options if o.key == self.selected), None)
-        self.summary_text = pick(option.label, option.label_en) if option is not None else tr("choose_game")
-        if option is not None and option.warning:  # allowed, but lost at once (overbid Null, ISkO 3.4.4)
+        self.summary_text = (tr("hand_or_skat") if first else
+                             pick(option.label, option.label_en) if option is not None else tr("choose_game"))
+        if not first and option is not None and option.warning:  # allowed, but lost at once (overbid Null)
             self.summary_text += " — " + pick(option.warning, option.warning_en)
         self.summary_suit = GAME_SUITS.get(option.game, "") if option is not None else ""
         confirm = self.ids.declare
-        confirm.greyed = option is None or not option.allowed
-        confirm.reason = tr("choose_game_first") if option is None else pick(option.reason, option.reason_en)
+        confirm.greyed = first or option is None or not option.allowed
+        confirm.reason = (tr("hand_or_skat_first") if first else
+                          tr("choose_game_first") if option is None else pick(option.reason, option.reason_en))
         skat = self.ids.skat
         skat.clear_widgets()
         for code in view.skat:  # face down: the pushed skat is the declarer's secret until the end

@@ -7,18 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 
 from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.screens import TableScreen
-from ui.table.viewmodels import chart_series
-from ui.table.widgets import TLabel, make_button
+from ui.table.viewmodels import SHORT_NAME, chart_series, escape, money_lines, short_names, standing_lines
+from ui.table.widgets import TLabel, make_button, make_label
 
 
 class EndScreen(TableScreen):
     title_text = StringProperty("")
-    money_text = StringProperty("")
     status_text = StringProperty("")
     closed = BooleanProperty(False)
 
@@ -34,35 +32,47 @@ class EndScreen(TableScreen):
         s = self.app.scale
         self.closed = end.closed
         self.title_text = tr("end_title") + f" · {pick(end.system_label, end.system_label_en)}"
-        ranking = self.ids.ranking
-        ranking.clear_widgets()
-        for standing in end.ranking:
-            line = BoxLayout(size_hint_y=None, height=s * 52, spacing=s * 6)
-            line.add_widget(TLabel(text=f"[b]{standing.rank}.[/b]", size_hint_x=None, width=s * 34,
-                                   font_size=s * theme.FONT_LARGE))
-            line.add_widget(TLabel(
-                text=f"[b]{standing.name}[/b]\n[size={int(s * theme.FONT_MIN)}]"
-                     f"{tr('won_lost', won=standing.won, lost=standing.lost)}[/size]",
-                font_size=s * theme.FONT_LARGE, line_height=0.9))
-            line.add_widget(TLabel(text=f"[b]{standing.total}[/b]", size_hint_x=None, width=s * 90, halign="right",
-                                   font_size=s * theme.FONT_HUGE))
-            ranking.add_widget(line)
-        if end.transfers:
-            self.money_text = "\n".join(pick(t.text, t.text_en) for t in end.transfers)
-        elif end.stake not in ("", "0"):
-            self.money_text = tr("nobody_pays")
-        else:
-            self.money_text = ""
+        self._ranking(end, view)
+        money = self.ids.money
+        money.clear_widgets()
+        lines = money_lines(end)
+        for line in lines:  # one label per payment: every one shows, at every size
+            label = make_label(escape(line), font_size=s * theme.FONT, size_hint_y=None, height=s * 28)
+            label.bind(texture_size=lambda w, size: setattr(w, "height", max(s * 28, size[1])))  # long names: 2 lines
+            money.add_widget(label)
         series = chart_series(view)
         self.ids.chart.colors = [theme.PLAYER_COLOURS[i % len(theme.PLAYER_COLOURS)] for i in range(len(series))]
         self.ids.chart.series = series
-        legend = self.ids.legend
-        legend.clear_widgets()
-        for index, name in enumerate(view.players):
-            colour = "".join(f"{round(c * 255):02x}" for c in theme.PLAYER_COLOURS[index % 5][:3])
-            legend.add_widget(TLabel(text=f"[color=#{colour}]━━[/color] {name}", font_size=s * theme.FONT_SMALL,
-                                     shorten=True))
         self._confirmations(snap, end)
+
+    def _ranking(self, end: Any, view: Any) -> None:
+        """Rank, the name (its chart colour and mark in front, won/lost games under it), the
+        plain game points and the system's total (bold)."""
+        s = self.app.scale
+        grid = self.ids.ranking
+        grid.clear_widgets()
+        widths = (26, None, 130, 150)
+        seat_of = {name: index for index, name in enumerate(view.players)}
+        short = short_names(view.players, SHORT_NAME if s > 1.2 else None)  # whole names where they fit
+
+        def cell(text: str, column: int, height: float, **kwargs: Any) -> TLabel:
+            label = make_label(text, size_hint_y=None, height=s * height, shorten=column != 1,
+                           halign="left" if column == 1 else "right", **kwargs)
+            if widths[column] is not None:
+                label.size_hint_x, label.width = None, s * widths[column]
+            return label
+
+        header = ("", tr("col_player"), tr("col_game_points"), pick(end.system_label, end.system_label_en))
+        for column, text in enumerate(header):
+            grid.add_widget(cell(text, column, 26, color=theme.TEXT_DIM, font_size=s * theme.FONT_SMALL))
+        for line in standing_lines(end, view):
+            index = seat_of.get(line.name, 0)
+            mark = f"[color=#{theme.rgb_hex(theme.PLAYER_COLOURS[index % 5])}]{theme.PLAYER_MARKS[index % 5]}[/color]"
+            grid.add_widget(cell(f"[b]{line.rank}[/b]", 0, 48, font_size=s * theme.FONT))
+            grid.add_widget(cell(f"{mark} [b]{escape(short[line.name])}[/b]\n[size={int(s * theme.FONT_SMALL)}]"
+                                 f"{line.won_lost}[/size]", 1, 48, font_size=s * theme.FONT, line_height=0.95))
+            grid.add_widget(cell(line.game_points, 2, 48, font_size=s * theme.FONT))
+            grid.add_widget(cell(f"[b]{line.total}[/b]", 3, 48, font_size=s * theme.FONT_LARGE))
 
     def _confirmations(self, snap: Any, end: Any) -> None:
         box = self.ids.confirms
@@ -76,11 +86,13 @@ class EndScreen(TableScreen):
         else:
             self.status_text = tr("confirm_list_prompt")
         seats = {seat.name: seat.seat for seat in snap.seats}
+        short = short_names(snap.players, SHORT_NAME if self.app.scale > 1.2 else None)
         for name in end.waiting_for:
             seat = seats.get(name)
             if seat is not None:
-                box.add_widget(make_button(f"✔ {name}", f"confirm_list_{seat}",
-                                           lambda st=seat: self.app.confirm_list(st), kind="confirm"))
+                box.add_widget(make_button(f"✔ {escape(short[name])}", f"confirm_list_{seat}",
+                                           lambda st=seat: self.app.confirm_list(st), kind="confirm",
+                                           font_size=self.app.scale * (theme.FONT if len(seats) <= 4 else theme.FONT_SMALL)))
 
     def retranslate(self) -> None:
         if self._snap is not None:

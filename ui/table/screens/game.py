@@ -10,7 +10,7 @@ from kivy.properties import NumericProperty, StringProperty
 from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.screens import TableScreen
-from ui.table.viewmodels import bidding_prompt, page_of_values
+from ui.table.viewmodels import bidding_prompt, escape, page_of_values
 from ui.table.widgets import make_button
 
 VALUES_PER_PAGE = 7  # plus "mehr …": eight buttons of ~95 px at 800 px wide
@@ -54,7 +54,7 @@ class GameScreen(TableScreen):
         for position, name in enumerate(snap.positions):
             speaking = bidding is not None and position == bidding.speaker
             row.add_widget(make_button(
-                f"[size={int(self.app.scale * theme.FONT_SMALL)}]{words[position]}[/size]\n[b]{name}[/b]",
+                f"[size={int(self.app.scale * theme.FONT_SMALL)}]{words[position]}[/size]\n[b]{escape(name)}[/b]",
                 f"position_{position}", None, kind="selected" if speaking else "flat"))
         if bidding is None:
             self.prompt_text = ""

@@ -22,10 +22,23 @@ from ui.i18n import pick, tr
 from ui.table import theme
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
-from ui.table.viewmodels import ListLine, entry_words, is_null, list_lines, total_text
-from ui.table.widgets import GameText, TLabel, make_button
+from ui.table.viewmodels import SHORT_NAME, ListLine, entry_words, escape, is_null, list_lines, short_names, stand_lines
+from ui.table.widgets import GameText, TLabel, make_button, make_label
 
-NUMBER_W, DEALER_W, SCORE_W, PLAYER_W = 34, 78, 64, 76  # at 800×480, with four players
+# Column widths at 800×480 (multiplied by the list's scale): number, dealer, declarer,
+# Grundwert, Spitzen, Gewinnstufen, Wert; the game takes what is left. A player's column by
+# table size: the short names and the numbers must fit whole.
+NUMBER_W, BASE_W, TOPS_W, LEVELS_W, VALUE_W = 28, 32, 44, 24, 58
+NAME_W = {3: 90, 4: 76, 5: 64}  # at 1280×720 every table gets the widest (whole names)
+PLAYER_W = {3: 90, 4: 76, 5: 66}
+GAP = 3
+ROW_H, FONT_ROW = 24, theme.FONT_SMALL  # ≥ 10 rows at 800×480, ≥ 16 at 1280×720
+
+
+def list_scale(scale: float) -> float:
+    """The list grows less than the rest with the window: on the larger display it shows
+    more games rather than the same games larger (1.0 at 480 px high, 1.1 at 720)."""
+    return min(scale, 1.0 + (scale - 1.0) * 0.2)
 
 
 class ListRow(ButtonBehavior, BoxLayout):
@@ -53,7 +66,7 @@ class ListScreen(TableScreen):
             return  # nothing on the list changed (a card was played): keep the widgets
         self._shown = key
         game_text = pick(snap.game_text, snap.game_text_en)
-        self.title_text = tr("list_title") + (f" · {game_text}" if game_text else "")
+        self.title_text = game_text or tr("list_title")
         self._build_header(view)
         self._build_rows(view)
         self._build_footer(view)
@@ -67,27 +80,62 @@ class ListScreen(TableScreen):
 
     # -- columns --
 
-    def _cells(self, row: BoxLayout, number: str, dealer: str, *, bold: bool = False) -> None:
-        """The first two columns: the game's number and its dealer."""
-        s = self.app.scale
-        row.add_widget(TLabel(text=number, size_hint_x=None, width=s * NUMBER_W, halign="right", bold=bold,
-                              font_size=s * theme.FONT_SMALL))
-        row.add_widget(TLabel(text=dealer, size_hint_x=None, width=s * DEALER_W, bold=bold, shorten=True,
-                              font_size=s * theme.FONT_SMALL, text_size=(s * DEALER_W, None)))
+    def _columns(self, row: BoxLayout, line: ListLine | None, players: int, *, header: bool = False) -> None:
+        """The paper list's columns of one line (``line`` None: the header)."""
+        ls = list_scale(self.app.scale)
+        size = ls * FONT_ROW
+        name_w = self._width(NAME_W, players)
+        dim = theme.TEXT_DIM
+
+        def cell(text: str, width: float | None, *, halign: str = "right", **kwargs: Any) -> None:
+            label = make_label(text, halign=halign, font_size=size, shorten=True, font_name=theme.LIST_FONT, **kwargs)
+            if width is not None:
+                label.size_hint_x, label.width = None, ls * width
+                label.text_size = (ls * width, None)
+            row.add_widget(label)
+
+        if line is None:
+            for text, width, halign in ((tr("col_no"), NUMBER_W, "right"), (tr("col_dealer"), name_w, "left"),
+                                        (tr("col_declarer"), name_w, "left"), (tr("col_game"), None, "left"),
+                                        (tr("col_base"), BASE_W, "right"), (tr("col_tops"), TOPS_W, "right"),
+                                        (tr("col_levels"), LEVELS_W, "right"), (tr("col_value"), VALUE_W, "right")):
+                cell(text, width, halign=halign, color=dim)
+            return
+        cell(line.number, NUMBER_W, color=dim)
+        cell(escape(line.dealer), name_w, halign="left", color=dim)
+        cell(escape(line.declarer), name_w, halign="left")
+        game = GameText(text=line.game + (f"  [b]{line.marks}[/b]" if line.marks else ""), suit=line.suit,
+                        font_size=size, color=theme.TEXT_DIM if line.passed_in else theme.TEXT,
+                        font_name=theme.LIST_FONT)
+        row.add_widget(game)
+        cell(line.base, BASE_W)
+        cell(line.tops, TOPS_W)
+        cell(line.levels, LEVELS_W)
+        score_colour = theme.PLUS if line.score_sign > 0 else (theme.MINUS if line.score_sign < 0 else theme.TEXT)
+        cell(f"[b]{line.score}[/b]" if line.score else "", VALUE_W, color=score_colour)
+
+    def _width(self, widths: dict[int, int], players: int) -> int:
+        return widths[3] if self.app.scale > 1.2 else widths.get(players, widths[5])
+
+    def _name_limit(self) -> int | None:
+        """Whole names up to nine letters where the window is wide enough for them."""
+        return SHORT_NAME if self.app.scale > 1.2 else None
 
     def _build_header(self, view: Any) -> None:
-        s = self.app.scale
         header = self.ids.header
         header.clear_widgets()
         if view is None:
             return
-        self._cells(header, tr("col_no"), tr("col_dealer"), bold=True)
-        header.add_widget(TLabel(text=f"[b]{tr('col_game')}[/b]", font_size=s * theme.FONT_SMALL))
-        header.add_widget(TLabel(text="[b]+/−[/b]", size_hint_x=None, width=s * SCORE_W, halign="right",
-                                 font_size=s * theme.FONT_SMALL))
+        ls = list_scale(self.app.scale)
+        header.spacing = ls * GAP
+        header.height = ls * 26
+        self._columns(header, None, len(view.players), header=True)
+        short = short_names(view.players, self._name_limit())
+        width = ls * self._width(PLAYER_W, len(view.players))
         for name in view.players:
-            header.add_widget(TLabel(text=f"[b]{name}[/b]", size_hint_x=None, width=s * PLAYER_W, halign="right",
-                                     shorten=True, font_size=s * theme.FONT_SMALL, text_size=(s * PLAYER_W, None)))
+            header.add_widget(make_label(escape(short[name]), size_hint_x=None, width=width,
+                                     halign="right", shorten=True, font_size=ls * FONT_ROW, text_size=(width, None),
+                                     font_name=theme.LIST_FONT))
 
     def _build_rows(self, view: Any) -> None:
         rows = self.ids.rows
@@ -96,8 +144,8 @@ class ListScreen(TableScreen):
             self.empty_text = tr("no_games_yet")
             return
         self.empty_text = ""
-        for index, line in enumerate(list_lines(view)):
-            rows.add_widget(self._row(line, index))
+        for index, line in enumerate(list_lines(view, self._name_limit())):
+            rows.add_widget(self._row(line, index, len(view.players)))
         self._scroll_to_latest()
 
     def _scroll_to_latest(self) -> None:
@@ -108,53 +156,47 @@ class ListScreen(TableScreen):
         Clock.schedule_once(scroll, 0)
         Clock.schedule_once(scroll, 0.05)
 
-    def _row(self, line: ListLine, index: int) -> ListRow:
-        s = self.app.scale
-        row = ListRow(odd=index % 2 == 1, size_hint_y=None, height=s * 40, name=f"row_{line.number}")
-        row.bind(on_release=lambda *_: self.row_tapped(int(line.number)))
-        self._cells(row, line.number, line.dealer)
-        game = BoxLayout(orientation="vertical", spacing=s * 2)
-        texts: list[GameText] = []
+    def _row(self, line: ListLine, index: int, players: int) -> ListRow:
+        """One game on one line; a corrected one has its earlier entry struck through above."""
+        ls = list_scale(self.app.scale)
+        height = ls * ROW_H * (1 + len(line.struck))
+        row = ListRow(odd=index % 2 == 1, size_hint_y=None, height=height, name=f"row_{line.number}",
+                      orientation="vertical")
         for text in line.struck:
-            texts.append(GameText(text=text, struck=True, color=theme.STRUCK, wrap=True,
-                                  font_size=s * theme.FONT_SMALL))
-        colour = theme.TEXT_DIM if line.passed_in else theme.TEXT
-        words = (f"[b]{line.declarer}[/b]  " if line.declarer else "") + line.game
-        words += f"  [b]{line.marks}[/b]" if line.marks else ""
-        texts.append(GameText(text=words, suit=line.suit, color=colour, wrap=True, font_size=s * theme.FONT_SMALL))
-        for text in texts:
-            text.size_hint_y = None
-            game.add_widget(text)
-
-        def fit(*_args: Any) -> None:  # the row grows with its text (2 lines when narrow)
-            heights = [max(t.text_height, t.font_size * 1.4) for t in texts]
-            for text, height in zip(texts, heights):
-                text.height = height
-            row.height = max(s * 40, sum(heights) + s * (8 + 2 * (len(texts) - 1)))
-
-        for text in texts:
-            text.bind(text_height=fit)
-        row.add_widget(game)
-        score_colour = theme.PLUS if line.score_sign > 0 else (theme.MINUS if line.score_sign < 0 else theme.TEXT)
-        row.add_widget(TLabel(text=f"[b]{line.score}[/b]" if line.score else "", size_hint_x=None,
-                              width=s * SCORE_W, halign="right", color=score_colour, font_size=s * theme.FONT))
+            row.add_widget(GameText(text=text, struck=True, color=theme.STRUCK, font_size=ls * FONT_ROW,
+                                    size_hint_y=None, height=ls * ROW_H, font_name=theme.LIST_FONT))
+        body = BoxLayout(spacing=ls * GAP, size_hint_y=None, height=ls * ROW_H)
+        self._columns(body, line, players)
+        width = ls * self._width(PLAYER_W, players)
         for cell in line.cells:
-            row.add_widget(TLabel(text=cell.text, size_hint_x=None, width=s * PLAYER_W, halign="right",
-                                  color=theme.TEXT if cell.bright else theme.TEXT_DIM, bold=cell.bright,
-                                  font_size=s * theme.FONT))
+            body.add_widget(make_label(cell.text, size_hint_x=None, width=width, halign="right", bold=True,
+                                   shorten=True, font_size=ls * FONT_ROW, text_size=(width, None),
+                                   font_name=theme.LIST_FONT))
+        row.add_widget(body)
+        row.bind(on_release=lambda *_: self.row_tapped(int(line.number)))
         return row
 
     def _build_footer(self, view: Any) -> None:
-        s = self.app.scale
         footer = self.ids.footer
         footer.clear_widgets()
         if view is None:
+            footer.height = 0
             return
+        ls = list_scale(self.app.scale)
+        width = ls * self._width(PLAYER_W, len(view.players))
         self.system_text = pick(view.system_label, view.system_label_en)
-        footer.add_widget(TLabel(text=f"[b]{tr('standing')}[/b]  {self.system_text}", font_size=s * theme.FONT))
-        for total in view.totals:
-            footer.add_widget(TLabel(text=f"[b]{total_text(total)}[/b]", size_hint_x=None, width=s * PLAYER_W, halign="right",
-                                     font_size=s * theme.FONT_LARGE))
+        lines = stand_lines(view)
+        for index, stand in enumerate(lines):
+            line = BoxLayout(spacing=ls * GAP, size_hint_y=None, height=ls * ROW_H)
+            head = f"[b]{tr('standing')}[/b]   " if index == 0 else ""
+            line.add_widget(make_label(f"{head}{stand.label}", font_size=ls * FONT_ROW, halign="right",
+                                   font_name=theme.LIST_FONT))
+            for text in stand.cells:
+                line.add_widget(make_label(f"[b]{text}[/b]" if stand.bold else text, size_hint_x=None, width=width,
+                                       halign="right", font_size=ls * (theme.FONT if stand.bold else FONT_ROW),
+                                       shorten=True, text_size=(width, None), font_name=theme.LIST_FONT))
+            footer.add_widget(line)
+        footer.height = ls * ROW_H * len(lines) + ls * 4
 
     def _build_correction(self, snap: Any) -> None:
         box = self.ids.correction
@@ -168,7 +210,7 @@ class ListScreen(TableScreen):
                    new=pick(correction.new_text, correction.new_text_en), who=correction.proposed_by)
         if correction.consented:
             words += " · " + tr("agreed_by", names=", ".join(correction.consented))
-        line = TLabel(text=words,
+        line = make_label(words,
                       size_hint_y=None, font_size=s * theme.FONT_SMALL, color=theme.HINT)
         box.add_widget(line)
 
@@ -179,7 +221,7 @@ class ListScreen(TableScreen):
         line.bind(texture_size=fit)
         fit()
         buttons = BoxLayout(spacing=s * 6, size_hint_y=None, height=s * theme.BUTTON_HEIGHT)
-        buttons.add_widget(TLabel(text=tr("consent_prompt"), size_hint_x=None, width=s * 140, bold=True))
+        buttons.add_widget(make_label(tr("consent_prompt"), size_hint_x=None, width=s * 140, bold=True))
         seats = {seat.name: seat.seat for seat in snap.seats}
         for name in correction.waiting_for:
             seat = seats.get(name)

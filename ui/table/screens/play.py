@@ -144,9 +144,12 @@ class PlayScreen(TableScreen):
                                   greyed=greyed, reason=tr("null_lost_only")))
         ChoicePopup(tr("shorten_title"), options).open()
 
-    def enter_result(self) -> None:
+    def enter_result(self, typed: Any = None) -> None:
+        """"Ergebnis direkt"; ``typed``: a refused EnterResult, whose counts it starts with."""
         play = self._snap.play if self._snap is not None else None
         if play is None:
             return
         # Null: no matadors asked; otherwise only those the declared game can have
-        ResultPopup(self.app.enter_result, null_game=is_null(play.game), matador_choices=play.matador_choices).open()
+        ResultPopup(self.app.enter_result, null_game=is_null(play.game), matador_choices=play.matador_choices,
+                    tricks=getattr(typed, "declarer_tricks", None), points=getattr(typed, "declarer_points", None),
+                    matadors=getattr(typed, "matadors", None)).open()

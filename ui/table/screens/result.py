@@ -11,8 +11,9 @@ from kivy.properties import ColorProperty, StringProperty
 
 from ui.i18n import pick, tr
 from ui.table import theme
+from ui.table.popups import ChoicePopup, Option
 from ui.table.screens import TableScreen
-from ui.table.viewmodels import game_suit
+from ui.table.viewmodels import escape, game_suit, result_counts, short_names
 from ui.table.widgets import make_button
 
 
@@ -61,18 +62,21 @@ class ResultScreen(TableScreen):
                                " ".join(result.marks)) if d]
         if result.confirmed:
             details.append(tr("confirmed_by", names=", ".join(result.confirmed)))
-        self.details_text = " · ".join(details)
+        declarer = next((seat.name for seat in snap.seats if seat.declarer), "")
+        counts = result_counts(result, escape(declarer)) if ramsch is None else ""
+        self.details_text = "\n".join(d for d in (counts, " · ".join(details)) if d)
         if ramsch is not None and ramsch.entered:  # one line per player, as counted
             self.details_text = "\n".join([*ramsch_lines(ramsch), *([self.details_text] if details else [])])
         self.waiting_text = pick(result.waiting_for, result.waiting_for_en)
         if result.needs_matadors:
             self._matadors(result.matador_choices)
         seats = {s.seat: s for s in snap.seats}
+        short = short_names(snap.players)
         # The declarer's button last: the confirm place bottom right.
         order = sorted(result.may_confirm, key=lambda s: (seats[s].declarer, s))
         for seat in order:
             view = seats[seat]
-            label = f"✔ [b]{view.name}[/b]"
+            label = f"✔ [b]{escape(short[view.name])}[/b]"
             if view.declarer:
                 label += f"\n[size={int(self.app.scale * theme.FONT_MIN)}]{tr('declarer_short')}[/size]"
             confirms.add_widget(make_button(label, f"confirm_{seat}", lambda s=seat: self.app.confirm_seat(s),
@@ -85,6 +89,16 @@ class ResultScreen(TableScreen):
         for value in sorted(choices, key=lambda v: (v < 0, abs(v))):
             grid.add_widget(make_button(matadors_label(value), f"matadors_{'p' if value > 0 else 'm'}{abs(value)}",
                                         lambda v=value: self.app.enter_matadors(v)))
+
+    def back(self) -> None:
+        """"zurück": a confirmation already given is not thrown away without asking."""
+        result = self._snap.result if self._snap is not None else None
+        if result is None or not result.confirmed:
+            self.app.undo()
+            return
+        ChoicePopup(tr("undo_confirmation_title"), [
+            Option(tr("undo_confirmation_yes"), "undo_yes", self.app.undo, kind="danger"),
+        ], text=tr("undo_confirmation_text", names=", ".join(escape(n) for n in result.confirmed))).open()
 
     def retranslate(self) -> None:
         if self._snap is not None:

@@ -11,14 +11,15 @@ from kivy.uix.anchorlayout import AnchorLayout
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.textinput import TextInput
-from kivy.uix.widget import Widget
 
 from ui.i18n import tr
 from ui.table import theme
 from ui.table.screens import TableScreen
+from ui.table.viewmodels import escape
 from ui.table.widgets import TLabel, make_button
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
+ROSTER_SHOWN = 5  # roster buttons beside the seats at 800×480 (two to a row, under the three controls)
 STAKES = ("0", "1/10", "1/4", "1/2", "1", "2")
 PROFILE_LABELS = {"isko": "ISkO", "kneipe": "Kneipe (Kontra, Bock, Ramsch)", "pre1999": "ISkO vor 1999"}
 PROFILE_LABELS_EN = {"isko": "ISkO", "kneipe": "Pub (Kontra, Bock, Ramsch)", "pre1999": "ISkO before 1999"}
@@ -117,6 +118,10 @@ class SetupScreen(TableScreen):
     def _build_players(self) -> None:
         scale = self.app.scale
         seats = _top_column(self.ids.body, 0.58, cols=1, spacing=scale * 6)
+        if self._snap.next_series:  # the organiser released the next series: one tap, no names typed
+            seats.add_widget(TLabel(text=self._snap.next_series, bold=True, size_hint_y=None, height=scale * 60))
+            seats.add_widget(make_button(tr("start_next_series"), "open_next_series", self.app.open_next_series,
+                                         kind="confirm", size_hint_y=None, height=scale * theme.BUTTON_HEIGHT))
         for index in range(self.count):
             row = BoxLayout(size_hint_y=None, height=scale * 54, spacing=scale * 8)
             row.add_widget(TLabel(text=tr("player_n", n=index + 1), size_hint_x=None, width=scale * 90))
@@ -134,11 +139,10 @@ class SetupScreen(TableScreen):
                                       greyed=self.count >= MAX_PLAYERS, reason=tr("max_players")))
         roster.add_widget(make_button(("✔ " if self.draw else "") + tr("draw_seats"), "draw", self.toggle_draw,
                                       kind="selected" if self.draw else "normal"))
-        roster.add_widget(Widget(size_hint_y=None, height=scale * theme.BUTTON_HEIGHT))
-        for name in known[:8]:
-            taken = name in self.players()
-            roster.add_widget(make_button(name, f"roster_{name}", lambda n=name: self.add_name(n),
-                                          greyed=taken, reason=tr("already_seated", name=name)))
+        seated = self.players()
+        # the names not seated yet, as many as fit beside the seats (a tapped name makes room)
+        for name in [n for n in known if n not in seated][:ROSTER_SHOWN]:
+            roster.add_widget(make_button(escape(name), f"roster_{name}", lambda n=name: self.add_name(n)))
 
     def _build_rules(self) -> None:
         scale = self.app.scale
@@ -197,6 +201,9 @@ class SetupScreen(TableScreen):
         for index in range(self.count):
             if not self._names[index]:
                 self._names[index] = name
+                for field in self._fields():  # _build reads the fields back: the name goes in there
+                    if field.name == f"name_{index}":
+                        field.text = name
                 break
         else:
             self.app.hint(tr("all_seats_taken"))

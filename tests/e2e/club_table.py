@@ -1,0 +1,104 @@
+"""A table process for the club page tests: the real service, store and sync client.
+
+    python -m tests.e2e.club_table STORE_DIR --url URL --code CODE --name "Tisch 3" --players A,B,C,D
+
+Pairs with the laptop (named ``--name``), then reads commands on stdin, one JSON line out each:
+
+    play N       record games until N games are on the current list, wait until all are acked
+    status       {"acked", "last_seq", "next_series"}: what the last ack carried
+    open-next    sign the finished list, open the one the laptop sent (the tap at the table): {"players"}
+    quit
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from device.table import ConfirmList, NextSeriesOffered, OpenNextSeries, TableService
+from drivers.store import TinyDBEventStore, device_id
+from drivers.sync import STATE_FILE, SyncStateFile, make_client, pair_with_laptop
+from tests.e2e.service_crash_writer import next_command
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("directory")
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--code", required=True)
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--players", required=True)
+    parser.add_argument("--length", type=int, default=48)
+    args = parser.parse_args()
+    store = TinyDBEventStore(args.directory)
+    device = device_id(args.directory)
+    SyncStateFile(Path(args.directory) / STATE_FILE).save(pair_with_laptop(args.url, args.code, device, name=args.name))
+    service = TableService(store, device_id=device)
+    latest: dict[str, Any] = {}
+    lock = threading.Lock()
+
+    def on_answer(answer: dict[str, Any]) -> None:  # as the table's composition root wires it
+        with lock:
+            latest.update(answer)
+        offer = NextSeriesOffered.from_ack(answer.get("next_series"))
+        if offer is not None:
+            service.submit(offer)
+
+    client = make_client(store, args.directory, device, service.submit, timeout=2.0, backoff=(0.05, 0.5),
+                         idle_poll=0.3, on_answer=on_answer)
+    service.subscribe(lambda result: client.wake() if result.events else None)
+    client.start()
+    players = tuple(args.players.split(","))
+    print(json.dumps({"device": device}), flush=True)
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "play":
+            wanted = int(words[1])
+            while True:
+                snap = service.snapshot()
+                if snap.list is not None and len(snap.list.rows) >= wanted:
+                    break
+                command = next_command(service, len(snap.list.rows) + 1 if snap.list else 1, players=players,
+                                       length=args.length, card_by_card_every=5)
+                for single in command if isinstance(command, list) else [command]:
+                    service.submit(single)
+                service.pump()
+            deadline = time.monotonic() + 20
+            while client.state.acked < service.snapshot().sync.last_seq and time.monotonic() < deadline:
+                service.pump()
+                time.sleep(0.05)
+            print(json.dumps({"acked": client.state.acked, "last_seq": service.snapshot().sync.last_seq}), flush=True)
+        elif words[0] == "status":
+            service.pump()
+            with lock:
+                print(json.dumps({"acked": client.state.acked, "last_seq": service.snapshot().sync.last_seq,
+                                  "next_series": latest.get("next_series")}), flush=True)
+        elif words[0] == "open-next":
+            service.pump()
+            snap = service.snapshot()
+            if snap.phase == "series_over" and snap.list is not None:  # the players sign the old list first
+                for seat in range(len(snap.list.players)):
+                    service.submit(ConfirmList(seat))
+                service.pump()
+            shown = snap.next_series
+            service.submit(OpenNextSeries())
+            result = service.pump()
+            snap = service.snapshot()
+            print(json.dumps({"shown": shown, "players": list(snap.players),
+                              "refused": [r.reason for r in result.refusals]}), flush=True)
+        elif words[0] == "quit":
+            break
+    client.close()
+    store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+"""CSV and PDF of the club pages: a table's list, the ranking, the season.
+
+PDFs are made with fpdf2 (pure Python, installs on Windows with pip alone) in its core
+Helvetica font, A4. CSV cells go through :func:`device.csvcell.safe_cell` (the project's one
+rule) so a name like ``=HYPERLINK(…)`` stays text in a spreadsheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from fpdf import FPDF
+
+from device.club.ranking import RankLine
+from device.club.season import SeasonLine, SeasonRules
+from device.csvcell import Cell, csv_text
+from ui.club.paper import PaperList
+
+# --------------------------------------------------------------------------- CSV
+
+RANKING_HEAD = ("Platz", "Spieler", "Leistung", "Spielpunkte", "gewonnen", "verloren", "Listen", "Tische")
+
+
+def ranking_rows(lines: Sequence[RankLine]) -> list[tuple[Cell, ...]]:
+    return [(f"{line.rank}" + (" (Los)" if line.by_lot else ""), line.player, line.leistung, line.points,
+             line.won, line.lost, line.lists, " ".join(str(t) for t in line.tables)) for line in lines]
+
+
+def ranking_csv(lines: Sequence[RankLine]) -> str:
+    return csv_text([RANKING_HEAD, *ranking_rows(lines)])
+
+
+SEASON_HEAD = ("Platz", "Spieler", "Serien", "gewertet", "Schnitt", "Leistung", "Spielpunkte", "gewonnen",
+               "verloren", "gestrichen")
+
+
+def average_text(value: Fraction) -> str:
+    """An average with one decimal, German style: 1234,5."""
+    return f"{float(value):.1f}".replace(".", ",")
+
+
+def season_rows(lines: Sequence[SeasonLine]) -> list[tuple[Cell, ...]]:
+    return [("" if line.rank is None else line.rank, line.player, line.series, line.counted,
+             average_text(line.average), line.leistung, line.points, line.won, line.lost,
+             " ".join(str(d) for d in line.dropped)) for line in lines]
+
+
+def season_csv(lines: Sequence[SeasonLine]) -> str:
+    return csv_text([SEASON_HEAD, *season_rows(lines)])
+
+
+def list_csv(paper: PaperList) -> str:
+    head = ("Nr", "Geber", "Alleinspieler", "Spiel", "Grundwert", "Spitzen", "Gewinnstufen", "Wert", *paper.players)
+    rows: list[tuple[Cell, ...]] = [head]
+    for r in paper.rows:
+        number = f"({r.number}) gestrichen" if r.struck else str(r.number)
+        rows.append((number, r.dealer, r.declarer, r.game, r.base, r.matadors, r.levels, r.value, *r.cells))
+    rows.append(("", "", "", "Spielpunkte", "", "", "", "", *paper.points))
+    rows.append(("", "", "", "Leistung", "", "", "", "", *paper.leistung))
+    return csv_text(rows)
+
+
+# --------------------------------------------------------------------------- PDF
+
+
+def _latin(text: str) -> str:
+    """Helvetica speaks Latin-1 (German included); anything else prints as '?'."""
+    return text.replace("×", "x").replace("–", "-").replace("…", "...").encode("latin-1", "replace").decode("latin-1")
+
+
+class _Pdf(FPDF):
+    def __init__(self, title: str, *, landscape: bool = False) -> None:
+        super().__init__(orientation="L" if landscape else "P", unit="mm", format="A4")
+        self.doc_title = title
+        self.set_auto_page_break(True, margin=14)
+        self.set_title(_latin(title))
+        self.add_page()
+
+    def header(self) -> None:
+        self.set_font("Helvetica", "B", 13)
+        self.cell(0, 8, _latin(self.doc_title), new_x="LMARGIN", new_y="NEXT")
+        self.ln(1)
+
+    def footer(self) -> None:
+        self.set_y(-10)
+        self.set_font("Helvetica", "", 7)
+        self.cell(0, 5, f"Skattisch · Seite {self.page_no()}".replace("·", "-"), align="R")
+
+    def row(self, widths: Sequence[float], cells: Sequence[object], *, bold: bool = False, struck: bool = False,
+            aligns: Sequence[str] = (), fill: bool = False, height: float = 5.2) -> None:
+        self.set_font("Helvetica", ("B" if bold else "") + ("S" if struck else ""), 8)
+        if fill:
+            self.set_fill_color(232, 232, 232)
+        for i, (width, cell) in enumerate(zip(widths, cells, strict=True)):
+            align = aligns[i] if i < len(aligns) else "L"
+            text = _latin(str(cell))
+            while text and self.get_string_width(text) > width - 1.5:
+                text = text[:-1]
+            self.cell(width, height, text, border=1, align=align, fill=fill)
+        self.ln(height)
+
+
+def list_pdf(paper: PaperList) -> bytes:
+    """The list as an A4 page like the paper list, with lines for the signatures."""
+    title = paper.title or f"Spielliste Serie {paper.series}, Tisch {paper.table}"
+    pdf = _Pdf(title)
+    n = len(paper.players)
+    player_w = min(18.0, 72.0 / n)
+    fixed = (8.0, 18.0, 18.0, 17.0, 10.0, 12.0, 0.0, 11.0)
+    rest = pdf.epw - sum(fixed) - player_w * n
+    widths = [*fixed[:6], rest, fixed[7], *([player_w] * n)]
+    aligns = ["R", "L", "L", "L", "R", "L", "L", "R", *(["R"] * n)]
+    pdf.set_font("Helvetica", "", 9)
+    pdf.cell(0, 5, _latin(f"Spieler (Platz 1 zuerst): {', '.join(paper.players)}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(1)
+    pdf.row(widths, ["Nr", "Geber", "Allein", "Spiel", "Grundw.", "Spitzen", "Gewinnstufen", "Wert",
+                     *paper.players], bold=True, fill=True, aligns=aligns)
+    for r in paper.rows:
+        pdf.row(widths, [r.number, r.dealer, r.declarer, r.game, r.base, r.matadors, r.levels, r.value, *r.cells],
+                struck=r.struck, aligns=aligns)
+    label_w = sum(widths[:-n])
+    for label, values in (("Spielpunkte", paper.points), ("gewonnene Spiele", paper.won),
+                          ("verlorene Spiele", paper.lost),
+                          ("verlorene Spiele der Mitspieler", paper.others_lost),
+                          ("Leistung (Seeger-Fabian)", paper.leistung)):
+        pdf.row([label_w, *([player_w] * n)], [label, *values], bold=label.startswith("Leistung"),
+                aligns=["R", *(["R"] * n)])
+    pdf.ln(6)
+    pdf.set_font("Helvetica", "", 9)
+    for name in paper.players:
+        mark = "  (am Tisch bestätigt)" if name in paper.confirmed else ""
+        pdf.cell(0, 9, _latin(f"Unterschrift {name}: " + "_" * 40 + mark), new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(2)
+    pdf.set_font("Helvetica", "", 8)
+    state = "von allen bestätigt" if paper.closed else f"bestätigt von {len(paper.confirmed)} von {n}"
+    pdf.cell(0, 5, _latin(f"Liste {state}; Kettenkopf {paper.head[:16] or '-'}"), new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
+def ranking_pdf(title: str, sections: Sequence[tuple[str, Sequence[RankLine]]]) -> bytes:
+    pdf = _Pdf(title)
+    widths = [14.0, 58.0, 22.0, 24.0, 20.0, 20.0, 14.0, 18.0]
+    aligns = ["R", "L", "R", "R", "R", "R", "R", "L"]
+    for heading, lines in sections:
+        pdf.set_font("Helvetica", "B", 11)
+        pdf.cell(0, 8, _latin(heading), new_x="LMARGIN", new_y="NEXT")
+        pdf.row(widths, RANKING_HEAD, bold=True, fill=True, aligns=aligns)
+        for row in ranking_rows(lines):
+            pdf.row(widths, row, aligns=aligns)
+        pdf.ln(4)
+    return bytes(pdf.output())
+
+
+def season_pdf(title: str, lines: Sequence[SeasonLine], rules: SeasonRules) -> bytes:
+    pdf = _Pdf(title, landscape=True)
+    pdf.set_font("Helvetica", "", 9)
+    pdf.cell(0, 5, _latin(f"Gewertet ab {rules.minimum_series} Serien; die {rules.dropped_worst} schlechtesten "
+                          "Serien werden gestrichen; Rang nach Schnitt der gewerteten Serien."),
+             new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(2)
+    widths = [14.0, 62.0, 18.0, 20.0, 24.0, 26.0, 26.0, 20.0, 20.0, 0.0]
+    widths[-1] = pdf.epw - sum(widths)
+    aligns = ["R", "L", "R", "R", "R", "R", "R", "R", "R", "L"]
+    pdf.row(widths, SEASON_HEAD, bold=True, fill=True, aligns=aligns)
+    for row in season_rows(lines):
+        pdf.row(widths, row, aligns=aligns)
+    return bytes(pdf.output())

@@ -1,0 +1,392 @@
+"""The organiser's pages: routes to mount onto the collector (``create_app(store, routes=...)``).
+
+Server-rendered (Jinja2), German, sized for a laptop and a 1920×1080 projector. Each live page
+has a ``#live`` part; ``/live`` pushes a server-sent event whenever the store changes (a table
+synced, the organiser acted) and the page fetches that part again (``?fragment=1``): no reload.
+Every page has its JSON beside it where the data is tabular (``/wertung.json``, ``/abend.json``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from device.club.seating import SeatingError, TableAssignment, random_draw, seeded_draw, swap
+from device.club.season import SeasonRules
+from drivers.club.app import device_document_name
+from drivers.club.store import CollectorStore
+from ui.club import auth, exports
+from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
+
+HERE = Path(__file__).parent
+STREAM_SECONDS = 300.0  # an event stream ends after 5 minutes; the browser reconnects by itself
+POLL_SECONDS = 0.4
+
+_env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
+                   trim_blocks=True, lstrip_blocks=True)
+_env.filters["avg"] = exports.average_text
+_env.filters["zip"] = zip
+
+
+def seat_text(series: int, table: int, players: list[str]) -> str:
+    """What the table shows: 'Serie 2 · Tisch 3: Anna (Platz 1), Bernd, Carla, Dieter'.
+
+    >>> seat_text(2, 3, ["Anna", "Bernd", "Carla"])
+    'Serie 2 · Tisch 3: Anna (Platz 1), Bernd, Carla'
+    """
+    rest = "".join(f", {p}" for p in players[1:])
+    return f"Serie {series} · Tisch {table}: {players[0]} (Platz 1){rest}"
+
+
+class Pages:
+    """The pages over one store; :meth:`routes` mounts them."""
+
+    def __init__(self, store: CollectorStore, evening: Evening | None = None) -> None:
+        self.store = store
+        self.evening = evening or Evening(store)
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def organiser(self, request: Request) -> bool:
+        return auth.valid_token(self.store.document("organiser"), request.cookies.get(auth.COOKIE))
+
+    def render(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+        fragment = request.query_params.get("fragment") == "1"
+        page = _env.get_template(template)
+        context.update(request=request, organiser=self.organiser(request), evening=self.evening.evening(),
+                       display=self.display_names(), fragment=fragment)
+        if fragment and "live" in page.blocks:
+            html = "".join(page.blocks["live"](page.new_context(context)))
+        else:
+            html = page.render(**context)
+        return HTMLResponse(html, status_code=status)
+
+    def display_names(self) -> dict[str, str]:
+        """How a list's name is shown: the full name where the player allows it, else the short name."""
+        shown: dict[str, str] = {}
+        for p in self.evening.doc("roster", []):
+            full = p["name"] if p.get("publish", True) else (p.get("short") or p["name"].split()[0])
+            shown[p.get("short") or p["name"]] = full
+            shown[p["name"]] = full
+        return shown
+
+    def locked(self, request: Request) -> Response | None:
+        """The login page unless the organiser is logged in."""
+        if self.organiser(request):
+            return None
+        return RedirectResponse(f"/anmelden?weiter={request.url.path}", status_code=303)
+
+    # -- read-only pages -----------------------------------------------------------------------
+
+    def abend(self, request: Request) -> Response:
+        tiles = self.evening.tiles()
+        if request.url.path.endswith(".json"):
+            return JSONResponse([_dc(t) for t in tiles])
+        return self.render(request, "abend.html", tiles=tiles, page="abend")
+
+    def liste(self, request: Request) -> Response:
+        device, list_id = request.path_params["device"], request.path_params["list_id"]
+        paper = self.evening.paper(device, list_id)
+        if paper is None:
+            return self.render(request, "message.html", 404, title="Liste nicht gefunden",
+                               text=f"Die Liste {list_id} von {device} ist auf diesem Laptop nicht bekannt.")
+        form = request.path_params.get("form", "")
+        name = f"liste-s{paper.series}-t{paper.table}"
+        if form == "pdf":
+            return Response(exports.list_pdf(paper), media_type="application/pdf",
+                            headers={"content-disposition": f'inline; filename="{name}.pdf"'})
+        if form == "csv":
+            return _csv(exports.list_csv(paper), name)
+        template = "liste_druck.html" if form == "druck" else "liste.html"
+        return self.render(request, template, paper=paper, device=device, list_id=list_id, page="liste")
+
+    def wertung(self, request: Request) -> Response:
+        per_series, total = self.evening.ranking()
+        title = f"Wertung {self.evening.evening()['title']}"
+        form = request.path_params.get("form", "")
+        if form == "csv":
+            return _csv(exports.ranking_csv(total), "wertung")
+        if form == "pdf":
+            sections = [(f"Serie {s}", lines) for s, lines in per_series] + [("Gesamt", total)]
+            return Response(exports.ranking_pdf(title, sections), media_type="application/pdf",
+                            headers={"content-disposition": 'inline; filename="wertung.pdf"'})
+        if form == "json":
+            return JSONResponse({"series": {str(s): [_dc(x) for x in lines] for s, lines in per_series},
+                                 "total": [_dc(x) for x in total]})
+        return self.render(request, "wertung.html", per_series=per_series, total=total, page="wertung")
+
+    def saison(self, request: Request) -> Response:
+        lines, chart, evenings = self.evening.season()
+        rules = self.evening.season_rules()
+        form = request.path_params.get("form", "")
+        if form == "csv":
+            return _csv(exports.season_csv(lines), "saison")
+        if form == "pdf":
+            return Response(exports.season_pdf("Saisonwertung", lines, rules), media_type="application/pdf",
+                            headers={"content-disposition": 'inline; filename="saison.pdf"'})
+        return self.render(request, "saison.html", lines=lines, chart=_chart_svg(chart, evenings), rules=rules,
+                           evenings=evenings, page="saison")
+
+    # -- organiser -----------------------------------------------------------------------------
+
+    async def anmelden(self, request: Request) -> Response:
+        doc = self.store.document("organiser")
+        target = request.query_params.get("weiter", "/serie")
+        if not target.startswith("/") or target.startswith("//"):
+            target = "/serie"
+        local = (request.client.host if request.client else "") in auth.LOCAL_HOSTS
+        if request.method == "GET":
+            return self.render(request, "anmelden.html", first=doc is None, local=local, target=target, page="")
+        form = await request.form()
+        password = str(form.get("passwort", ""))
+        if doc is None:
+            if not local:
+                return self.render(request, "anmelden.html", 403, first=True, local=False, target=target, page="",
+                                   error="Das Passwort wird am Laptop selbst festgelegt.")
+            if len(password) < 6 or password != str(form.get("wiederholung", "")):
+                return self.render(request, "anmelden.html", 400, first=True, local=True, target=target, page="",
+                                   error="Mindestens 6 Zeichen, zweimal gleich eingeben.")
+            doc = await run_in_threadpool(auth.new_secret, password)
+            self.store.set_document("organiser", doc)
+        elif not await run_in_threadpool(auth.check_password, doc, password):
+            return self.render(request, "anmelden.html", 403, first=False, local=local, target=target, page="",
+                               error="Falsches Passwort.")
+        response = RedirectResponse(target, status_code=303)
+        response.set_cookie(auth.COOKIE, auth.session_token(doc), max_age=auth.SESSION_SECONDS, httponly=True,
+                            samesite="strict")
+        return response
+
+    async def abmelden(self, request: Request) -> Response:
+        response = RedirectResponse("/abend", status_code=303)
+        response.delete_cookie(auth.COOKIE)
+        return response
+
+    async def serie(self, request: Request) -> Response:
+        if (refused := self.locked(request)) is not None:
+            return refused
+        error = ""
+        plan: dict[str, Any] = self.evening.doc("plan", {})
+        if request.method == "POST":
+            form = await request.form()
+            try:
+                plan = await run_in_threadpool(self._plan_action, plan, {k: str(v) for k, v in form.items()})
+            except SeatingError as exc:
+                error = str(exc)
+            else:
+                return RedirectResponse("/serie", status_code=303)
+        per_series, total = self.evening.ranking()
+        order = [line.player for line in total] or [p.get("short") or p["name"] for p in self.evening.doc("roster", [])]
+        numbers = self.evening.table_numbers()
+        unpaired = [t for t, _ in enumerate(plan.get("tables", []), start=1) if t not in numbers.values()]
+        return self.render(request, "serie.html", plan=plan, order=order, error=error, unpaired=unpaired,
+                           seed=secrets.randbelow(1_000_000), next_series=self._next_series_number(),
+                           setzliste=[p.get("short") or p["name"] for p in self.evening.doc("roster", [])],
+                           seat_text=seat_text, page="serie")
+
+    def _next_series_number(self) -> int:
+        evening = self.evening.evening()["id"]
+        series = [m["series"] for m in self.evening.refresh().values() if m["evening"] == evening]
+        return max(series, default=0) + 1
+
+    def _plan_action(self, plan: dict[str, Any], form: dict[str, str]) -> dict[str, Any]:
+        action = form.get("aktion", "")
+        if action == "auslosen":
+            names = [n.strip() for n in form.get("spieler", "").splitlines() if n.strip()]
+            seed = int(form.get("seed", "0") or 0)
+            method = form.get("art", "zufall")
+            tables = seeded_draw(names, seed=seed) if method == "gesetzt" else random_draw(names, seed=seed)
+            plan = {"series": self._next_series_number(), "method": method, "seed": seed,
+                    "tables": [list(t.players) for t in tables], "released": False}
+        elif action == "tauschen":
+            tables = swap([TableAssignment(i, tuple(t)) for i, t in enumerate(plan.get("tables", []), start=1)],
+                          form.get("a", ""), form.get("b", ""))
+            plan = {**plan, "tables": [list(t.players) for t in tables], "released": False}
+        elif action == "freigeben":
+            if not plan.get("tables"):
+                raise SeatingError("Erst auslosen, dann freigeben")
+            self._release(plan)
+            plan = {**plan, "released": True}
+        elif action == "zuruecknehmen":
+            for device in self.evening.table_numbers():
+                self.store.set_document(device_document_name(device), None)
+            plan = {**plan, "released": False}
+        else:
+            raise SeatingError(f"unbekannte Aktion {action!r}")
+        self.store.set_document("plan", plan)
+        return plan
+
+    def _release(self, plan: dict[str, Any]) -> None:
+        """Each paired table gets its players and seat order with its next sync (the ack)."""
+        numbers = self.evening.table_numbers()
+        tables = plan["tables"]
+        for device, number in numbers.items():
+            players = tables[number - 1] if 0 < number <= len(tables) else None
+            body = None if players is None else {
+                "v": 1, "series": plan["series"], "table": number, "players": players,
+                "text": seat_text(plan["series"], number, players)}
+            self.store.set_document(device_document_name(device), body)
+
+    async def spieler(self, request: Request) -> Response:
+        roster: list[dict[str, Any]] = self.evening.doc("roster", [])
+        if request.method == "POST":
+            if (refused := self.locked(request)) is not None:
+                return refused
+            form = {k: str(v) for k, v in (await request.form()).items()}
+            name = form.get("name", "").strip()
+            if form.get("aktion") == "loeschen":
+                roster = [p for p in roster if p["name"] != name]
+            elif name:
+                short = form.get("kurz", "").strip() or name.split()[0]
+                entry = {"name": name, "short": short[:12], "publish": form.get("veroeffentlichen") == "ja"}
+                roster = [entry if p["name"] == name else p for p in roster]
+                if entry not in roster:
+                    roster.append(entry)
+            self.store.set_document("roster", roster)
+            return RedirectResponse("/spieler", status_code=303)
+        return self.render(request, "spieler.html", roster=roster, page="spieler")
+
+    async def einstellungen(self, request: Request) -> Response:
+        if (refused := self.locked(request)) is not None:
+            return refused
+        form = {k: str(v) for k, v in (await request.form()).items()}
+        if form.get("aktion") == "neuer_abend":
+            self.evening.start_evening(form.get("titel", ""))
+            self.store.set_document("plan", {})
+            return RedirectResponse("/abend", status_code=303)
+        try:
+            rules = SeasonRules(int(form.get("mindestserien", "0")), int(form.get("streichwerte", "0")))
+        except ValueError:
+            return self.render(request, "message.html", 400, title="Einstellungen",
+                               text="Mindestserien und Streichwerte sind ganze Zahlen ab 0.")
+        self.store.set_document("season_rules", {"minimum_series": rules.minimum_series,
+                                                 "dropped_worst": rules.dropped_worst})
+        return RedirectResponse("/saison", status_code=303)
+
+    # -- live ----------------------------------------------------------------------------------
+
+    def signature(self) -> str:
+        """Changes whenever a page could look different: a table's events, contact age, documents."""
+        now = self.evening.clock()
+        parts = [(t.device, t.held, t.conflicts, t.last_contact is not None and now - t.last_contact > QUIET_AFTER,
+                  t.last_contact is not None and now - t.last_contact > STALE_AFTER) for t in self.store.tables()]
+        docs = [self.store.document(n) for n in ("plan", "roster", "season_rules", "evening")]
+        return str(hash(json.dumps([parts, docs], sort_keys=True, default=str)))
+
+    async def live(self, request: Request) -> Response:
+        closing = getattr(request.app.state, "shutting_down", lambda: False)
+
+        async def stream() -> AsyncIterator[str]:
+            last = ""
+            waited = 0.0
+            yield "retry: 1000\n\n"
+            while waited < STREAM_SECONDS:
+                if closing() or await request.is_disconnected():
+                    return
+                now = await run_in_threadpool(self.signature)
+                if now != last:
+                    if last:
+                        yield f"event: change\ndata: {now}\n\n"
+                    last = now
+                await asyncio.sleep(POLL_SECONDS)
+                waited += POLL_SECONDS
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+
+    def routes(self) -> list[BaseRoute]:
+        async def home(request: Request) -> Response:
+            return RedirectResponse("/abend", status_code=303)
+
+        sync = run_in_threadpool
+
+        def threaded(method: Any) -> Any:
+            async def endpoint(request: Request) -> Response:
+                response: Response = await sync(method, request)
+                return response
+            return endpoint
+
+        return [
+            Route("/", home),
+            Route("/abend", threaded(self.abend)),
+            Route("/abend.json", threaded(self.abend)),
+            Route("/liste/{device}/{list_id}", threaded(self.liste)),
+            Route("/liste/{device}/{list_id}/{form:str}", threaded(self.liste)),
+            Route("/wertung", threaded(self.wertung)),
+            Route("/wertung.{form:str}", threaded(self.wertung)),
+            Route("/saison", threaded(self.saison)),
+            Route("/saison.{form:str}", threaded(self.saison)),
+            Route("/serie", self.serie, methods=["GET", "POST"]),
+            Route("/spieler", self.spieler, methods=["GET", "POST"]),
+            Route("/einstellungen", self.einstellungen, methods=["POST"]),
+            Route("/anmelden", self.anmelden, methods=["GET", "POST"]),
+            Route("/abmelden", self.abmelden, methods=["POST"]),
+            Route("/live", self.live),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ]
+
+
+def club_routes(store: CollectorStore) -> list[BaseRoute]:
+    """The pages as routes for :func:`drivers.club.app.create_app`."""
+    return Pages(store).routes()
+
+
+def _dc(value: Any) -> dict[str, Any]:
+    return asdict(value)
+
+
+def _csv(text: str, name: str) -> Response:
+    return Response("\ufeff" + text, media_type="text/csv; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="{name}.csv"'})
+
+
+def _chart_svg(chart: dict[str, list[int]], evenings: list[str]) -> str:
+    """Each player's running total over the season as an inline SVG line chart (from 0)."""
+    if not chart or not evenings:
+        return ""
+    width, height, pad, right = 1200, 440, 50, 190
+    series = {p: [0, *values] for p, values in chart.items()}
+    values = [v for line in series.values() for v in line]
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    step = (width - pad - right) / len(evenings)
+
+    def y_of(v: int) -> float:
+        return height - pad - (v - low) / span * (height - 2 * pad)
+
+    colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
+               "#bcbd22"]
+    parts = [f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="Saisonverlauf" class="chart">',
+             f'<line x1="{pad}" y1="{y_of(0):.1f}" x2="{width - right}" y2="{y_of(0):.1f}" class="axis"/>']
+    for i, evening in enumerate(["Start", *evenings]):
+        parts.append(f'<text x="{pad + i * step:.1f}" y="{height - 12}" font-size="13" text-anchor="middle" '
+                     f'fill="#555">{_escape(evening[5:] if i else evening)}</text>')
+    ranked = sorted(series, key=lambda p: -series[p][-1])
+    label_y: list[float] = []
+    for n, player in enumerate(ranked):
+        colour = colours[n % len(colours)]
+        points = [(pad + i * step, y_of(v)) for i, v in enumerate(series[player])]
+        parts.append(f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" fill="none" '
+                     f'stroke="{colour}" stroke-width="3"/>')
+        parts.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"/>' for x, y in points[1:])
+        y = max(points[-1][1], label_y[-1] + 17) if label_y else points[-1][1]  # labels never overlap
+        label_y.append(y)
+        parts.append(f'<text x="{points[-1][0] + 10:.1f}" y="{y + 5:.1f}" fill="{colour}" font-size="15">'
+                     f'{_escape(player)} {series[player][-1]}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
