@@ -248,12 +248,12 @@ def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
         except OSError:  # no network at all: the configured address, if any
             return None
 
-    from device.table import NextSeriesOffered
+    from device.table import NextSeriesOffered, RosterReceived
 
-    def on_answer(answer: dict[str, Any]) -> None:  # the next series the organiser released for this table
-        offer = NextSeriesOffered.from_ack(answer.get("next_series"))
-        if offer is not None:
-            service.submit(offer)
+    def on_answer(answer: dict[str, Any]) -> None:  # the club's roster and the next series released for this table
+        for command in (RosterReceived.from_ack(answer.get("roster")), NextSeriesOffered.from_ack(answer.get("next_series"))):
+            if command is not None:
+                service.submit(command)
 
     client = make_client(store, directory, service.device_id, service.submit, discover=discover,
                          fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds),

@@ -129,7 +129,7 @@ class SettingsScreen(TableScreen):
 
         def work() -> None:  # the network is slow: not on the UI thread
             try:
-                state = client.pair(code)
+                state = client.pair(code, name=f"Tisch {self.app.table_number}")  # the laptop numbers its tiles by it
             except OSError as exc:
                 message, level = tr("pair_failed", reason=str(exc)), "error"
             else:
