@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Skattisch developer entry point: sets up everything on a fresh machine, then runs.
 #   ./dev.sh run [ARGS]   set up and start the table (on a laptop: simulated hardware)
+#   ./dev.sh club [ARGS]  set up and start the club laptop's collector and pages (skattisch club)
 #   ./dev.sh test [ARGS]  set up and run every check: pytest (unit, drivers, UI under Xvfb,
 #                         end-to-end, benchmark smoke runs), mypy --strict on device/
 set -euo pipefail
@@ -18,7 +19,8 @@ need_apt() {  # install Debian packages that are missing (root or sudo)
 
 setup() {
     if [ ! -x "$VENV/bin/python" ]; then python3 -m venv "$VENV"; fi
-    local stamp="$VENV/.installed-$(sha1sum pyproject.toml | cut -c1-12)-$1"
+    local stamp
+    stamp="$VENV/.installed-$(sha1sum pyproject.toml | cut -c1-12)-$1"
     if [ ! -f "$stamp" ]; then
         "$VENV/bin/pip" install -q --upgrade pip
         "$VENV/bin/pip" install -q -e ".[$1]"
@@ -32,12 +34,17 @@ case "$cmd" in
         setup ui
         exec "$VENV/bin/skattisch" run --simulate "$@"
         ;;
+    club)
+        setup club
+        exec "$VENV/bin/skattisch" club "$@"
+        ;;
     test)
-        need_apt xvfb xauth fonts-dejavu-core fonts-dejavu-extra shellcheck chromium chromium-driver poppler-utils
+        need_apt xvfb xauth fonts-dejavu-core fonts-dejavu-extra shellcheck chromium chromium-driver poppler-utils \
+            xdotool nodejs
         setup "test,ui,club"
         "$VENV/bin/mypy" --strict device
         exec "$VENV/bin/python" -m pytest "$@"
         ;;
     *)
-        echo "usage: ./dev.sh run|test [ARGS]" >&2; exit 2 ;;
+        echo "usage: ./dev.sh run|club|test [ARGS]" >&2; exit 2 ;;
 esac

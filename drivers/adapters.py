@@ -10,14 +10,48 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from device.cards import Card
 from device.hardware import CardScanned, ReaderStatus, UnknownCardScanned
 from device.ports import CardReader, EventStore, Panel
 from drivers.config import Config, ReaderConfig
 
+if TYPE_CHECKING:
+    from drivers.deck import Deck
+
 Submit = Callable[[object], None]
+
+
+@dataclass(frozen=True, slots=True)
+class DeckLoad:
+    """The configured deck, or why there is none the reader could use (``problem``, "" if fine)."""
+
+    deck: Deck | None
+    problem: str = ""
+
+
+def load_deck(config: ReaderConfig) -> DeckLoad:
+    """The deck file ``reader.deck`` names, never raising: a missing or broken file gives no
+    deck and the reason, so that the table starts without the reader (results typed in) and
+    says "Kartensatz fehlt: anlernen" instead of stopping. ``skattisch config`` reports the
+    same reason. A missing file is fine for barcodes that carry the card codes themselves."""
+    from drivers.deck import Deck, DeckError
+
+    path = config.deck
+    if not config.enabled or path is None:
+        return DeckLoad(None)
+    if not path.exists() and config.mode == "barcode":
+        return DeckLoad(None)
+    if not path.exists():
+        return DeckLoad(None, f"reader.deck {path} does not exist yet: teach the deck in "
+                              "(Einstellungen → Kartensatz anlernen)")
+    try:
+        return DeckLoad(Deck.load(path))
+    except DeckError as exc:
+        return DeckLoad(None, f"{exc}: teach the deck in again (Einstellungen → Kartensatz anlernen)")
 
 
 class SimulatedReader:
@@ -76,17 +110,20 @@ class SimulatedReader:
             submit(command)
 
 
-def build_reader(config: ReaderConfig, *, simulate: bool) -> CardReader | SimulatedReader | None:
+def build_reader(
+    config: ReaderConfig, *, simulate: bool, deck: Deck | None = None
+) -> CardReader | SimulatedReader | None:
     """The configured card reader, not started (call ``start(submit)``); None when the config
-    says the table has none (results typed in), a :class:`SimulatedReader` when simulating."""
+    says the table has none (results typed in), a :class:`SimulatedReader` when simulating.
+
+    ``deck``: from :func:`load_deck`; without one the reader still runs (a deck can be taught
+    in through it), and tags it cannot name are refused with the reason."""
     if simulate:
         return SimulatedReader()
     if not config.enabled:
         return None
-    from drivers.deck import Deck
     from drivers.reader import SerialCardReader
 
-    deck = Deck.load(config.deck) if config.deck is not None else None
     confirm = None if config.confirm_ms is None else config.confirm_ms / 1000
     return SerialCardReader(config.port, mode=config.mode, baud=config.baud, deck=deck,
                             debounce=config.debounce_ms / 1000, confirm=confirm)

@@ -77,7 +77,7 @@ class TableConfig:
     number: int = 1
     name: str = ""  # empty: the UI calls the table "Tisch <number>"
     language: Language = "de"
-    club_pin: str = ""  # digits that unlock the settings screen; empty: not locked
+    club_pin_hash: str = ""  # the salted hash of the settings PIN (device.pin); empty: not locked
     roster: tuple[str, ...] = ()  # the club's players, offered as buttons on the setup screen
 
 
@@ -168,7 +168,9 @@ SECTIONS: dict[str, type] = {
     "sync": SyncConfig,
     "ui": UiConfig,
 }
-SECRETS = frozenset({("table", "club_pin"), ("sync", "token")})
+SECRETS = frozenset({("table", "club_pin_hash"), ("sync", "token")})
+# keys older versions wrote, still read (and checked) but no longer kept
+LEGACY_KEYS = frozenset({("table", "club_pin")})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -308,12 +310,25 @@ def _roster(value: Any) -> tuple[str, ...]:
 
 
 def _club_pin(value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool):
-        raise _Invalid(f'must be in quotes (a PIN may start with 0), e.g. "{value}"')
-    pin = _text(value)
-    if pin and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
-        raise _Invalid('must be 4 to 8 digits, or "" for no PIN')
-    return pin
+    """The PIN in plain text, as older versions kept it: only "" (none) is still accepted."""
+    if value != "":
+        raise _Invalid(
+            "is a PIN in plain text, which anyone who reads this file could use: "
+            "run 'sudo skattisch pin' to store only its hash (table.club_pin_hash)"
+        )
+    return ""
+
+
+def _club_pin_hash(value: Any) -> str:
+    from device.pin import PinError, check_pin_hash
+
+    text = _text(value)
+    if not text:
+        return text
+    try:
+        return check_pin_hash(text)
+    except PinError as exc:
+        raise _Invalid(f"is {exc}") from None
 
 
 def _baud(value: Any) -> int:
@@ -391,6 +406,7 @@ def _schema(base_dir: Path | None) -> dict[str, dict[str, Check]]:
             "number": _integer(1, 999),
             "name": _text,
             "language": _choice(LANGUAGES),
+            "club_pin_hash": _club_pin_hash,
             "club_pin": _club_pin,
             "roster": _roster,
         },
@@ -459,7 +475,9 @@ class _Checker:
             if key not in checks:
                 raise self.error(name, key, self._unknown_key(name, key))
             try:
-                values[key] = checks[key](value)
+                checked = checks[key](value)
+                if (name, key) not in LEGACY_KEYS:
+                    values[key] = checked
             except _Invalid as invalid:
                 raise self.error(name, key, f"{name}.{key} = {_show(value)} {invalid.reason}") from None
         return SECTIONS[name](**values)
@@ -497,7 +515,8 @@ class _Checker:
         owners = [other for other, checks in self.schema.items() if key in checks]
         if owners:
             return f"unknown key {section}.{key}: {key} belongs in section [{owners[0]}]"
-        return f"unknown key {section}.{key}: the keys of [{section}] are " + ", ".join(self.schema[section])
+        keys = [name for name in self.schema[section] if (section, name) not in LEGACY_KEYS]
+        return f"unknown key {section}.{key}: the keys of [{section}] are " + ", ".join(keys)
 
     def error(self, section: str | None, key: str, reason: str) -> ConfigError:
         dotted = key if section is None else f"{section}.{key}"

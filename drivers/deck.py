@@ -243,14 +243,22 @@ def one_character_apart(a: str, b: str) -> bool:
     return len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temp file in the same folder, fsync, replace, fsync."""
+def write_atomically(path: Path, text: str, *, keep_mode: bool = False) -> None:
+    """Write ``text`` to ``path`` via a temp file in the same folder, fsync, replace, fsync.
+
+    ``keep_mode``: the new file gets the old one's mode and owner (a config readable by the
+    service's group stays so)."""
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
+            if keep_mode and path.exists():
+                old = path.stat()
+                os.fchmod(handle.fileno(), old.st_mode & 0o7777)
+                if os.geteuid() == 0:
+                    os.fchown(handle.fileno(), old.st_uid, old.st_gid)
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:

@@ -253,7 +253,7 @@ class SyncClient:
         target = (url or self._resolve()).rstrip("/")
         if not target:
             raise LaptopError("no laptop found: enter its address in the settings", code="no_laptop")
-        state = pair_with_laptop(target, code, self._device, name=self._device)
+        state = pair_with_laptop(target, code, self._device, name=name or self._device)
         self._save(state)
         self._status()
         self.wake()

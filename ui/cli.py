@@ -20,6 +20,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "deck": ("ui.commands.deck", "card deck files: 'deck learn' teaches in a deck of tagged cards"),
     "reader-test": ("ui.commands.reader_test", "print every card the reader decodes, as JSON lines"),
     "config": ("ui.commands.config", "check a config file and print the settings in force"),
+    "pin": ("ui.commands.pin", "set the PIN of the settings screen (stored as a salted hash)"),
+    "selftest": ("ui.commands.selftest", "first-boot check of the table: screen, touch, reader, panel, store, clock, laptop"),
     "club": ("ui.commands.club", "the club laptop: collect the tables' lists (serve), pair, tables, import"),
     "export": ("ui.commands.export", "write the table's journals to a directory (a USB stick) for the laptop"),
     "store": ("ui.commands.store", "check the table's journals, or repair damage (keeps every event before it)"),

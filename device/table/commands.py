@@ -371,11 +371,33 @@ class SyncStatus:
     detail: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class RosterReceived:
+    """The club's roster as the laptop sent it with an ack (from the sync driver): the names
+    the setup offers, ahead of the config's ``[table] roster``.
+
+    >>> RosterReceived.from_ack([{"name": "Anna Berg", "short": "Anna"}, "Bernd", {"short": "x"}, 3])
+    RosterReceived(names=('Anna Berg', 'Bernd'))
+    >>> RosterReceived.from_ack(None) is None
+    True
+    """
+
+    names: tuple[str, ...]
+
+    @classmethod
+    def from_ack(cls, value: object) -> RosterReceived | None:
+        """The roster from an ack's ``roster`` (players as objects with a ``name``, or names)."""
+        if not isinstance(value, list):
+            return None
+        names = (item.get("name") if isinstance(item, dict) else item for item in value)
+        return cls(tuple(dict.fromkeys(n.strip() for n in names if isinstance(n, str) and n.strip())))
+
+
 Command: TypeAlias = (
     OpenList | JoinPlayer | LeavePlayer | Bid | Hold | Pass | TakeSkat | PushSkat | Declare
     | EnterBidding | Kontra | Re | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
-    | NextSeriesOffered | OpenNextSeries
+    | NextSeriesOffered | OpenNextSeries | RosterReceived
     | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus
 )

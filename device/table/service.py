@@ -43,7 +43,9 @@ from device.journal import GENESIS, chain_hash
 from device.ports import EventStore
 from device.profile import PROFILES
 from device.table import checkpoint
-from device.table.commands import NextSeriesOffered, OpenList, OpenNextSeries, SyncAcknowledged, SyncStatus
+from device.table.commands import (
+    NextSeriesOffered, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus,
+)
 from device.table.events import (
     Event, EventBody, GameRecorded, ListClosed, ListConfirmed, PassedIn, RamschRecorded,
 )
@@ -97,7 +99,7 @@ class TableService:
         self._clock = clock
         self._rng = rng if rng is not None else random.Random()
         self._new_id = new_id
-        self._roster = tuple(roster)
+        self._config_roster = self._roster = tuple(roster)
         self._inbox: Inbox[object] = Inbox()
         self._listeners: list[Callable[[PumpResult], None]] = []
         self._reader = ReaderView(False, "", "")
@@ -205,6 +207,12 @@ class TableService:
                 return (), None
             if isinstance(command, NextSeriesOffered):
                 self._offered(command)
+                return (), None
+            if isinstance(command, RosterReceived):  # the laptop's roster first, then the config's
+                roster = tuple(dict.fromkeys(command.names + self._config_roster))
+                if roster != self._roster:
+                    self._roster = roster
+                    self._changed()
                 return (), None
             offer = None
             if isinstance(command, OpenNextSeries):

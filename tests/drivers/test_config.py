@@ -16,6 +16,7 @@ import pytest
 import drivers.config
 import drivers.panel
 from device.errors import SkatError
+from device.pin import hash_pin, verify_pin
 from drivers.config import (
     SECTIONS,
     Config,
@@ -56,7 +57,7 @@ def test_the_module_examples_run() -> None:
 def test_an_empty_file_gives_the_defaults() -> None:
     config = parse_config("", "empty.toml")
     assert config == Config(source="empty.toml")
-    assert config.table == TableConfig(number=1, name="", language="de", club_pin="")
+    assert config.table == TableConfig(number=1, name="", language="de", club_pin_hash="")
     assert config.reader == ReaderConfig(
         enabled=True, port="/dev/skattisch-reader", baud=9600, mode="barcode", deck=None, debounce_ms=1000
     )
@@ -96,11 +97,15 @@ BAD_VALUES = [
     ("[table]\nname = 3", "table.name = 3 must be text in quotes"),
     ('[table]\nlanguage = "fr"', 'table.language = "fr" must be one of "de", "en"'),
     (
-        "[table]\nclub_pin = 1234",
-        'table.club_pin = 1234 must be in quotes (a PIN may start with 0), e.g. "1234"',
+        '[table]\nclub_pin = "2468"',
+        'table.club_pin = "2468" is a PIN in plain text, which anyone who reads this file could use: '
+        "run 'sudo skattisch pin' to store only its hash (table.club_pin_hash)",
     ),
-    ('[table]\nclub_pin = "12a4"', 'table.club_pin = "12a4" must be 4 to 8 digits, or "" for no PIN'),
-    ('[table]\nclub_pin = "123"', 'table.club_pin = "123" must be 4 to 8 digits, or "" for no PIN'),
+    (
+        '[table]\nclub_pin_hash = "2468"',
+        'table.club_pin_hash = "2468" is not a PIN hash (scrypt$N$r$p$salt$hash): set the PIN with '
+        "'sudo skattisch pin'",
+    ),
     ('[table]\nroster = "Anna"', 'table.roster = "Anna" must be a list of names in quotes'),
     ('[table]\nroster = ["Anna", "Anna"]', 'table.roster = ["Anna", "Anna"] names Anna more than once'),
     ('[reader]\nenabled = "yes"', 'reader.enabled = "yes" must be true or false'),
@@ -177,7 +182,8 @@ def test_good_values_at_the_edges_pass() -> None:
     text = """
         [table]
         number = 999
-        club_pin = "0042"
+        club_pin = ""
+        club_pin_hash = "HASH_0042"
         language = "en"
         [reader]
         port = "spy:///dev/ttyUSB0?file=/tmp/reader.log"
@@ -198,8 +204,8 @@ def test_good_values_at_the_edges_pass() -> None:
         width = 320
         height = 4320
     """
-    config = parse_config(text, "t.toml", base_dir=Path("/etc/skattisch"))
-    assert config.table.club_pin == "0042"
+    config = parse_config(text.replace("HASH_0042", PIN_0042), "t.toml", base_dir=Path("/etc/skattisch"))
+    assert verify_pin("0042", config.table.club_pin_hash)
     assert config.reader.deck == Path("/etc/skattisch/decks/club.json")  # next to the file
     assert config.gpio.pins() == {"confirm": 0, "back": 27}
     assert config.gpio.hold_seconds == 10.0 and isinstance(config.gpio.hold_seconds, float)
@@ -238,7 +244,7 @@ def test_a_tag_reader_needs_a_deck() -> None:
         ("baud = 9600", "line 1: unknown key baud: did you mean reader.baud (in section [reader])?"),
         (
             "[table]\ncolour = 1",
-            "line 2: unknown key table.colour: the keys of [table] are number, name, language, club_pin",
+            "line 2: unknown key table.colour: the keys of [table] are number, name, language, club_pin_hash",
         ),
         (
             "[extras]\nx = 1",
@@ -320,7 +326,7 @@ FULL = """
 [table]
 number = 3
 name = "Am Fenster"
-club_pin = "2468"
+club_pin_hash = "PIN_HASH"
 [reader]
 mode = "uid"
 deck = "/etc/skattisch/deck.json"
@@ -333,6 +339,10 @@ token = "s3cr3t \\"quoted\\" \u00e4"
 """
 
 
+PIN_0042 = hash_pin("0042")
+FULL = FULL.replace("PIN_HASH", hash_pin("2468"))
+
+
 def test_to_toml_reads_back_as_the_same_config() -> None:
     config = parse_config(FULL, "full.toml")
     assert parse_config(to_toml(config, hide_secrets=False), "full.toml") == config
@@ -341,8 +351,8 @@ def test_to_toml_reads_back_as_the_same_config() -> None:
 def test_secrets_are_hidden_when_shown() -> None:
     config = parse_config(FULL, "full.toml")
     shown = config.to_dict()
-    assert (shown["table"]["club_pin"], shown["sync"]["token"]) == ("****", "****")
-    assert "s3cr3t" not in to_toml(config) and "2468" not in to_toml(config)
+    assert (shown["table"]["club_pin_hash"], shown["sync"]["token"]) == ("****", "****")
+    assert "s3cr3t" not in to_toml(config) and "scrypt" not in to_toml(config)
     assert parse_config("").to_dict()["sync"]["token"] == ""  # nothing to hide
 
 
@@ -361,13 +371,14 @@ def test_the_config_command_prints_the_settings(tmp_path: Path, capsys: pytest.C
     assert code == 0
     assert f"Read from {path}: the file is fine." in out
     assert "s3cr3t" not in out
-    assert "warning: reader.deck /etc/skattisch/deck.json does not exist" in err
-    assert "# club_pin is set (hidden)" in out and "# token is set (hidden)" in out
+    assert "warning: reader.deck /etc/skattisch/deck.json does not exist yet: teach the deck in" in err
+    assert "the table starts without the reader" in err
+    assert "# club_pin_hash is set (hidden)" in out and "# token is set (hidden)" in out
     shown = parse_config(out, "full.toml")  # the output is itself a config file
     full = parse_config(FULL, "full.toml")
     without_secrets = dataclasses.replace(
         full,
-        table=dataclasses.replace(full.table, club_pin=""),
+        table=dataclasses.replace(full.table, club_pin_hash=""),
         sync=dataclasses.replace(full.sync, token=""),
     )
     assert shown == without_secrets
@@ -413,7 +424,7 @@ def test_the_example_loads_as_the_documented_table() -> None:
     config = load_config(EXAMPLE)
     assert config == Config(
         table=TableConfig(),
-        reader=ReaderConfig(),
+        reader=ReaderConfig(deck=Path("/var/lib/skattisch/deck.json")),  # beside the lists, writable
         gpio=GpioConfig(
             confirm=17, back=27, dealer_leds=(5, 6, 13, 19, 26), reader_led=22, sync_led=23, buzzer=18
         ),

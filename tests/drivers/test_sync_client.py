@@ -150,3 +150,16 @@ def test_the_thread_syncs_new_games_and_reports_the_laptop(collector: Collector,
     assert table.snap.sync.synced_games == 3 and table.snap.sync.laptop == "Skattisch"
     assert SyncStatus(laptop="Skattisch", reachable=True) in commands
     assert os.path.exists(tmp_path / "store" / STATE_FILE)
+
+
+def test_the_table_pairs_under_its_table_name_so_the_laptop_can_number_its_tile(collector: Collector, tmp_path: Path) -> None:
+    table = a_table("pair-name-device-7f3")
+    client = SyncClient(StoreEntries(table.store, table.service.device_id), SyncStateFile(tmp_path / STATE_FILE),
+                        device=table.service.device_id, submit=table.service.submit)
+    store = SqliteCollectorStore(collector.db)
+    try:
+        client.pair(new_pairing_code(store, now=time.time()), collector.url, name="Tisch 7")
+        names = {t.device: t.name for t in store.tables()}
+    finally:
+        store.close()
+    assert names[table.service.device_id] == "Tisch 7"  # not the device id, whose digits read as a table number

@@ -129,7 +129,7 @@ def test_sheet_csv_writes_formula_text_as_text_and_numbers_as_numbers(tmp_path: 
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     rows = done.stdout.splitlines()
-    assert rows[0] == "Nr,Geber,Alleinspieler,Spiel,Wert,\"'=HYPERLINK(\"\"http://x\"\")\",'+Bernd,'@Carla,'-Dieter"
+    assert rows[0] == "Nr,Geber,Alleinspieler,Spiel,Grundwert,Spitzen,Gewinnstufen,Wert,\"'=HYPERLINK(\"\"http://x\"\")\",'+Bernd,'@Carla,'-Dieter"
     cells = [row.split(",") for row in rows[1:]]
     assert any(c[2] == "'+Bernd" for c in cells)  # a declarer's name is text: escaped
     numbers = [cell for row in cells for cell in row[4:] if cell.lstrip("-").isdigit()]

@@ -145,18 +145,20 @@ def test_a_table_killed_at_random_moments_loses_no_acknowledged_game(memory_dir:
     directory = memory_dir / "store"
     confirmed: list[int] = []
     killed = 0
-    for kill in range(1, KILLS + 1):
+    attempts = 0
+    while killed < KILLS:  # a kill may come after a writer already stopped: count only real ones
+        attempts += 1
+        assert attempts <= 2 * KILLS, f"seed {seed}: only {killed} of {attempts} kills hit a running writer"
         got, status = run_until(directory, rng, stop_after=rng.randint(1, 8))
         confirmed += got
         killed += os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
         assert os.WIFSIGNALED(status) or os.waitstatus_to_exitcode(status) == 0, f"seed {seed}: writer failed"
-        if kill % 20 == 0:
+        if attempts % 20 == 0:
             stored = sum(e["type"] == "game_recorded" for e in check_restart_equals_replay(directory))
             assert stored >= max(confirmed, default=0), f"seed {seed}: an acknowledged game is missing"
     got, status = run_until(directory, rng, stop_after=None)
     confirmed += got
     assert os.waitstatus_to_exitcode(status) == 0, f"seed {seed}: the last writer failed"
-    assert killed >= min(KILLS, 200), f"seed {seed}: only {killed} kills hit a running writer"
 
     events = check_restart_equals_replay(directory)
     recorded = [e for e in events if e["type"] == "game_recorded"]

@@ -72,11 +72,12 @@ def start_xvfb() -> tuple[subprocess.Popen[bytes], str] | None:
 
 def run_table(display: str, steps: Sequence[str], *, size: str = "800x480", lang: str | None = None,
               seed: int = 1, args: Sequence[str] = (), config: str | None = None, timeout: float = 150,
-              module: str = "ui.cli") -> Run:
+              module: str = "ui.cli", simulate: bool = True) -> Run:
     """Run ``skattisch run --simulate`` with ``steps`` as its script; named screenshots go to
     ``tests/artifacts/screens/<size>/``. ``config``: the text of a config file to run with
     (``{tmp}`` in it is the run's temporary folder); its store is then a real TinyDB store.
-    ``module``: the program to run (``python -m``), e.g. one that arranges a failure first."""
+    ``module``: the program to run (``python -m``), e.g. one that arranges a failure first.
+    ``simulate=False``: the reader and the panel the config names (a pty, gpiozero's mock)."""
     shots = ARTIFACTS / size
     shots.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="skattisch-ui-") as tmp:
@@ -87,7 +88,8 @@ def run_table(display: str, steps: Sequence[str], *, size: str = "800x480", lang
             config_file = Path(tmp) / "skattisch.toml"
             config_file.write_text(config.replace("{tmp}", tmp), encoding="utf-8")
             args = [*args, "--config", str(config_file)]
-        command = [sys.executable, "-m", module, "run", "--simulate", "--size", size, "--script", str(script),
+        command = [sys.executable, "-m", module, "run", *(["--simulate"] if simulate else []), "--size", size,
+                   "--script", str(script),
                    "--screenshots", str(shots), "--shots", "named", "--report", str(report),
                    "--exit-when-done", "--seed", str(seed), *(("--lang", lang) if lang else ()), *args]
         env = {**os.environ, "DISPLAY": display, "KIVY_NO_ARGS": "1", "KIVY_HOME": str(Path(tmp) / "kivy"),

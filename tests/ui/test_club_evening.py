@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from device.pin import hash_pin
 from tests.ui.harness import run_table
 from tests.ui.scenarios import direct_game, setup_steps
 
@@ -178,7 +179,7 @@ def test_a_damaged_store_is_shown_on_the_screen_and_repaired_behind_the_club_pin
     list_id, events = record_table(tmp_path, 1)
     journal = tmp_path / "journal" / f"{list_id}.jsonl"
     journal.write_bytes(journal.read_bytes().replace(b'"seq":3', b'"seq":4', 1))  # one bad character
-    config = f'[table]\nclub_pin = "2468"\n\n[store]\npath = "{tmp_path}"\n'
+    config = f'[table]\nclub_pin_hash = "{hash_pin("2468")}"\n\n[store]\npath = "{tmp_path}"\n'
     steps = [
         "wait_screen store",
         "expect_text \"Die gespeicherten Listen sind beschädigt\"",

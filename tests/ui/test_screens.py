@@ -7,6 +7,7 @@ import pytest
 
 import re
 
+from device.pin import hash_pin
 from drivers.deck import TEACH_ORDER
 from tests.ui.harness import ROOT, run_table
 from tests.ui.scenarios import cards_steps, play_order, setup_steps
@@ -62,7 +63,7 @@ def test_every_screen_at_1280x720(display: str) -> None:
 CONFIG = """
 [table]
 number = 3
-club_pin = "2468"
+club_pin_hash = "{pin_hash}"
 
 [store]
 path = "{tmp}/lists"
@@ -167,7 +168,7 @@ def settings_run(display: str):  # type: ignore[no-untyped-def]
         "tap close_list",
         "wait_screen game",
     ]
-    return run_table(display, steps, config=CONFIG).check()
+    return run_table(display, steps, config=CONFIG.replace("{pin_hash}", hash_pin("2468"))).check()
 
 
 def test_greyed_out_options_say_why_and_send_nothing(settings_run) -> None:  # type: ignore[no-untyped-def]

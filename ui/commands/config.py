@@ -24,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from drivers.adapters import load_deck
     from drivers.config import ConfigError, load_config, to_toml
 
     try:
@@ -31,9 +32,9 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"skattisch config: {exc}", file=sys.stderr)
         return 2
-    deck = config.reader.deck
-    if config.reader.enabled and deck is not None and not deck.is_file():
-        print(f"skattisch config: warning: reader.deck {deck} does not exist (yet)", file=sys.stderr)
+    deck = load_deck(config.reader)  # the same check as 'skattisch run': a warning, never a stop
+    if deck.problem:
+        print(f"skattisch config: warning: {deck.problem}; the table starts without the reader", file=sys.stderr)
     if args.json:
         print(json.dumps(config.to_dict(), ensure_ascii=False, indent=2))
         return 0

@@ -176,7 +176,7 @@ class _Parts:
 def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts, *,
          store_problem: str | None = None) -> int:
     from device.table import OpenList, TableService
-    from drivers.adapters import build_panel, build_reader, build_store
+    from drivers.adapters import DeckLoad, build_panel, build_reader, build_store, load_deck
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
 
@@ -202,10 +202,13 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         if runner is not None:
             runner.start(app)
 
+    deck = DeckLoad(None) if args.simulate else load_deck(config.reader)
+    if deck.problem:  # the table still starts: results are typed in until a deck is taught in
+        print(f"skattisch run: warning: {deck.problem}", file=sys.stderr)
     app = TableApp(
         service, simulate=args.simulate, table_number=config.table.number, table_name=config.table.name,
-        club_pin=config.table.club_pin, language=args.lang or config.table.language, config=config,
-        hooks={"shutdown": _shutdown_hook(args)}, on_started=started)
+        pin_hash=config.table.club_pin_hash, language=args.lang or config.table.language, config=config,
+        hooks={"shutdown": _shutdown_hook(args)}, on_started=started, deck_problem=deck.problem)
     app.onscreen_keyboard = (args.keyboard or ("system" if args.simulate else "screen")) == "screen"
     app.sync_client = _start_sync(config, store, service, parts)
     if store_problem:
@@ -214,9 +217,10 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         app.store_problem = store_problem
         app.store_repair = lambda: repair_store(config.store.path)
     app.attach_panel(parts.add(build_panel(config, app.panel_submit, simulate=args.simulate)))
-    reader = build_reader(config.reader, simulate=args.simulate)
+    reader = build_reader(config.reader, simulate=args.simulate, deck=deck.deck)
     if reader is not None:
         parts.add(reader)
+        app.reader = reader
         reader.start(app.reader_submit)
     if steps:
         shots_dir = Path(args.screenshots) if args.screenshots else None
@@ -248,12 +252,12 @@ def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
         except OSError:  # no network at all: the configured address, if any
             return None
 
-    from device.table import NextSeriesOffered
+    from device.table import NextSeriesOffered, RosterReceived
 
-    def on_answer(answer: dict[str, Any]) -> None:  # the next series the organiser released for this table
-        offer = NextSeriesOffered.from_ack(answer.get("next_series"))
-        if offer is not None:
-            service.submit(offer)
+    def on_answer(answer: dict[str, Any]) -> None:  # the club's roster and the next series released for this table
+        for command in (RosterReceived.from_ack(answer.get("roster")), NextSeriesOffered.from_ack(answer.get("next_series"))):
+            if command is not None:
+                service.submit(command)
 
     client = make_client(store, directory, service.device_id, service.submit, discover=discover,
                          fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds),
@@ -266,6 +270,7 @@ def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
 def _shutdown_hook(args: argparse.Namespace) -> Any:
     def shutdown(app: Any) -> None:
         if args.simulate:
+            print("skattisch run: shutting down (simulated: the window closes)", flush=True)
             app.stop()
             return
         import subprocess

@@ -15,6 +15,7 @@ hint banner, in the service's words (its German ``reason_de`` or its English ``r
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -121,9 +122,10 @@ class TableApp(App):
 
     def __init__(
         self, service: Any, *, panel: Any = None, simulate: bool = False, table_number: int = 1,
-        table_name: str = "", club_pin: str = "", language: str = "de", config: Any = None,
+        table_name: str = "", pin_hash: str = "", language: str = "de", config: Any = None,
         hooks: dict[str, Callable[..., Any]] | None = None,
-        on_started: Callable[[TableApp], None] | None = None, **kwargs: Any,
+        on_started: Callable[[TableApp], None] | None = None, deck_problem: str = "",
+        pin_clock: Callable[[], float] = time.monotonic, **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.service = service
@@ -131,7 +133,12 @@ class TableApp(App):
         self.simulate = simulate
         self.table_number = table_number
         self.table_name = table_name
-        self.club_pin = club_pin
+        from device.pin import PinGuard
+
+        self.pin_guard = PinGuard(pin_hash, clock=pin_clock)
+        # why the reader cannot name the cards (no usable deck), "" when it can
+        self.deck_problem = deck_problem
+        self.reader: Any = None  # the card reader, once started (its deck follows a teach-in)
         self.table_config = config
         self.sync_client: Any = None  # the sync driver (set by skattisch run when the store is on disk)
         self.hooks = dict(hooks or {})
@@ -150,7 +157,8 @@ class TableApp(App):
         self.listeners: list[Callable[[Any], None]] = []  # called with each PumpResult
         self._picker: Any = None
         self._setup_forced = False
-        self._settings_unlocked = not club_pin
+        self._settings_unlocked = not self.pin_guard.locked
+        self._shutdown_asked: Any = None  # the shutdown question a long press opened
         self.store_problem: str | None = None  # the stored lists cannot be read: the store screen
         self.store_repair: Callable[[], Any] = lambda: None
         self._reader_capture: Callable[[Any], None] | None = None
@@ -304,7 +312,8 @@ class TableApp(App):
         bar.table_text = self.table_name or tr("table_n", number=self.table_number)
         config = self.table_config
         status = status_of(snap, simulate=self.simulate,
-                           reader_fitted=config is None or bool(config.reader.enabled))
+                           reader_fitted=config is None or bool(config.reader.enabled),
+                           deck_problem=bool(self.deck_problem))
         colours = {"ok": theme.OK, "wait": theme.WARN, "bad": theme.BAD, "none": theme.TEXT_DIM}
         bar.reader_text, bar.reader_color = status.reader, colours[status.reader_level]
         bar.sync_text, bar.sync_color = status.sync, colours[status.sync_level]
@@ -378,39 +387,36 @@ class TableApp(App):
         if self._settings_unlocked:
             self._open_overlay("settings")
             return
-        from ui.table.popups import PinPopup
+        self.ask_pin(self._unlock_settings)
 
-        PinPopup(self._check_pin).open()
+    def _unlock_settings(self) -> None:
+        self._settings_unlocked = True
+        self._open_overlay("settings")
 
     def ask_pin(self, then: Callable[[], None]) -> None:
-        """``then()`` once the club PIN is typed right (at once when there is none)."""
-        if not self.club_pin:
+        """``then()`` once the club PIN is typed right (at once when there is none); wrong PINs
+        count against the same limit wherever they are typed (:class:`device.pin.PinGuard`)."""
+        if not self.pin_guard.locked:
             then()
             return
         from ui.table.popups import PinPopup
 
-        def check(pin: str) -> None:
-            if self.pin_matches(pin):
-                self._clear_hint()
-                then()
-            else:
-                self.hint(tr("pin_wrong"), level="error")
+        PinPopup(lambda pin: self._check_pin(pin, then)).open()
 
-        PinPopup(check).open()
+    def _check_pin(self, pin: str, then: Callable[[], None]) -> None:
+        from device.pin import PinResult
 
-    def pin_matches(self, pin: str) -> bool:
-        return pin == self.club_pin
-
-    def _check_pin(self, pin: str) -> None:
-        if pin == self.club_pin:
-            self._settings_unlocked = True
+        attempt = self.pin_guard.attempt(pin)
+        if attempt.kind is PinResult.OK:
             self._clear_hint()
-            self._open_overlay("settings")
-        else:
+            then()
+        elif attempt.kind is PinResult.WRONG:
             self.hint(tr("pin_wrong"), level="error")
+        else:
+            self.hint(tr("pin_wait", seconds=math.ceil(attempt.wait_seconds)), level="error")
 
     def lock_settings(self) -> None:
-        self._settings_unlocked = not self.club_pin
+        self._settings_unlocked = not self.pin_guard.locked
 
     def _open_overlay(self, name: str) -> None:
         self._switch(name)
@@ -474,12 +480,42 @@ class TableApp(App):
             self.submit(command, "reader")
 
     def panel_submit(self, command: object) -> None:
-        """What the panel sends (any thread): to the service, or to the button test."""
+        """What the panel sends (any thread): to the service, or to the button test; a long
+        press (MENU) asks to shut the table down, and a second one does it."""
         capture = self._panel_capture
         if capture is not None:
             Clock.schedule_once(lambda _dt: capture(command), 0)
+        elif isinstance(command, ButtonPressed) and command.button is Button.MENU:
+            with self._send_lock:
+                self.counters.sent.append(Sent("panel", command))
+            Clock.schedule_once(lambda _dt: self.menu_pressed(), 0)
         else:
             self.submit(command, "panel")
+
+    def menu_pressed(self) -> None:
+        """The panel's long press (main thread): the shutdown question, or, while it is open,
+        the shutdown itself (the settings screen's "Ausschalten" without the PIN: whoever
+        holds the button stands at the table)."""
+        if self._shutdown_asked is not None:
+            self._shutdown_asked.dismiss()
+            self._shutdown_asked = None
+            self.shutdown()
+            return
+        from ui.table.popups import ChoicePopup, Option
+
+        popup = ChoicePopup(tr("shutdown_title"), [
+            Option(tr("shutdown_yes"), "shutdown_yes", self.shutdown, kind="danger"),
+        ], text=tr("menu_shutdown_text"))
+        popup.bind(on_dismiss=lambda *_: setattr(self, "_shutdown_asked", None))
+        self._shutdown_asked = popup
+        popup.open()
+
+    def use_deck(self, deck: Any) -> None:
+        """A deck taught in on the settings screen: the reader names the cards with it now."""
+        if self.reader is not None and hasattr(self.reader, "deck"):
+            self.reader.deck = deck
+        self.deck_problem = ""
+        self.refresh()
 
     def capture_reader(self, capture: Callable[[Any], None] | None) -> None:
         self._reader_capture = capture
@@ -614,7 +650,7 @@ class TableApp(App):
         if self.panel is not None and hasattr(self.panel, "press"):
             self.panel.press(button)  # the fake panel submits through panel_submit
         else:
-            self.submit(ButtonPressed(Button(button), source="screen"), source="panel")
+            self.panel_submit(ButtonPressed(Button(button), source="screen"))
 
     def shutdown(self) -> None:
         hook = self.hooks.get("shutdown")

@@ -113,14 +113,17 @@ class Status:
     sync_level: str
 
 
-def status_of(snap: Any, *, simulate: bool, reader_fitted: bool) -> Status:
+def status_of(snap: Any, *, simulate: bool, reader_fitted: bool, deck_problem: bool = False) -> Status:
     """What the status bar says about the reader and the sync. A table set up without a
     reader ("ohne Leser": results typed in) or without a laptop ("ohne Laptop", the
     snapshot's ``sync.laptop``) is not an alarm; a fitted reader that is gone is ("Leser
-    fehlt", red); games the laptop has not taken yet are amber."""
+    fehlt", red), and so is one without a usable deck ("Kartensatz fehlt: anlernen");
+    games the laptop has not taken yet are amber."""
     reader = snap.reader
     if simulate:
         reader_text, reader_level = tr("reader_simulated"), "ok"
+    elif reader_fitted and deck_problem:
+        reader_text, reader_level = tr("deck_missing"), "bad"
     elif reader.connected:
         reader_text, reader_level = tr("reader_ok"), "ok"
     elif not reader_fitted:

@@ -47,3 +47,13 @@ def test_a_list_the_store_could_not_keep_leaves_the_offer_standing() -> None:
     assert [r.code for r in result.refusals] == ["store_failed"] and table.snap.phase == "setup"
     assert table.snap.next_series == OFFER["text"]
     assert table.ok(OpenNextSeries()).events[0].body.players == tuple(OFFER["players"])
+
+
+def test_the_laptops_roster_is_offered_at_setup_ahead_of_the_configs_and_records_nothing() -> None:
+    from device.table import RosterReceived, TableService
+    from tests.table_helpers import ListStore
+
+    service = TableService(ListStore(), device_id="t1", roster=("Dieter", "Anna"))
+    result = service.handle(RosterReceived.from_ack([{"name": "Anna", "short": "An"}, {"name": "Bernd"}]))
+    assert not result.events  # the roster is no part of the list
+    assert service.snapshot().setup.roster == ("Anna", "Bernd", "Dieter")

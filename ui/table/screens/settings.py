@@ -47,6 +47,8 @@ class SettingsScreen(TableScreen):
         else:
             state = tr("reader_connected") if reader.connected else tr("reader_disconnected")
             self.reader_text = f"{port or '–'} · {state}" + (f" · {reader.detail}" if reader.detail else "")
+            if self.app.deck_problem:
+                self.reader_text = f"[b]{tr('deck_missing')}[/b]"  # the one thing to do here
         url = config.sync.url if config is not None and config.sync.url else tr("no_sync_target")
         self.sync_text = f"{url} · {pick(snap.sync.text, snap.sync.text_en)}".rstrip(" ·")
         self.laptop_text = snap.sync.laptop or pick(snap.sync.text, snap.sync.text_en)
@@ -79,8 +81,14 @@ class SettingsScreen(TableScreen):
             popup.prompt = learner.prompt()
             if learner.done:
                 path = self._deck_path()
-                learner.deck(source=str(path)).save(path)
-                popup.last = tr("deck_saved", path=path)
+                deck = learner.deck(source=str(path))
+                try:
+                    deck.save(path)
+                    popup.last = tr("deck_saved", path=path)
+                except OSError as exc:  # e.g. a folder the table may not write: keep the deck
+                    popup.last = tr("deck_not_saved", reason=f"{path}: {exc.strerror or exc}")
+                self.app.use_deck(deck)
+                self.show(self.app.service.snapshot())
 
         self.app.capture_reader(offer)
         popup.bind(on_dismiss=lambda *_: self.app.capture_reader(None))
@@ -121,7 +129,7 @@ class SettingsScreen(TableScreen):
 
         def work() -> None:  # the network is slow: not on the UI thread
             try:
-                state = client.pair(code)
+                state = client.pair(code, name=f"Tisch {self.app.table_number}")  # the laptop numbers its tiles by it
             except OSError as exc:
                 message, level = tr("pair_failed", reason=str(exc)), "error"
             else:
