@@ -22,8 +22,10 @@ setup() {
     local stamp
     stamp="$VENV/.installed-$(sha1sum pyproject.toml | cut -c1-12)-$1"
     if [ ! -f "$stamp" ]; then
-        "$VENV/bin/pip" install -q --upgrade pip
-        "$VENV/bin/pip" install -q -e ".[$1]"
+        # one line to say why the first run waits; -qq: pip's errors only (no backend notices)
+        echo "Skattisch: installing into $VENV ($1; the first time takes a few minutes) ..." >&2
+        "$VENV/bin/pip" install -qq --upgrade pip
+        "$VENV/bin/pip" install -qq -e ".[$1]"
         touch "$stamp"
     fi
 }
