@@ -686,3 +686,17 @@ def test_reader_test_refuses_a_bad_deck_naming_it(device: PtyDevice, cli: Any, t
     bad.write_text('{"v": 1, "cards": {"0A00C4E1F2": "XJ"}}')
     code, err = cli("reader-test", "--port", device.path, "--deck", str(bad)).finish()
     assert code == 2 and str(bad) in err and "0A00C4E1F2" in err and "XJ" in err
+
+
+@pytest.mark.parametrize("baud", ["7", "9601", "0", "fast"])
+def test_reader_test_refuses_a_baud_rate_no_serial_reader_uses_naming_the_usual_ones(baud: str, cli: Any) -> None:
+    code, err = cli("reader-test", "--port", "/nonexistent/tty", "--baud", baud).finish()
+    assert code == 2 and "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert "--baud" in last and baud in last and "9600" in last and "1200" in last and "115200" in last, err
+
+
+def test_reader_test_takes_a_standard_baud_rate(device: PtyDevice, cli: Any) -> None:
+    run = cli("reader-test", "--port", device.path, "--baud", "115200")
+    assert run.json()["reader"] == "connected"
+    assert run.interrupt()[0] == 0

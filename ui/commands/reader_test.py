@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from drivers.barcode import Symbology
+from drivers.config import STANDARD_BAUD_RATES
 
 MODES = ("barcode", "rdm6300", "uid")
 
@@ -33,7 +34,9 @@ def add_reader_arguments(parser: argparse.ArgumentParser, *, port_required: bool
         help="serial device or pyserial URL, best /dev/serial/by-id/...; "
              "default: the only device under /dev/serial/by-id",
     )
-    parser.add_argument("--baud", type=_at_least(1), default=9600, help="baud rate (default 9600)")
+    parser.add_argument("--baud", type=_baud_rate, default=9600, metavar="RATE",
+                        help="baud rate, a standard one: " + ", ".join(map(str, STANDARD_BAUD_RATES))
+                             + " (default 9600)")
     parser.add_argument("--mode", choices=MODES, default="barcode",
                         help="barcode: a line per card; rdm6300: 125 kHz frames; uid: an NFC UID per line")
     parser.add_argument("--debounce-ms", type=_at_least(0), default=1000, metavar="N",
@@ -55,6 +58,18 @@ def _at_least(low: int) -> Callable[[str], int]:
 
     parse.__name__ = "number"  # argparse names the type in its message: "invalid number value"
     return parse
+
+
+def _baud_rate(text: str) -> int:
+    """A rate a serial card reader uses (the configuration file's ``reader.baud`` accepts the same)."""
+    rates = ", ".join(map(str, STANDARD_BAUD_RATES))
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number: use one of {rates}") from None
+    if value not in STANDARD_BAUD_RATES:
+        raise argparse.ArgumentTypeError(f"{value} is not a standard baud rate: use one of {rates}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
