@@ -9,6 +9,7 @@ of a refused batch is stored. The protocol is documented in the README ("Sync pr
 from __future__ import annotations
 
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -17,7 +18,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
@@ -132,11 +133,23 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
         Route(f"{API}/events", events, methods=["POST"]),
     ]
     app = Starlette(routes=[*api, *routes],
-                    exception_handlers={SyncRefused: api_error, Exception: api_error, 404: _not_found, 405: _not_found})
+                    exception_handlers={SyncRefused: api_error, ClientDisconnect: _dropped, Exception: api_error,
+                                        404: _not_found, 405: _not_found})
     app.state.store = store
     app.state.clock = clock
     app.state.name = name
     return app
+
+
+async def _dropped(request: Request, exc: Exception) -> Response:
+    """A table (or browser) that went away mid-request: one line for the organiser, no traceback.
+
+    Its body was never read to the end, so nothing of it was taken; the table sends it again.
+    """
+    client = f"{request.client.host}:{request.client.port}" if request.client else "?"
+    print(f"skattisch club: Verbindung abgebrochen / connection dropped: {request.method} {request.url.path} "
+          f"from {client} before its request was complete (nothing taken)", file=sys.stderr, flush=True)
+    return Response(status_code=400)  # nobody reads it: the connection is gone
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
