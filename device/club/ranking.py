@@ -21,13 +21,13 @@ Frida loses a Kreuz Hand with 2 (-96) at table 2:
 >>> lost = {"game": "clubs", "hand": True, "bid": 18, "matadors": 2, "declarer_points": 50, "declarer_tricks": 4}
 >>> lists = [PlayedList(1, 1, t1, (game(1, grand, t1),)), PlayedList(1, 2, t2, (game(1, lost, t2),))]
 >>> results = [r for l in lists for r in list_results(l)]
->>> for line in ranking(results, lot_seed=7)[:4]:
+>>> for line in ranking(results, lot_seed="2026-11-26")[:4]:   # the lot by the evening's id
 ...     print(line.rank, line.player, line.leistung, line.points, line.won, line.lost)
 1 Bernd 122 72 1 0
-2 Erik 30 0 0 0
-3 Gert 30 0 0 0
+2 Gert 30 0 0 0
+3 Erik 30 0 0 0
 4 Hanna 30 0 0 0
->>> [line.by_lot for line in ranking(results, lot_seed=7)[:4]]
+>>> [line.by_lot for line in ranking(results, lot_seed="2026-11-26")[:4]]
 [False, True, True, True]
 >>> [(line.rank, line.player) for line in ranking(results)][-4:]   # no lot: places shared
 [(5, 'Anna'), (5, 'Carla'), (5, 'Dieter'), (8, 'Frida')]
@@ -35,14 +35,15 @@ Frida loses a Kreuz Hand with 2 (-96) at table 2:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from device.scoring import ScoringSystem, rank
 from device.table.listing import figures
 from device.table.state import Row
 
-__all__ = ["ListResult", "PlayedList", "RankLine", "list_results", "ranking", "series_ranking"]
+__all__ = ["ListResult", "PlayedList", "RankLine", "list_results", "lot_ticket", "ranking", "series_ranking"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +92,24 @@ def list_results(played: PlayedList) -> tuple[ListResult, ...]:
         for i, name in enumerate(fig.players))
 
 
-def ranking(results: Iterable[ListResult], *, lot_seed: int | None = None) -> tuple[RankLine, ...]:
+def lot_ticket(seed: int | str, player: str) -> bytes:
+    """``player``'s ticket in the lot seeded by ``seed`` (SkWO 5.1): the lower ticket draws the better place.
+
+    The ticket depends on the whole seed (an evening's id) and the player's name only, not on
+    who else is ranked: the Wertung of an evening and the season draw two equal players in the
+    same order, and evenings whose ids share a prefix draw differently.
+
+    >>> lot_ticket("2026-11-05", "Anna") != lot_ticket("2026-11-26", "Anna")
+    True
+    """
+    return hashlib.sha256(f"{seed}\n{player}".encode("utf-8")).digest()
+
+
+def ranking(results: Iterable[ListResult], *, lot_seed: int | str | None = None) -> tuple[RankLine, ...]:
     """The ranking of ``results`` added up per player (SkWO 5.1 with its tie-breaks).
 
     Without ``lot_seed`` equal players share the place; with one a reproducible lot
-    separates them and their lines say ``by_lot``.
+    (:func:`lot_ticket`) separates them and their lines say ``by_lot``.
     """
     players: dict[str, list[int]] = {}
     tables: dict[str, list[int]] = {}
@@ -109,8 +123,11 @@ def ranking(results: Iterable[ListResult], *, lot_seed: int | None = None) -> tu
         tables.setdefault(r.player, []).append(r.table)
     names = sorted(players)
     figures_ = [players[n] for n in names]
-    standings = rank([f[0] for f in figures_], [f[2] for f in figures_], [f[3] for f in figures_],
-                     lot_seed=lot_seed)
+    standings = rank([f[0] for f in figures_], [f[2] for f in figures_], [f[3] for f in figures_])
+    if lot_seed is not None:  # equal players (one shared place) drawn apart; places 1, 2, 3, ...
+        standings = tuple(
+            replace(s, rank=place) for place, s in enumerate(
+                sorted(standings, key=lambda s: (s.rank, lot_ticket(lot_seed, names[s.player]))), start=1))
     merits = [(f[0], f[2], f[3]) for f in figures_]
     lines = []
     for s in standings:
@@ -122,7 +139,7 @@ def ranking(results: Iterable[ListResult], *, lot_seed: int | None = None) -> tu
 
 
 def series_ranking(results: Sequence[ListResult], series: int, *,
-                   lot_seed: int | None = None) -> tuple[RankLine, ...]:
+                   lot_seed: int | str | None = None) -> tuple[RankLine, ...]:
     """The ranking of one series.
 
     >>> r = [ListResult("A", 1, 1, 10, 1, 0, 60), ListResult("B", 2, 1, 99, 2, 0, 199)]

@@ -16,13 +16,13 @@ None Bernd 1 1 250 250
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
+from device.club.ranking import lot_ticket
 from device.errors import SkatError
 
 __all__ = ["SeasonError", "SeasonLine", "SeasonRules", "SeriesResult", "season_chart", "season_ranking"]
@@ -93,7 +93,7 @@ def _line(player: str, series: Sequence[SeriesResult], rules: SeasonRules) -> Se
 
 
 def season_ranking(results: Iterable[SeriesResult], rules: SeasonRules = SeasonRules(), *,
-                   lot_seed: int | None = None) -> tuple[SeasonLine, ...]:
+                   lot_seed: int | str | None = None) -> tuple[SeasonLine, ...]:
     """The season table: qualified players by average, then the others by average.
 
     A player's results in the same series of the same evening are added up first (a player
@@ -108,9 +108,8 @@ def season_ranking(results: Iterable[SeriesResult], rules: SeasonRules = SeasonR
             r.evening, r.series, r.player, old.points + r.points, old.won + r.won, old.lost + r.lost,
             old.leistung + r.leistung)
     lines = [_line(player, list(series.values()), rules) for player, series in sorted(per_player.items())]
-    tickets = list(range(len(lines)))
-    if lot_seed is not None:
-        random.Random(lot_seed).shuffle(tickets)
+    # the evening's lot (device.club.ranking.lot_ticket): equal players come in the Wertung's order
+    tickets = [lot_ticket(lot_seed, line.player) if lot_seed is not None else b"" for line in lines]
     merits = [(-line.average, -line.won, line.lost) for line in lines]
     qualified = sorted((i for i, line in enumerate(lines) if line.series >= rules.minimum_series),
                        key=lambda i: (merits[i], tickets[i]))

@@ -234,7 +234,7 @@ class Evening:
     def ranking(self) -> tuple[list[tuple[int, tuple[RankLine, ...]]], tuple[RankLine, ...]]:
         """Per series and in total for the evening in progress (the lot by the evening's id)."""
         results = self.evening_results()
-        seed = _seed(self.evening()["id"])
+        seed = self.evening()["id"]  # the whole id: every evening draws its own lot (SkWO 5.1)
         series = sorted({r.series for r in results})
         return ([(s, series_ranking(results, s, lot_seed=seed)) for s in series], ranking(results, lot_seed=seed))
 
@@ -245,20 +245,22 @@ class Evening:
     def season(self) -> tuple[tuple[SeasonLine, ...], dict[str, list[int]], list[str]]:
         with self._lock:
             self.refresh()
-        return season_from_documents(self.doc("season_results", {}), self.season_rules())
+            lot = self.evening()["id"]
+        return season_from_documents(self.doc("season_results", {}), self.season_rules(), lot=lot)
 
 
-def season_from_documents(entries: dict[str, Any], rules: SeasonRules) -> tuple[
+def season_from_documents(entries: dict[str, Any], rules: SeasonRules, *, lot: str | None = None) -> tuple[
         tuple[SeasonLine, ...], dict[str, list[int]], list[str]]:
-    """The season table, the chart's running totals and the evenings, from ``season_results``."""
+    """The season table, the chart's running totals and the evenings, from ``season_results``.
+
+    Equal players are drawn apart by the lot of the evening ``lot`` (the evening in progress,
+    so the Saison page orders them as its Wertung does); default: the latest evening.
+    """
     results = [SeriesResult(e["evening"], e["series"], p, pts, w, lost, lei)
                for e in entries.values() for p, pts, w, lost, lei in e["results"]]
     evenings = sorted({r.evening for r in results})
-    return season_ranking(results, rules, lot_seed=0), season_chart(results, evenings), evenings
-
-
-def _seed(text: str) -> int:
-    return int.from_bytes(text.encode("utf-8")[:8].ljust(8, b"\0"), "big")
+    seed = lot if lot is not None else (evenings[-1] if evenings else "")
+    return season_ranking(results, rules, lot_seed=seed), season_chart(results, evenings), evenings
 
 
 def _sync_status(info: TableInfo, now: float, error: str) -> tuple[str, str]:

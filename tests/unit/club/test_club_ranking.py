@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.club.ranking import PlayedList, list_results, ranking, series_ranking
+from device.club.ranking import ListResult, PlayedList, list_results, ranking, series_ranking
 from device.table.events import Event
 from device.table.state import replay
 from tests.club_helpers import NAMES, independent_figures, independent_order, list_events, random_entries
@@ -78,3 +78,16 @@ def test_the_lot_separates_equal_players_reproducibly() -> None:
     assert ranking(results, lot_seed=11) == first
     assert {tuple(line.player for line in ranking(results, lot_seed=s)) for s in range(20)} != {tuple(players)}
     assert [line.rank for line in ranking(results)] == [1, 1, 1]
+
+
+def test_the_evening_and_the_season_draw_equal_players_in_one_order() -> None:
+    from device.club.season import SeriesResult, season_ranking
+
+    players = [f"P{i}" for i in range(7)]
+    evening = [ListResult(p, 1, 1, 100, 3, 1, 500) for p in players]
+    season = [SeriesResult("2026-11-26", 1, p, 100, 3, 1, 500) for p in players]
+    season.append(SeriesResult("2026-11-05", 1, "Neu", 0, 0, 0, 500))  # one more equal player, another evening
+    wertung = [line.player for line in ranking(evening, lot_seed="2026-11-26")]
+    saison = [line.player for line in season_ranking(season, lot_seed="2026-11-26")]
+    assert [p for p in saison if p != "Neu"] == wertung
+    assert wertung != [line.player for line in ranking(evening, lot_seed="2026-11-05")]
