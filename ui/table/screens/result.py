@@ -22,6 +22,18 @@ def matadors_label(value: int) -> str:
     return tr("with_n", n=value) if value > 0 else tr("without_n", n=-value)
 
 
+def confirm_label(name: str, role: str, scale: float) -> str:
+    """A confirm button's words: "✔ Bernd" in bold, his role below ("Alleinspieler", "Geber").
+
+    The role is set in the narrow list font at the smallest size, not bold, so that
+    "Alleinspieler" fits a quarter of the bottom bar at 800×480 without breaking inside the word.
+    """
+    label = f"[b]✔ {escape(name)}[/b]"
+    if role:
+        label += f"\n[font={theme.LIST_FONT}][size={int(scale * theme.FONT_MIN)}]{role}[/size][/font]"
+    return label
+
+
 def ramsch_lines(ramsch: Any) -> list[str]:
     """Each player's figures of an entered Ramsch: "Carla: 62 Augen, 4 Stiche (mit Skat)"."""
     lines = []
@@ -72,15 +84,22 @@ class ResultScreen(TableScreen):
             self._matadors(result.matador_choices)
         seats = {s.seat: s for s in snap.seats}
         short = short_names(snap.players)
+        # A dealer who sits out (four- and five-tables) may confirm in a defender's stead: SkWO
+        # 7.2.2 ("Besonders der Kartengeber soll stets nachprüfen, ob das vorhergehende Spiel
+        # ordnungsgemäß eingetragen ist") and 9.6 ("Der jeweilige Kartengeber ist verpflichtet,
+        # die Eintragungen in der Spielliste auf ihre Richtigkeit zu überprüfen"); he belongs to
+        # the Gegenpartei (SkWO 5.1). The screen says so, his button is marked "Geber".
+        dealer = next((seats[s] for s in result.may_confirm if seats[s].dealer and seats[s].sits_out), None)
+        if dealer is not None:
+            self.waiting_text += "\n" + tr("dealer_may_confirm", name=escape(short[dealer.name]))
         # The declarer's button last: the confirm place bottom right.
         order = sorted(result.may_confirm, key=lambda s: (seats[s].declarer, s))
         for seat in order:
             view = seats[seat]
-            label = f"✔ [b]{escape(short[view.name])}[/b]"
-            if view.declarer:
-                label += f"\n[size={int(self.app.scale * theme.FONT_MIN)}]{tr('declarer_short')}[/size]"
-            confirms.add_widget(make_button(label, f"confirm_{seat}", lambda s=seat: self.app.confirm_seat(s),
-                                            kind="confirm", greyed=result.needs_matadors or result.problem is not None,
+            role = tr("declarer_short") if view.declarer else tr("dealer_short") if view is dealer else ""
+            confirms.add_widget(make_button(confirm_label(short[view.name], role, self.app.scale), f"confirm_{seat}",
+                                            lambda s=seat: self.app.confirm_seat(s), kind="confirm", bold=False,
+                                            greyed=result.needs_matadors or result.problem is not None,
                                             reason=tr("result_incomplete")))
 
     def _matadors(self, choices: tuple[int, ...]) -> None:
