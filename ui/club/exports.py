@@ -7,6 +7,7 @@ rule) so a name like ``=HYPERLINK(…)`` stays text in a spreadsheet.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -89,16 +90,58 @@ class _Pdf(FPDF):
 
     def row(self, widths: Sequence[float], cells: Sequence[object], *, bold: bool = False, struck: bool = False,
             aligns: Sequence[str] = (), fill: bool = False, height: float = 5.2) -> None:
-        self.set_font("Helvetica", ("B" if bold else "") + ("S" if struck else ""), 8)
+        """One row of bordered cells; a text too wide for its cell is set smaller or wrapped
+        (at blanks and after hyphens, up to three lines), never cut where it still fits at 6 pt:
+        "Hans-Joachim Müller" and "Hans-Joachim Meier" stay apart."""
+        style = ("B" if bold else "") + ("S" if struck else "")
+        laid = [self._layout(_latin(str(cell)), width - 1.5, style) for width, cell in zip(widths, cells, strict=True)]
+        line_h = max(size for size, _ in laid) * 0.42
+        row_h = max(height, max(len(lines) for _, lines in laid) * line_h + 1.4)
+        if self.will_page_break(row_h):
+            self.add_page()
+        x, y = self.get_x(), self.get_y()
         if fill:
             self.set_fill_color(232, 232, 232)
-        for i, (width, cell) in enumerate(zip(widths, cells, strict=True)):
-            align = aligns[i] if i < len(aligns) else "L"
-            text = _latin(str(cell))
-            while text and self.get_string_width(text) > width - 1.5:
-                text = text[:-1]
-            self.cell(width, height, text, border=1, align=align, fill=fill)
-        self.ln(height)
+        for i, (width, (size, lines)) in enumerate(zip(widths, laid, strict=True)):
+            self.rect(x, y, width, row_h, style="DF" if fill else "D")
+            self.set_font("Helvetica", style, size)
+            top = y + (row_h - len(lines) * line_h) / 2
+            for k, line in enumerate(lines):
+                self.set_xy(x, top + k * line_h)
+                self.cell(width, line_h, line, align=aligns[i] if i < len(aligns) else "L")
+            x += width
+        self.set_xy(self.l_margin, y + row_h)
+
+    def _layout(self, text: str, width: float, style: str) -> tuple[float, list[str]]:
+        """The font size and lines for ``text`` in ``width`` mm: one line at 8 or 7.5 pt,
+        else two, else three lines (down to 6 pt); at worst one line at 6 pt, cut."""
+        for most, sizes in ((1, (8.0, 7.5)), (2, (8.0, 7.5, 7.0, 6.5, 6.0)), (3, (8.0, 7.0, 6.0))):
+            for size in sizes:
+                self.set_font("Helvetica", style, size)
+                lines = self._wrap(text, width)
+                if lines is not None and len(lines) <= most:
+                    return size, lines
+        self.set_font("Helvetica", style, 6.0)
+        while text and self.get_string_width(text) > width:
+            text = text[:-1]
+        return 6.0, [text]
+
+    def _wrap(self, text: str, width: float) -> list[str] | None:
+        """``text`` in lines no wider than ``width`` at the current font (breaking at blanks and
+        after hyphens), or None if one piece alone is too wide."""
+        lines: list[str] = []
+        line = ""
+        for word in text.split(" "):
+            for k, piece in enumerate(re.findall(r"[^-]+-?|-", word) or [""]):
+                joined = line + (" " if line and k == 0 else "") + piece
+                if self.get_string_width(joined) <= width:
+                    line = joined
+                elif self.get_string_width(piece) <= width:
+                    lines.append(line)
+                    line = piece
+                else:
+                    return None
+        return [*lines, line]
 
 
 def list_pdf(paper: PaperList) -> bytes:
