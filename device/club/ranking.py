@@ -82,6 +82,7 @@ class RankLine:
     lists: int
     tables: tuple[int, ...]
     by_lot: bool = False
+    series_tables: tuple[tuple[int, int], ...] = ()  # (series, table) of each list, by series
 
 
 def list_results(played: PlayedList) -> tuple[ListResult, ...]:
@@ -113,6 +114,7 @@ def ranking(results: Iterable[ListResult], *, lot_seed: int | str | None = None)
     """
     players: dict[str, list[int]] = {}
     tables: dict[str, list[int]] = {}
+    series_tables: dict[str, list[tuple[int, int]]] = {}
     for r in results:
         sums = players.setdefault(r.player, [0, 0, 0, 0, 0])
         sums[0] += r.leistung
@@ -121,6 +123,7 @@ def ranking(results: Iterable[ListResult], *, lot_seed: int | str | None = None)
         sums[3] += r.lost
         sums[4] += 1
         tables.setdefault(r.player, []).append(r.table)
+        series_tables.setdefault(r.player, []).append((r.series, r.table))
     names = sorted(players)
     figures_ = [players[n] for n in names]
     standings = rank([f[0] for f in figures_], [f[2] for f in figures_], [f[3] for f in figures_])
@@ -133,8 +136,9 @@ def ranking(results: Iterable[ListResult], *, lot_seed: int | str | None = None)
     for s in standings:
         f = figures_[s.player]
         tied = lot_seed is not None and merits.count(merits[s.player]) > 1
-        lines.append(RankLine(s.rank, names[s.player], f[0], f[1], f[2], f[3], f[4],
-                              tuple(tables[names[s.player]]), tied))
+        name = names[s.player]
+        lines.append(RankLine(s.rank, name, f[0], f[1], f[2], f[3], f[4], tuple(tables[name]), tied,
+                              tuple(sorted(series_tables[name]))))
     return tuple(lines)
 
 

@@ -231,6 +231,14 @@ class Evening:
                                for p, pts, w, lost, lei in entry["results"])
             return out
 
+    def table_sizes(self) -> list[int]:
+        """The sizes of tonight's tables (3, 4, 5) whose lists count, smallest first."""
+        with self._lock:
+            self.refresh()
+            wanted = self.evening()["id"]
+            return sorted({len(e["results"]) for e in self.doc("season_results", {}).values()
+                           if e["evening"] == wanted})
+
     def ranking(self) -> tuple[list[tuple[int, tuple[RankLine, ...]]], tuple[RankLine, ...]]:
         """Per series and in total for the evening in progress (the lot by the evening's id)."""
         results = self.evening_results()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from device.club.seating import SeatingError, TableAssignment, random_draw, seeded_draw, swap
 from device.club.season import SeasonRules
+from device.scoring import DEFENCE_CREDIT
 from drivers.club.app import device_document_name
 from drivers.club.store import CollectorStore
 from ui.club import auth, exports
@@ -38,6 +39,22 @@ _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=selec
                    trim_blocks=True, lstrip_blocks=True)
 _env.filters["avg"] = exports.average_text
 _env.filters["zip"] = zip
+TABLE_WORDS = {3: "Dreiertisch", 4: "Vierertisch", 5: "Fünfertisch"}
+
+
+def series_tables(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, str]]:
+    """Where a player sat, by series: [(1, "2"), (2, "1")] (two lists in one series: "2, 3").
+
+    >>> series_tables([(1, 2), (2, 1), (2, 3)])
+    [(1, '2'), (2, '1, 3')]
+    """
+    per: dict[int, list[str]] = {}
+    for series, table in pairs:
+        per.setdefault(series, []).append(str(table))
+    return [(series, ", ".join(tables)) for series, tables in sorted(per.items())]
+
+
+_env.filters["series_tables"] = series_tables
 
 
 def seat_text(series: int, table: int, players: list[str]) -> str:
@@ -125,7 +142,10 @@ class Pages:
         if form == "json":
             return JSONResponse({"series": {str(s): [_dc(x) for x in lines] for s, lines in per_series},
                                  "total": [_dc(x) for x in total]})
-        return self.render(request, "wertung.html", per_series=per_series, total=total, page="wertung")
+        sizes = self.evening.table_sizes() or sorted(DEFENCE_CREDIT)  # nothing played yet: every size
+        credits = [(DEFENCE_CREDIT[n], TABLE_WORDS.get(n, f"{n}er-Tisch")) for n in sizes]
+        return self.render(request, "wertung.html", per_series=per_series, total=total, credits=credits,
+                           five=5 in sizes, page="wertung")
 
     def saison(self, request: Request) -> Response:
         lines, chart, evenings = self.evening.season()
@@ -355,8 +375,12 @@ def _chart_svg(chart: dict[str, list[int]], evenings: list[str]) -> str:
     """Each player's running total over the season as an inline SVG line chart (from 0)."""
     if not chart or not evenings:
         return ""
-    width, height, pad, right = 1200, 440, 50, 190
+    width, height, pad = 1200, 440, 50
     series = {p: [0, *values] for p, values in chart.items()}
+    # room at the right for the longest label ("Hans-Joachim Müller 1609" at 15 px: at most
+    # 0.65 em a character in DejaVu Sans), so that no name is cut at the chart's edge
+    right = 20 + max(round(len(f"{p} {line[-1]}") * 15 * 0.65) for p, line in series.items())
+    height = max(height, 2 * pad + 17 * len(series))  # the labels stack 17 px apart
     values = [v for line in series.values() for v in line]
     low, high = min(values), max(values)
     span = (high - low) or 1
@@ -373,19 +397,33 @@ def _chart_svg(chart: dict[str, list[int]], evenings: list[str]) -> str:
         parts.append(f'<text x="{pad + i * step:.1f}" y="{height - 12}" font-size="13" text-anchor="middle" '
                      f'fill="#555">{_escape(evening[5:] if i else evening)}</text>')
     ranked = sorted(series, key=lambda p: -series[p][-1])
-    label_y: list[float] = []
+    label_y = _spread([y_of(series[p][-1]) for p in ranked], gap=17, low=15, high=height - 30)
     for n, player in enumerate(ranked):
         colour = colours[n % len(colours)]
         points = [(pad + i * step, y_of(v)) for i, v in enumerate(series[player])]
         parts.append(f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" fill="none" '
                      f'stroke="{colour}" stroke-width="3"/>')
         parts.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{colour}"/>' for x, y in points[1:])
-        y = max(points[-1][1], label_y[-1] + 17) if label_y else points[-1][1]  # labels never overlap
-        label_y.append(y)
-        parts.append(f'<text x="{points[-1][0] + 10:.1f}" y="{y + 5:.1f}" fill="{colour}" font-size="15">'
+        parts.append(f'<text x="{points[-1][0] + 10:.1f}" y="{label_y[n] + 5:.1f}" fill="{colour}" font-size="15">'
                      f'{_escape(player)} {series[player][-1]}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _spread(wanted: Sequence[float], *, gap: float, low: float, high: float) -> list[float]:
+    """Label heights near ``wanted`` (top to bottom) at least ``gap`` apart, between ``low`` and ``high``.
+
+    >>> _spread([100, 100, 395], gap=17, low=15, high=400)
+    [100, 117, 395]
+    >>> _spread([390, 395, 398], gap=17, low=15, high=400)
+    [366, 383, 400]
+    """
+    ys = list(wanted)
+    for i in range(len(ys)):  # down: never closer than the gap to the one above
+        ys[i] = max(ys[i], ys[i - 1] + gap) if i else max(ys[i], low)
+    for i in reversed(range(len(ys))):  # up again: never below the chart's foot
+        ys[i] = min(ys[i], ys[i + 1] - gap) if i + 1 < len(ys) else min(ys[i], high)
+    return ys
 
 
 def _escape(text: str) -> str:

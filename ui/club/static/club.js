@@ -1,5 +1,7 @@
 // Live pages: the server pushes "change" over server-sent events; the page fetches its #live
-// part again (no reload). The dot in the bar shows the connection (green: live).
+// part again (no reload). Every page keeps the stream open, so the dot in the bar shows the
+// connection the same way everywhere (green: live), also where nothing is refreshed (Spieler,
+// Nächste Serie: the organiser's unsaved input stays as typed).
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -17,7 +19,7 @@
   }
   var source = null;
   function connect() {
-    if (!live || !window.EventSource || source) return;
+    if (!window.EventSource || source) return;
     source = new EventSource("/live");
     source.addEventListener("open", function () { if (dot) dot.className = "livedot on"; });
     source.addEventListener("error", function () { if (dot) dot.className = "livedot off"; });
