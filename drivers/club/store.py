@@ -95,6 +95,7 @@ class CollectorStore(Protocol):
     def secret(self, device: str) -> str | None: ...
     def ensure_device(self, device: str, name: str, *, now: float) -> None: ...
     def unpair(self, device: str) -> bool: ...
+    def use_nonce(self, device: str, nonce: str, *, expires: float, now: float) -> bool: ...
 
     # events
     def store_batch(self, device: str, entries: Sequence[JournalEntry], *, now: float) -> BatchResult: ...
@@ -150,6 +151,9 @@ CREATE TABLE IF NOT EXISTS lists (
 CREATE TABLE IF NOT EXISTS pair_codes (
     code TEXT PRIMARY KEY, expires REAL NOT NULL, tries INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS documents (name TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS nonces (
+    device TEXT NOT NULL, nonce TEXT NOT NULL, expires REAL NOT NULL, PRIMARY KEY (device, nonce));
+CREATE INDEX IF NOT EXISTS nonces_by_expiry ON nonces (expires);
 """
 
 # one row per content; made after an older database's rows were folded (:func:`_fold_conflicts`)
@@ -231,6 +235,17 @@ class SqliteCollectorStore:
         with self._transaction() as db:
             return db.execute("UPDATE devices SET secret = NULL WHERE device = ? AND secret IS NOT NULL",
                               (device,)).rowcount > 0
+
+    def use_nonce(self, device: str, nonce: str, *, expires: float, now: float) -> bool:
+        """Keep a signed request's nonce until ``expires``; ``False`` if it was seen (a replay).
+
+        Kept on disk, so a replay is refused after a restart too; nonces past their expiry (their
+        requests are refused as stale anyway) are dropped here.
+        """
+        with self._transaction() as db:
+            db.execute("DELETE FROM nonces WHERE expires < ?", (now,))
+            return db.execute("INSERT OR IGNORE INTO nonces (device, nonce, expires) VALUES (?, ?, ?)",
+                              (device, nonce, expires)).rowcount == 1
 
     # -- events ------------------------------------------------------------------------------
 
