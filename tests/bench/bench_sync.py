@@ -20,7 +20,9 @@ recording into its :class:`~drivers.store.JournalEventStore` on disk (one append
 pump), its sync client made by :func:`drivers.sync.make_client` and woken by the service after
 each pump, reading the journal back with ``entries_after``. The tables play in threads of this
 process, each game at a steady pace over ``--evening`` seconds (on 2 shared cores the 30
-tables' recording takes longer than that: the time it took is reported).
+tables' recording takes longer than that: the time it took is reported). A game's lag here
+includes waiting for the other tables' recording in this one process (one interpreter lock,
+two cores for 30 tables), which a Pi per table does not have: an upper bound.
 
 * **table path, live**: per game, the time from its last event being recorded (the pump
   returned: appended and fsynced) to the acknowledgement of that seq reaching the table:
