@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import secrets
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -23,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from device.sync import (
-    API, MAX_BODY, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, parse_batch, parse_pair_request, request_device,
+    API, H_NONCE, H_TIME, MAX_BODY, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, parse_batch, parse_pair_request, request_device,
     verify_request,
 )
 from drivers.club.store import CollectorStore
@@ -36,24 +35,6 @@ SERVICE = "skattisch-club"
 def device_document_name(device: str) -> str:
     """The document a table gets with its acks (its next series, part 2), by device."""
     return f"next_series:{device}"
-
-
-class _Nonces:
-    """Nonces seen within the freshness window: a replayed request is refused."""
-
-    def __init__(self, window: float) -> None:
-        self._window = window
-        self._seen: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    def first_time(self, key: str, now: float) -> bool:
-        with self._lock:
-            if len(self._seen) > 10_000:
-                self._seen = {k: t for k, t in self._seen.items() if t > now - 2 * self._window}
-            if key in self._seen:
-                return False
-            self._seen[key] = now
-            return True
 
 
 async def _body(request: Request) -> bytes:
@@ -74,8 +55,6 @@ async def _body(request: Request) -> bytes:
 def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock: Callable[[], float] = time.time,
                name: str = "Skattisch", max_skew: float = MAX_SKEW) -> Starlette:
     """The collector over ``store``; ``routes`` are mounted beside the API (the dashboard)."""
-    nonces = _Nonces(max_skew)
-
     def refusal(exc: SyncRefused) -> JSONResponse:
         return JSONResponse({**exc.to_json(), "time": clock()}, status_code=exc.status)
 
@@ -84,7 +63,10 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
         device = request_device(request.headers)
         secret = await run_in_threadpool(store.secret, device)
         verify_request(secret, request.method, request.url.path, body, request.headers, now=clock(), max_skew=max_skew)
-        if not nonces.first_time(f"{device}:{request.headers.get('x-skattisch-nonce')}", clock()):
+        # kept (in the store: across restarts) until the request's time is stale twice over, a margin
+        # for the laptop's clock being set back
+        expires = float(request.headers[H_TIME]) + 2 * max_skew
+        if not await run_in_threadpool(store.use_nonce, device, request.headers[H_NONCE], expires=expires, now=clock()):
             raise SyncRefused("replayed", "this request was already received once (a replay)", 401)
         return device, body
 

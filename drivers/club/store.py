@@ -10,7 +10,9 @@ a read connection per thread. Tables::
     devices    device, name, secret (NULL once unpaired), paired_at, last_contact, held, resend
     events     (device, seq) primary key, id (unique per device), list_id, prev, hash, event JSON
     lists      (device, list_id): head (chain hash of its last event), count, first and last seq
-    conflicts  refused entries whose (device, seq) was held with other content, kept aside
+    conflicts  refused entries whose (device, seq) was held with other content, kept aside: one row
+               per (device, seq, content) with how often it was sent, first and last time
+    nonces     the signed requests' nonces until their time is stale (a replay is refused across restarts)
     pair_codes one-time six-digit codes with their expiry and wrong tries
     documents  what the laptop hands the tables with each ack (roster, next series), by name
 """
@@ -57,6 +59,7 @@ class TableInfo:
     last_contact: float | None
     held: int
     conflicts: int
+    conflict_sends: int = 0  # how often the conflicting entries were sent, retries included
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +74,16 @@ class ListInfo:
 
 @dataclass(frozen=True, slots=True)
 class ConflictInfo:
+    """A sent entry refused as a conflict: ``count`` times sent, first at ``at``, last at ``last_at``."""
+
     id: int
     device: str
     seq: int
     held_id: str
     sent: dict[str, Any]
     at: float
+    count: int = 1
+    last_at: float = 0.0
 
 
 class CollectorStore(Protocol):
@@ -88,6 +95,7 @@ class CollectorStore(Protocol):
     def secret(self, device: str) -> str | None: ...
     def ensure_device(self, device: str, name: str, *, now: float) -> None: ...
     def unpair(self, device: str) -> bool: ...
+    def use_nonce(self, device: str, nonce: str, *, expires: float, now: float) -> bool: ...
 
     # events
     def store_batch(self, device: str, entries: Sequence[JournalEntry], *, now: float) -> BatchResult: ...
@@ -122,7 +130,13 @@ def default_database() -> Path:
     return base / "skattisch" / "club.sqlite3"
 
 
-SCHEMA = """
+CONFLICTS = """
+CREATE TABLE IF NOT EXISTS conflicts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, device TEXT NOT NULL, seq INTEGER NOT NULL,
+    held_id TEXT NOT NULL, sent TEXT NOT NULL, at REAL NOT NULL,
+    count INTEGER NOT NULL DEFAULT 1, last_at REAL NOT NULL DEFAULT 0)"""
+
+SCHEMA = CONFLICTS + """;
 CREATE TABLE IF NOT EXISTS devices (
     device TEXT PRIMARY KEY, name TEXT NOT NULL, secret TEXT, paired_at REAL NOT NULL,
     last_contact REAL, held INTEGER NOT NULL DEFAULT 0, resend INTEGER NOT NULL DEFAULT 0);
@@ -134,13 +148,16 @@ CREATE INDEX IF NOT EXISTS events_by_list ON events (device, list_id, seq);
 CREATE TABLE IF NOT EXISTS lists (
     device TEXT NOT NULL, list_id TEXT NOT NULL, head TEXT NOT NULL, count INTEGER NOT NULL,
     first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, PRIMARY KEY (device, list_id));
-CREATE TABLE IF NOT EXISTS conflicts (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, device TEXT NOT NULL, seq INTEGER NOT NULL,
-    held_id TEXT NOT NULL, sent TEXT NOT NULL, at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS pair_codes (
     code TEXT PRIMARY KEY, expires REAL NOT NULL, tries INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS documents (name TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS nonces (
+    device TEXT NOT NULL, nonce TEXT NOT NULL, expires REAL NOT NULL, PRIMARY KEY (device, nonce));
+CREATE INDEX IF NOT EXISTS nonces_by_expiry ON nonces (expires);
 """
+
+# one row per content; made after an older database's rows were folded (:func:`_fold_conflicts`)
+CONFLICTS_ONCE = "CREATE UNIQUE INDEX IF NOT EXISTS conflicts_once ON conflicts (device, seq, sent);"
 
 
 class SqliteCollectorStore:
@@ -153,6 +170,9 @@ class SqliteCollectorStore:
         self._local = threading.local()
         self._write = self._connect()
         self._write.executescript(SCHEMA)
+        with self._transaction() as db:
+            _fold_conflicts(db)
+            db.execute(CONFLICTS_ONCE)
 
     def _connect(self) -> sqlite3.Connection:
         connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
@@ -216,6 +236,17 @@ class SqliteCollectorStore:
             return db.execute("UPDATE devices SET secret = NULL WHERE device = ? AND secret IS NOT NULL",
                               (device,)).rowcount > 0
 
+    def use_nonce(self, device: str, nonce: str, *, expires: float, now: float) -> bool:
+        """Keep a signed request's nonce until ``expires``; ``False`` if it was seen (a replay).
+
+        Kept on disk, so a replay is refused after a restart too; nonces past their expiry (their
+        requests are refused as stale anyway) are dropped here.
+        """
+        with self._transaction() as db:
+            db.execute("DELETE FROM nonces WHERE expires < ?", (now,))
+            return db.execute("INSERT OR IGNORE INTO nonces (device, nonce, expires) VALUES (?, ?, ?)",
+                              (device, nonce, expires)).rowcount == 1
+
     # -- events ------------------------------------------------------------------------------
 
     def store_batch(self, device: str, entries: Sequence[JournalEntry], *, now: float) -> BatchResult:
@@ -236,8 +267,9 @@ class SqliteCollectorStore:
             except BatchConflict as exc:
                 conflict = exc
                 c = exc.conflict
-                db.execute("INSERT INTO conflicts (device, seq, held_id, sent, at) VALUES (?, ?, ?, ?, ?)",
-                           (device, c.seq, c.held.id, json.dumps(_entry_dict(c.sent)), now))
+                db.execute("INSERT INTO conflicts (device, seq, held_id, sent, at, last_at) VALUES (?, ?, ?, ?, ?, ?) "
+                           "ON CONFLICT (device, seq, sent) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+                           (device, c.seq, c.held.id, _canonical(_entry_dict(c.sent)), now, now))
             if conflict is None:
                 self._insert(db, device, plan.new, now)
                 for list_id, head in plan.heads.items():
@@ -312,8 +344,10 @@ class SqliteCollectorStore:
     def tables(self) -> list[TableInfo]:
         rows = self._read().execute(
             "SELECT d.device, d.name, d.secret IS NOT NULL, d.paired_at, d.last_contact, d.held, "
-            "(SELECT COUNT(*) FROM conflicts c WHERE c.device = d.device) FROM devices d ORDER BY d.name, d.device")
-        return [TableInfo(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6]) for r in rows]
+            "(SELECT COUNT(*) FROM conflicts c WHERE c.device = d.device), "
+            "(SELECT COALESCE(SUM(c.count), 0) FROM conflicts c WHERE c.device = d.device) "
+            "FROM devices d ORDER BY d.name, d.device")
+        return [TableInfo(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6], r[7]) for r in rows]
 
     def lists(self, device: str | None = None) -> list[ListInfo]:
         query = "SELECT device, list_id, head, count, first_seq, last_seq FROM lists"
@@ -338,10 +372,10 @@ class SqliteCollectorStore:
         return [json.loads(r[0]) for r in rows]
 
     def conflicts(self, device: str | None = None) -> list[ConflictInfo]:
-        query = "SELECT id, device, seq, held_id, sent, at FROM conflicts"
+        query = "SELECT id, device, seq, held_id, sent, at, count, last_at FROM conflicts"
         rows = (self._read().execute(query + " ORDER BY id") if device is None else
                 self._read().execute(query + " WHERE device = ? ORDER BY id", (device,)))
-        return [ConflictInfo(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+        return [ConflictInfo(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7]) for r in rows]
 
     def close(self) -> None:
         with self._lock:
@@ -354,3 +388,29 @@ class SqliteCollectorStore:
 
 def _entry_dict(entry: JournalEntry) -> dict[str, Any]:
     return {"prev": entry.prev, "hash": entry.hash, "event": entry.event}
+
+
+def _canonical(value: Any) -> str:
+    """The same content as the same text (sorted keys), so a resent conflict finds its row."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _fold_conflicts(db: sqlite3.Connection) -> None:
+    """Migrate ``conflicts`` from a row per retry (before ``count``) to a row per content."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(conflicts)")}
+    if "count" in columns:
+        return
+    rows = db.execute("SELECT id, device, seq, held_id, sent, at FROM conflicts ORDER BY id").fetchall()
+    folded: dict[tuple[str, int, str], list[Any]] = {}
+    for id_, device, seq, held_id, sent, at in rows:
+        key = (device, seq, _canonical(json.loads(sent)))
+        if key in folded:
+            row = folded[key]
+            row[5], row[6], row[7] = min(row[5], at), row[6] + 1, max(row[7], at)
+        else:
+            folded[key] = [id_, device, seq, held_id, key[2], at, 1, at]
+    db.execute("ALTER TABLE conflicts RENAME TO conflicts_before_count")
+    db.execute(CONFLICTS)
+    db.executemany("INSERT INTO conflicts (id, device, seq, held_id, sent, at, count, last_at) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", list(folded.values()))
+    db.execute("DROP TABLE conflicts_before_count")

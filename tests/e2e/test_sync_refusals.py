@@ -2,7 +2,8 @@
 
 One real collector process on 127.0.0.1; requests are made by hand over real HTTP: missing or
 wrong signatures, a replayed and an old request, garbage, an oversized body, a broken chain, a
-conflicting (device, seq), a gap, an unpaired table, wrong pairing codes.
+conflicting (device, seq), a gap, an unpaired table, wrong pairing codes; a replay after the
+collector was killed and started again.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import secrets
+import sqlite3
 import subprocess
 import sys
 import time
@@ -176,3 +178,54 @@ def test_pairing_codes_work_once_and_unpaired_tables_are_refused(tmp_path: Path)
         assert [(t["device"], t["paired"], t["last_seq"]) for t in json.loads(tables.stdout)] == [("tisch-9", False, 2)]
     finally:
         collector.stop()
+
+
+def test_a_replay_is_refused_after_the_laptop_restarts(tmp_path: Path) -> None:
+    laptop = Laptop(tmp_path)
+    try:
+        body = batch_body(DEVICE, journal_entries(events(3)))
+        headers = sign_request(laptop.secret, DEVICE, "POST", PATH, body, now=time.time(), nonce=secrets.token_hex(16))
+        assert post(laptop.url, PATH, body, headers)[0] == 200  # captured on the way by an attacker
+        subprocess.run([sys.executable, "-m", "ui.cli", "club", "resend", DEVICE, "--db", str(laptop.collector.db)],
+                       cwd=ROOT, check=True, capture_output=True)
+        before = contact(laptop)
+        laptop.collector.kill()
+        laptop.collector.start()  # the same port, a new process: nothing of the old one's memory
+        status, answer = post(laptop.url, PATH, body, headers)
+        assert (status, answer["error"]) == (401, "replayed"), answer
+        assert laptop.held() == (3, 3) and contact(laptop) == before  # nothing stored, not counted as contact
+        assert before[1]  # the organiser's `club resend` still waits for the table
+    finally:
+        laptop.collector.stop()
+
+
+def contact(laptop: Laptop) -> tuple[float | None, bool]:
+    store = SqliteCollectorStore(laptop.collector.db)
+    try:
+        table = next(t for t in store.tables() if t.device == DEVICE)
+        return table.last_contact, store.resend_requested(DEVICE)
+    finally:
+        store.close()
+
+
+def test_nonces_are_kept_on_disk_until_stale_then_dropped(tmp_path: Path) -> None:
+    def stored_nonces() -> list[tuple[str, float]]:
+        with sqlite3.connect(tmp_path / "club.sqlite3") as db:
+            return sorted(db.execute("SELECT nonce, expires FROM nonces").fetchall())
+
+    store = SqliteCollectorStore(tmp_path / "club.sqlite3")
+    try:
+        assert store.use_nonce(DEVICE, "aa", expires=1600.0, now=1000.0)
+        assert not store.use_nonce(DEVICE, "aa", expires=1600.0, now=1001.0)
+        assert store.use_nonce("tisch-8", "aa", expires=1600.0, now=1001.0)  # nonces are per table
+        assert store.use_nonce(DEVICE, "bb", expires=1900.0, now=1300.0)
+    finally:
+        store.close()
+    store = SqliteCollectorStore(tmp_path / "club.sqlite3")  # reopened: still known
+    try:
+        assert not store.use_nonce(DEVICE, "aa", expires=1600.0, now=1600.0)
+        assert stored_nonces() == [("aa", 1600.0), ("aa", 1600.0), ("bb", 1900.0)]
+        assert store.use_nonce(DEVICE, "cc", expires=2200.0, now=1600.5)  # past 1600: the "aa"s are stale
+        assert stored_nonces() == [("bb", 1900.0), ("cc", 2200.0)]
+    finally:
+        store.close()

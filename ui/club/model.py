@@ -273,7 +273,7 @@ def season_from_documents(entries: dict[str, Any], rules: SeasonRules, *, lot: s
 
 def _sync_status(info: TableInfo, now: float, error: str) -> tuple[str, str]:
     if info.conflicts or error:
-        return "red", f"{info.conflicts} Konflikt(e)" if info.conflicts else f"Liste fehlerhaft: {error}"
+        return "red", _conflict_words(info) if info.conflicts else f"Liste fehlerhaft: {error}"
     if info.last_contact is None:
         return "red", "noch kein Kontakt"
     age = now - info.last_contact
@@ -282,6 +282,12 @@ def _sync_status(info: TableInfo, now: float, error: str) -> tuple[str, str]:
     if age > QUIET_AFTER:
         return "amber", f"letzter Kontakt vor {int(age)} s"
     return "green", f"synchron, vor {int(age)} s"
+
+
+def _conflict_words(info: TableInfo) -> str:
+    """How many distinct conflicts, and how often the table sent them (a stuck table retries)."""
+    sends = f" · {info.conflict_sends}× gesendet" if info.conflict_sends > info.conflicts else ""
+    return f"{info.conflicts} Konflikt(e){sends}"
 
 
 def _row_words(row: Any) -> str:
