@@ -183,7 +183,7 @@ class TableApp(App):
         self.hint_banner: Hint = root.ids.hint
         self.manager: ScreenManager = root.ids.manager
         self.manager.transition = NoTransition()  # no animation that delays the next tap
-        from ui.table.screens import SCREEN_CLASSES
+        from ui.table.screens.registry import SCREEN_CLASSES
 
         for name, cls in SCREEN_CLASSES.items():
             self.manager.add_widget(cls(name=name))
