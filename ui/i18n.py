@@ -6,10 +6,9 @@ reference; the English one must have the same keys (a test checks it) and the sa
 Schwarz, Hand, Grand, Null, ouvert, Kontra, Bock, …) stay German in the English table too;
 the suits are Clubs, Spades, Hearts, Diamonds, and an eingepasst deal is "passed in".
 
-The texts the table service words itself (the result, the list's rows, the prompts, the
-reasons it refuses a step) come in the snapshot in German with an English counterpart
-beside them (``text`` / ``text_en``, a refusal's ``reason_de`` / ``reason``): :func:`pick`
-chooses the one for the current language.
+The texts the table service words itself (the result, the list's rows, the prompts) come in the snapshot in German with an English counterpart
+beside them (``text`` / ``text_en``): :func:`pick` chooses the one for the current language. A
+refusal says what happened (a key and its values): :func:`refusal_text` words it.
 
 >>> set_language("de"); tr("pass")
 'passe'
@@ -23,7 +22,7 @@ chooses the one for the current language.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -638,3 +637,22 @@ def pick(german: T, english: T | None) -> T:
     'gewonnen'
     """
     return english if _current == "en" and english else german
+
+
+# --- house-core (issue 22): the service's refusals are worded here, from their key and values ---
+
+
+def refusal_text(refusal: Any, lang: str | None = None) -> str:
+    """A refusal (:class:`device.table.flow.Refusal` or the snapshot's ``RefusalView``) in the
+    words of ``lang`` (default: the current language); the texts are in :mod:`ui.refusal_words`.
+
+    >>> from device.table.flow import Refusal
+    >>> refusal_text(Refusal("bad_bid", "not_a_bid_value", {"value": 19}), "en")
+    '19 is not a bid value (18, 20, 22, 23, 24, 27, …)'
+    """
+    from ui.refusal_words import refusal_words
+
+    return refusal_words(refusal.key, refusal.values, lang or _current)
+
+
+# --- end of house-core's block -------------------------------------------------------------

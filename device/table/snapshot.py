@@ -14,6 +14,7 @@ Build it with :meth:`device.table.service.TableService.snapshot`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,14 +26,14 @@ from device.scoring import ScoringSystem
 from device.table.commands import Declare
 from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
-    Refusal, cards_since_kontra, dealer_seat, option_refusal, option_warning, parse_stake, withdrawable_passed_in,
+    Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
 )
 from device.table.listing import ListFigures, figures, paper_rows
 from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
 from device.table.state import Deal, Phase, Row, TableState
 from device.tricks import trick_winner
-from device.value import GameResult, describe_declaration_en
+from device.value import GameResult, describe_declaration_en, is_overbid_null
 from device.variants import BOCK_FACTOR, BockState, may_say_kontra, may_say_re
 
 __all__ = [
@@ -355,8 +356,8 @@ class SetupView:
 @dataclass(frozen=True, slots=True)
 class RefusalView:
     code: str
-    text: str  # German, for the screen
-    reason: str  # English
+    key: str  # what happened; the screen words it (ui/i18n.py)
+    values: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,8 +482,8 @@ def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
     options = []
     for variant in variants:
         declaration = Declaration.make(variant.game, hand=variant.hand, ouvert=variant.ouvert, announced=variant.announced)
-        refused = option_refusal(deal, declaration)
-        warned = option_warning(deal, declaration)
+        refused = _OPTION_REFUSED.get(option_refusal(deal, declaration) or "")
+        warned = _option_warning(deal, declaration)
         options.append(DeclarationOption(
             key=variant.key, label=declaration.describe_de(), game=variant.game.value, hand=declaration.hand,
             ouvert=declaration.ouvert, announced=declaration.announced.record_name,
@@ -490,6 +491,26 @@ def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
             label_en=describe_declaration_en(declaration), reason_en="" if refused is None else refused[0],
             warning="" if warned is None else warned[1], warning_en="" if warned is None else warned[0]))
     return tuple(options)
+
+
+#: Why an option is greyed (English, German), by :func:`device.table.flow.option_refusal`'s key.
+_OPTION_REFUSED = {
+    "hand_after_skat": ("no hand game after taking up the skat (ISkO 3.4.4)",
+                        "Nach der Skataufnahme kein Handspiel, kein Ouvert außer Null, keine Ansage (ISkO 3.4.4)"),
+    "skat_or_hand": ("take up the skat first, or declare a hand game",
+                     "Erst den Skat aufnehmen — oder ein Handspiel ansagen"),
+}
+
+
+def _option_warning(deal: Deal, declaration: Declaration) -> tuple[str, str] | None:
+    """What declaring ``declaration`` now leads to when it is allowed but lost at once (English,
+    German; short, the declaration screen shows it beside the game): a Null after a bid above
+    its value may be announced, and an announcement stands (ISkO 3.4.1), but it ends the game
+    as a lost suit or Grand game (3.4.4; the result screen says which)."""
+    assert deal.bid is not None
+    if not is_overbid_null(declaration, deal.bid):
+        return None
+    return f"{declaration.null_value} < {deal.bid}: lost at once", f"{declaration.null_value} < {deal.bid}: sofort verloren"
 
 
 def _declaration(state: TableState, deal: Deal) -> DeclarationView:
@@ -834,7 +855,7 @@ def build_snapshot(
     sync_text_en = f"synced up to game {synced_games}" if synced_games else "not synced yet"
     if not laptop:
         sync_text, sync_text_en = "ohne Laptop", "no laptop"
-    refusal_view = None if refusal is None else RefusalView(refusal.code, refusal.reason_de, refusal.reason)
+    refusal_view = None if refusal is None else RefusalView(refusal.code, refusal.key, refusal.values)
     deal_busy = deal is not None and bool(deal.steps)
     playing = deal is not None and phase not in (Phase.SERIES_OVER, Phase.CLOSED, Phase.SETUP)
     return TableSnapshot(

@@ -9,7 +9,7 @@ coalesces bursts of events).
 Screens never hold rules: they read the snapshot and call the App's intents (``app.bid(18)``,
 ``app.pass_()``, ``app.declare(key)``, ``app.confirm_seat(seat)``, …), which send the
 service's commands. What the service refuses comes back as a refusal and is shown in the
-hint banner, in the service's words (its German ``reason_de`` or its English ``reason``).
+hint banner, worded by :func:`ui.i18n.refusal_text` from its key and values.
 """
 
 from __future__ import annotations
@@ -241,7 +241,7 @@ class TableApp(App):
                 self.counters.refusals.append(refusal.code)
                 if isinstance(getattr(refusal, "command", None), cmd.EnterResult):
                     self._reopen_result_entry(refusal.command)  # what was typed stays, to be corrected
-                self.hint(i18n.pick(refusal.reason_de, refusal.reason), level="error")
+                self.hint(i18n.refusal_text(refusal), level="error")
             for event in result.events:
                 self._announce(event)
             for listener in list(self.listeners):

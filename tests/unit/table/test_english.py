@@ -25,7 +25,7 @@ from device.table.commands import (
 )
 from device.table.service import PumpResult
 from device.table.snapshot import TableSnapshot
-from tests.table_helpers import Table, play_up_to_the_question, revoke_game
+from tests.table_helpers import Table, english, german, play_up_to_the_question, revoke_game
 
 #: German words of the table that must not show in an English text (whole words).
 GERMAN_WORDS = (
@@ -204,8 +204,8 @@ def test_false_following_asked_and_noted_in_english() -> None:
     revoke = game.revoke
     table = EnglishTable("Anna", "Bernd", "Carla")
     refusal = play_up_to_the_question(table, game)
-    assert "did not follow" in refusal.reason and "false following or a wrong scan" in refusal.reason
-    assert not _GERMAN.search(refusal.reason), refusal.reason
+    assert "did not follow" in english(refusal) and "false following or a wrong scan" in english(refusal)
+    assert not _GERMAN.search(english(refusal)), english(refusal)
     question = table.snap.play.question  # type: ignore[union-attr]
     assert question is not None
     assert f"did not follow in trick {revoke.trick_index + 1} (" in question.text_en
@@ -283,15 +283,16 @@ def test_the_end_of_the_series_the_money_and_the_status_lines_in_english() -> No
 def test_a_refusal_has_its_reason_in_english_for_the_screen() -> None:
     table = EnglishTable("Anna", "Bernd", "Carla")
     refusal = table.refused(Bid(0, 18), "not_your_turn")
-    assert refusal.reason == "it is not Vorhand's turn: Mittelhand says … — to Vorhand"
-    assert refusal.reason_de.startswith("Vorhand (Bernd) ist nicht an der Reihe")
+    assert english(refusal) == "it is not Vorhand's turn: Mittelhand says … — to Vorhand"
+    assert german(refusal).startswith("Vorhand (Bernd) ist nicht an der Reihe")
     table.say("M 18", "V passe", "H passe")
     table.declare("clubs/hand")
     table.scan("CJ")
     refusal = table.refused(CardScanned(Card.parse("CJ")), "card_seen")
-    assert refusal.reason.startswith("CJ already played") and refusal.reason_de.startswith("Kreuz Bube")
+    assert english(refusal).startswith("CJ already played") and german(refusal).startswith("Kreuz Bube")
     view = table.snap.refusal
-    assert view is not None and (view.text, view.reason) == (refusal.reason_de, refusal.reason)
+    assert view is not None and (view.key, view.values) == (refusal.key, refusal.values)
+    assert (german(view), english(view)) == (german(refusal), english(refusal))
 
 
 def test_the_sweep_read_many_english_texts() -> None:

@@ -19,7 +19,7 @@ from device.table.state import replay
 from device.games import GameType
 from drivers.store import MemoryDisk, MemoryEventStore, JournalEventStore
 from tests.strategies import deal, play_random
-from tests.table_helpers import DEVICE, ListStore, StepClock, Table, make_service, seeded_ids
+from tests.table_helpers import DEVICE, ListStore, StepClock, Table, english, german, make_service, seeded_ids
 
 
 def test_commands_from_many_threads_are_each_processed_once() -> None:
@@ -65,7 +65,7 @@ def test_a_failing_store_refuses_the_command_and_changes_nothing() -> None:
     from device.table.commands import Bid
     result = table.do(Bid(1, 18))
     assert [r.code for r in result.refusals] == ["store_failed"] and not result.events
-    assert "Speichern fehlgeschlagen" in result.refusals[0].reason_de
+    assert "Speichern fehlgeschlagen" in german(result.refusals[0])
     assert table.service.state == before and table.service.last_seq == seq
     table.say("M 18")  # the next try works, with the next sequence number
     assert table.service.events[-1].seq == seq + 1
@@ -79,7 +79,7 @@ def test_a_bug_never_escapes_pump(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr("device.table.service.decide", broken)
     result = table.do(UnknownCardScanned("x", "y"))
-    assert [r.code for r in result.refusals] == ["internal_error"] and "boom" in result.refusals[0].reason
+    assert [r.code for r in result.refusals] == ["internal_error"] and "boom" in english(result.refusals[0])
     assert table.snap.refusal is not None and table.snap.refusal.code == "internal_error"
 
 
