@@ -655,4 +655,70 @@ def refusal_text(refusal: Any, lang: str | None = None) -> str:
     return refusal_words(refusal.key, refusal.values, lang or _current)
 
 
+GERMAN.update({
+    "transfer_pays": "{payer} zahlt {payee} {amount}",
+    "question_text": "{position} ({player}) hat im {trick}. Stich nicht bedient ({discarded} auf {led}) und spielt "
+                     "jetzt {card}. Falsch bedient (ISkO 4.2.4)?",
+    "question_accept": "Ja, falsch bedient: Spiel endet",
+    "question_reject": "Nein, falsch gescannt: Karte verwerfen",
+})
+ENGLISH.update({
+    "transfer_pays": "{payer} pays {payee} {amount}",
+    "question_text": "{position} ({player}) did not follow in trick {trick} ({discarded} on {led}) and now plays "
+                     "{card}. False following (ISkO 4.2.4)?",
+    "question_accept": "Yes, false following: the game ends",
+    "question_reject": "No, a wrong scan: drop the card",
+})
+
+_SUITS_EN = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
+_RANKS_EN = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+
+
+def money(cents: int, lang: str | None = None) -> str:
+    """An amount in cents as players read it.
+
+    >>> money(134, "de"), money(-5, "de"), money(0, "de")
+    ('1,34 €', '-0,05 €', '0,00 €')
+    >>> money(134, "en"), money(-5, "en"), money(0, "en")
+    ('€1.34', '-€0.05', '€0.00')
+    """
+    sign = "-" if cents < 0 else ""
+    if (lang or _current) == "en":
+        return f"{sign}€{abs(cents) // 100}.{abs(cents) % 100:02d}"
+    return f"{sign}{abs(cents) // 100},{abs(cents) % 100:02d} €"
+
+
+def card_words(code: str, lang: str | None = None) -> str:
+    """A card (its code) as players say it.
+
+    >>> card_words("CJ", "de"), card_words("CJ", "en"), card_words("HT", "en")
+    ('Kreuz Bube', 'Jack of Clubs', '10 of Hearts')
+    """
+    if (lang or _current) == "en":
+        return f"{_RANKS_EN[code[1]]} of {_SUITS_EN[code[0]]}"
+    from device.cards import Card
+
+    return Card.parse(code).german
+
+
+def transfer_text(transfer: Any, lang: str | None = None) -> str:
+    """One payment of the settlement (the snapshot's ``TransferView``): who pays whom how much."""
+    return _in(lang, "transfer_pays", payer=transfer.payer, payee=transfer.payee,
+               amount=money(transfer.amount, lang))
+
+
+def question_text(question: Any, lang: str | None = None) -> str:
+    """The false-following question (the snapshot's ``QuestionView``) in words."""
+    from device.table.rotation import POSITION_NAMES
+
+    cards = {name: card_words(getattr(question, name), lang) for name in ("discarded", "led", "card")}
+    return _in(lang, "question_text", position=POSITION_NAMES[question.position], player=question.player,
+               trick=question.trick, **cards)
+
+
+def _in(lang: str | None, key: str, **values: object) -> str:
+    """:func:`tr` in ``lang`` (default: the current language)."""
+    return _TABLES[lang or _current][key].format(**values)
+
+
 # --- end of house-core's block -------------------------------------------------------------

@@ -40,7 +40,7 @@ __all__ = [
     "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
     "PlayView", "PlayedCardView", "QuestionView", "RamschView", "ReaderView", "RefusalView", "ResultView", "RowView",
     "SeatView", "SetupView", "StandingView", "SyncView", "TableSnapshot", "TransferView", "TrickView",
-    "build_snapshot", "card_en", "declaration_options", "money_de", "money_en",
+    "build_snapshot", "card_en", "declaration_options",
 ]
 
 SCORING_LABELS = {
@@ -139,14 +139,16 @@ class TrickView:
 
 @dataclass(frozen=True, slots=True)
 class QuestionView:
-    """A question for the table (false following): answer with AcceptFalseFollowing/RejectCard."""
+    """A question for the table (false following): answer with AcceptFalseFollowing/RejectCard.
+    Who (``position``, ``player``) did not follow in ``trick`` (1-based) by giving ``discarded``
+    on ``led`` and now plays ``card`` (card codes); the screen words it (``ui/i18n.py``)."""
 
-    text: str
-    accept_label: str
-    reject_label: str
-    text_en: str = ""
-    accept_label_en: str = ""
-    reject_label_en: str = ""
+    position: int
+    player: str
+    trick: int
+    discarded: str
+    led: str
+    card: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,11 +291,11 @@ class StandingView:
 
 @dataclass(frozen=True, slots=True)
 class TransferView:
+    """One payment of the settlement; the screen words it (``ui/i18n.py``)."""
+
     payer: str
     payee: str
     amount: int  # coins (cents)
-    text: str
-    text_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,26 +406,6 @@ class TableSnapshot:
 
 
 # --------------------------------------------------------------------------- building
-
-
-def money_de(cents: int) -> str:
-    """An amount in cents as players read it.
-
-    >>> money_de(134), money_de(-5), money_de(0)
-    ('1,34 €', '-0,05 €', '0,00 €')
-    """
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100},{abs(cents) % 100:02d} €"
-
-
-def money_en(cents: int) -> str:
-    """An amount in cents as English players read it.
-
-    >>> money_en(134), money_en(-5), money_en(0)
-    ('€1.34', '-€0.05', '€0.00')
-    """
-    sign = "-" if cents < 0 else ""
-    return f"{sign}€{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
 _SUITS_EN = {Suit.CLUBS: "Clubs", Suit.SPADES: "Spades", Suit.HEARTS: "Hearts", Suit.DIAMONDS: "Diamonds"}
@@ -555,15 +537,8 @@ def _play(state: TableState, deal: Deal) -> PlayView:
     question = None
     if deal.query is not None:
         q = deal.query
-        who = f"{POSITION_NAMES[q.position]} ({state.seating[deal.active[q.position]]})"
-        question = QuestionView(
-            text=(f"{who} hat im {q.trick_index + 1}. Stich nicht bedient ({q.discarded.german} auf {q.led.german}) "
-                  f"und spielt jetzt {q.card.german}. Falsch bedient (ISkO 4.2.4)?"),
-            accept_label="Ja, falsch bedient: Spiel endet", reject_label="Nein, falsch gescannt: Karte verwerfen",
-            text_en=(f"{who} did not follow in trick {q.trick_index + 1} ({card_en(q.discarded)} on "
-                     f"{card_en(q.led)}) and now plays {card_en(q.card)}. False following (ISkO 4.2.4)?"),
-            accept_label_en="Yes, false following: the game ends",
-            reject_label_en="No, a wrong scan: drop the card")
+        question = QuestionView(q.position, state.seating[deal.active[q.position]], q.trick_index + 1,
+                                q.discarded.code, q.led.code, q.card.code)
     # Hidden information stays hidden: during play the declarer's points are his tricks only
     # (the pushed skat is his secret until the game ends), and only played cards are "seen".
     return PlayView(
@@ -757,9 +732,7 @@ def _end(state: TableState, figs: ListFigures) -> EndView:
     settlement = figs.settlement
     transfers: tuple[TransferView, ...] = ()
     if settlement is not None:
-        transfers = tuple(TransferView(figs.players[t.payer], figs.players[t.payee], t.amount,
-                                       f"{figs.players[t.payer]} zahlt {figs.players[t.payee]} {money_de(t.amount)}",
-                                       f"{figs.players[t.payer]} pays {figs.players[t.payee]} {money_en(t.amount)}")
+        transfers = tuple(TransferView(figs.players[t.payer], figs.players[t.payee], t.amount)
                           for t in settlement.transfers)
     confirmed = tuple(state.seating[s] for s in state.list_confirmations)
     waiting = tuple(n for s, n in enumerate(state.seating) if s not in state.list_confirmations)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ui.i18n import pick, tr
+from ui.i18n import pick, tr, transfer_text
 
 WORDS = ("hand", "schneider", "schwarz", "ouvert")
 GAMES = ("clubs", "spades", "hearts", "diamonds", "grand", "null")
@@ -439,7 +439,7 @@ def money_lines(end: Any) -> list[str]:
     """Every payment of the settlement, one line each ("Dieter zahlt Bernd 0,24 €"), or
     "Niemand zahlt" when the stake is set and nobody owes; nothing without a stake."""
     if end.transfers:  # the amount never breaks from its € sign
-        return [pick(t.text, t.text_en).replace(" €", "\u00a0€") for t in end.transfers]
+        return [transfer_text(t).replace(" €", "\u00a0€") for t in end.transfers]
     return [tr("nobody_pays")] if end.stake not in ("", "0") else []
 
 

@@ -26,6 +26,7 @@ from device.table.commands import (
 from device.table.service import PumpResult
 from device.table.snapshot import TableSnapshot
 from tests.table_helpers import Table, english, german, play_up_to_the_question, revoke_game
+from ui.i18n import ENGLISH, question_text, transfer_text
 
 #: German words of the table that must not show in an English text (whole words).
 GERMAN_WORDS = (
@@ -208,9 +209,10 @@ def test_false_following_asked_and_noted_in_english() -> None:
     assert not _GERMAN.search(english(refusal)), english(refusal)
     question = table.snap.play.question  # type: ignore[union-attr]
     assert question is not None
-    assert f"did not follow in trick {revoke.trick_index + 1} (" in question.text_en
-    assert question.text_en.endswith("False following (ISkO 4.2.4)?")
-    assert (question.accept_label_en, question.reject_label_en) == (
+    asked = question_text(question, "en")
+    assert f"did not follow in trick {revoke.trick_index + 1} (" in asked and not _GERMAN.search(asked), asked
+    assert asked.endswith("False following (ISkO 4.2.4)?")
+    assert (ENGLISH["question_accept"], ENGLISH["question_reject"]) == (
         "Yes, false following: the game ends", "No, a wrong scan: drop the card")
     table.ok(AcceptFalseFollowing())
     result = table.snap.result
@@ -276,7 +278,7 @@ def test_the_end_of_the_series_the_money_and_the_status_lines_in_english() -> No
     assert end is not None and listing is not None
     assert (listing.system_label, listing.system_label_en) == ("klassisch", "classic")
     assert end.system_label_en == "classic"
-    texts = [(t.text, t.text_en) for t in end.transfers]
+    texts = [(transfer_text(t, "de"), transfer_text(t, "en")) for t in end.transfers]
     assert ("Anna zahlt Carla 0,24 €", "Anna pays Carla €0.24") in texts, texts
 
 

@@ -13,6 +13,7 @@ from device.table.commands import (
     WithdrawCorrection,
 )
 from tests.table_helpers import Table, german
+from ui.i18n import transfer_text
 
 
 def clubs_hand(table: Table, *, tricks: int = 6, points: int = 75, matadors: int = 2) -> None:
@@ -96,7 +97,8 @@ def test_open_ended_list_ends_with_totals_ranking_and_settlement() -> None:
         (s.rank, ("Anna", "Bernd", "Carla")[s.player]) for s in standings(sheet, ScoringSystem.CLASSIC)]
     money = settle((-96, 0, 48), Fraction(1, 2))
     assert end.amounts == money.amounts and sum(end.amounts) == 0
-    assert end.transfers[0].text.startswith("Anna zahlt")
+    assert end.transfers[0].payer == "Anna" and end.transfers[0].amount > 0
+    assert transfer_text(end.transfers[0], "de").startswith("Anna zahlt")
     assert end.waiting_for == ("Anna", "Bernd", "Carla")
 
 

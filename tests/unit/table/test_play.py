@@ -19,6 +19,7 @@ from device.table.outcome import game_record
 from device.tricks import play_game, trick_winner
 from tests.strategies import deal, play_random
 from tests.table_helpers import Table, german, play_up_to_the_question, revoke_game
+from ui.i18n import question_text
 
 GAMES = {"clubs": GameType.CLUBS, "grand": GameType.GRAND, "null": GameType.NULL, "hearts": GameType.HEARTS}
 
@@ -119,7 +120,9 @@ def test_false_following_is_put_to_the_table_and_ends_the_game_when_confirmed() 
     refusal = play_up_to_the_question(table, game)
     assert "ISkO 4.2.4" in german(refusal) and "nicht bedient" in german(refusal)
     question = table.snap.play.question  # type: ignore[union-attr]
-    assert question is not None and f"{revoke.trick_index + 1}. Stich" in question.text
+    assert question is not None and question.trick == revoke.trick_index + 1
+    assert (question.discarded, question.led, question.card) == (revoke.card.code, revoke.led.code, cards[proof].code)
+    assert f"{revoke.trick_index + 1}. Stich" in question_text(question, "de")
     if proof + 1 < len(cards):
         table.refused(CardScanned(cards[proof + 1]), "question_pending")
     # a wrong scan: the card is dropped and play goes on as before
