@@ -661,6 +661,7 @@ GERMAN.update({
                      "jetzt {card}. Falsch bedient (ISkO 4.2.4)?",
     "question_accept": "Ja, falsch bedient: Spiel endet",
     "question_reject": "Nein, falsch gescannt: Karte verwerfen",
+    "null_lost_at_once": "{value} < {bid}: sofort verloren",
 })
 ENGLISH.update({
     "transfer_pays": "{payer} pays {payee} {amount}",
@@ -668,6 +669,7 @@ ENGLISH.update({
                      "{card}. False following (ISkO 4.2.4)?",
     "question_accept": "Yes, false following: the game ends",
     "question_reject": "No, a wrong scan: drop the card",
+    "null_lost_at_once": "{value} < {bid}: lost at once",
 })
 
 _SUITS_EN = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
@@ -714,6 +716,13 @@ def question_text(question: Any, lang: str | None = None) -> str:
     cards = {name: card_words(getattr(question, name), lang) for name in ("discarded", "led", "card")}
     return _in(lang, "question_text", position=POSITION_NAMES[question.position], player=question.player,
                trick=question.trick, **cards)
+
+
+def option_reason(option: Any, lang: str | None = None) -> str:
+    """Why a declaration option (the snapshot's ``DeclarationOption``) is greyed; "" if allowed."""
+    from ui.refusal_words import refusal_words
+
+    return "" if option.refused is None else refusal_words(option.refused, {}, lang or _current)
 
 
 def _in(lang: str | None, key: str, **values: object) -> str:

@@ -44,10 +44,9 @@ from device.table.events import (
     SkatCardAdded, SkatTaken, StepUndone,
 )
 from device.table.outcome import entry_matador_choices, game_record, known_matadors, preview
-from device.table.rotation import POSITION_NAMES, TABLE_SIZES, draw_seating
+from device.table.rotation import TABLE_SIZES, draw_seating
 from device.table.state import Deal, Phase, TableState
 from device.tricks import follow_class
-from device.value import is_overbid_null
 from device.variants import VariantError, check_kontra, check_re
 
 __all__ = ["Decision", "Refusal", "decide", "open_list", "parse_stake", "unsafe_name_characters"]

@@ -90,7 +90,8 @@ class BiddingView:
 
 @dataclass(frozen=True, slots=True)
 class DeclarationOption:
-    """One declaration button: send ``Declare.parse(key)``; greyed out with ``reason`` if not allowed."""
+    """One declaration button: send ``Declare.parse(key)``; greyed out if not allowed, ``refused``
+    saying why (a refusal key, worded by ``ui/i18n.py``)."""
 
     key: str
     label: str
@@ -99,12 +100,11 @@ class DeclarationOption:
     ouvert: bool
     announced: str | None
     allowed: bool
-    reason: str
+    refused: str | None = None
     label_en: str = ""
-    reason_en: str = ""
-    #: Allowed, but what it leads to: a Null after a bid above its value is lost at once (ISkO 3.4.4).
-    warning: str = ""
-    warning_en: str = ""
+    #: Allowed, but lost at once: a Null after a bid above its value (ISkO 3.4.4), as
+    #: (the Null's value, the bid).
+    lost_at_once: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,37 +462,17 @@ def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
                          Declare(game, hand=True, announced=Level.SCHWARZ),
                          Declare(game, hand=True, ouvert=True)]
     options = []
+    bid = deal.bid
+    assert bid is not None
     for variant in variants:
         declaration = Declaration.make(variant.game, hand=variant.hand, ouvert=variant.ouvert, announced=variant.announced)
-        refused = _OPTION_REFUSED.get(option_refusal(deal, declaration) or "")
-        warned = _option_warning(deal, declaration)
+        refused = option_refusal(deal, declaration)
         options.append(DeclarationOption(
             key=variant.key, label=declaration.describe_de(), game=variant.game.value, hand=declaration.hand,
             ouvert=declaration.ouvert, announced=declaration.announced.record_name,
-            allowed=refused is None, reason="" if refused is None else refused[1],
-            label_en=describe_declaration_en(declaration), reason_en="" if refused is None else refused[0],
-            warning="" if warned is None else warned[1], warning_en="" if warned is None else warned[0]))
+            allowed=refused is None, refused=refused, label_en=describe_declaration_en(declaration),
+            lost_at_once=(declaration.null_value, bid) if is_overbid_null(declaration, bid) else None))
     return tuple(options)
-
-
-#: Why an option is greyed (English, German), by :func:`device.table.flow.option_refusal`'s key.
-_OPTION_REFUSED = {
-    "hand_after_skat": ("no hand game after taking up the skat (ISkO 3.4.4)",
-                        "Nach der Skataufnahme kein Handspiel, kein Ouvert außer Null, keine Ansage (ISkO 3.4.4)"),
-    "skat_or_hand": ("take up the skat first, or declare a hand game",
-                     "Erst den Skat aufnehmen — oder ein Handspiel ansagen"),
-}
-
-
-def _option_warning(deal: Deal, declaration: Declaration) -> tuple[str, str] | None:
-    """What declaring ``declaration`` now leads to when it is allowed but lost at once (English,
-    German; short, the declaration screen shows it beside the game): a Null after a bid above
-    its value may be announced, and an announcement stands (ISkO 3.4.1), but it ends the game
-    as a lost suit or Grand game (3.4.4; the result screen says which)."""
-    assert deal.bid is not None
-    if not is_overbid_null(declaration, deal.bid):
-        return None
-    return f"{declaration.null_value} < {deal.bid}: lost at once", f"{declaration.null_value} < {deal.bid}: sofort verloren"
 
 
 def _declaration(state: TableState, deal: Deal) -> DeclarationView:

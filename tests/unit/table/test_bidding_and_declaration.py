@@ -8,6 +8,7 @@ from device.games import GameType
 from device.hardware import CardScanned
 from device.table.commands import Bid, Confirm, Declare, EnterMatadors, Hold, Pass, PushSkat, TakeSkat, Undo
 from tests.table_helpers import Table, english, german
+from ui.i18n import option_reason
 
 
 def table() -> Table:
@@ -96,7 +97,7 @@ def test_before_the_skat_only_hand_games_and_after_it_no_hand_game() -> None:
     options = {o.key: o for o in d.options}
     assert len(options) == 29
     assert options["clubs/hand"].allowed and options["grand/hand/ouvert"].allowed and options["null/hand"].allowed
-    assert not options["clubs"].allowed and "Skat aufnehmen" in options["clubs"].reason
+    assert not options["clubs"].allowed and "Skat aufnehmen" in option_reason(options["clubs"], "de")
     assert options["grand/hand/ouvert"].label == "Grand ouvert" and options["grand/hand/ouvert"].announced == "schwarz"
     refusal = t.refused(Declare(GameType.SPADES), "bad_declaration")
     assert "Skat aufnehmen" in german(refusal)
@@ -106,7 +107,7 @@ def test_before_the_skat_only_hand_games_and_after_it_no_hand_game() -> None:
     options = {o.key: o for o in d.options}
     assert options["clubs"].allowed and options["null/ouvert"].allowed and options["null"].allowed
     for key in ("clubs/hand", "hearts/hand/schneider", "grand/hand/ouvert", "null/hand/ouvert"):
-        assert not options[key].allowed and "3.4.4" in options[key].reason
+        assert not options[key].allowed and "3.4.4" in option_reason(options[key], "de")
     assert "3.4.4" in german(t.refused(Declare(GameType.HEARTS, hand=True), "bad_declaration"))
     t.refused(Declare(GameType.HEARTS, announced=Level.SCHNEIDER), "bad_declaration")
     t.refused(TakeSkat(), "skat_taken")
@@ -119,13 +120,13 @@ def test_a_null_below_the_bid_is_declared_and_lost_at_once_as_the_cheapest_suit_
     t = table()
     t.say("M 24", "V passe", "H passe")  # Carla plays for 24
     options = {o.key: o for o in t.snap.declaration.options}  # type: ignore[union-attr]
-    assert options["null/hand"].allowed and not options["null/hand"].warning  # Null Hand is 35 >= 24
+    assert options["null/hand"].allowed and not options["null/hand"].lost_at_once  # Null Hand is 35 >= 24
     t.ok(TakeSkat())
     t.push("S7", "S8")
     options = {o.key: o for o in t.snap.declaration.options}  # type: ignore[union-attr]
     null = options["null"]
-    assert null.allowed and null.warning == "23 < 24: sofort verloren" and null.warning_en == "23 < 24: lost at once"
-    assert not options["null/ouvert"].warning  # Null ouvert is 46
+    assert null.allowed and null.lost_at_once == (23, 24)
+    assert not options["null/ouvert"].lost_at_once  # Null ouvert is 46
     t.declare("null")
     t.assert_phase("result")
     result = t.snap.result
@@ -149,7 +150,7 @@ def test_a_null_below_the_bid_is_declared_and_lost_at_once_as_the_cheapest_suit_
 def test_an_overbid_null_hand_is_lost_without_the_skat_and_undo_takes_the_announcement_back() -> None:
     t = table()
     t.say("M 36", "V passe", "H passe")
-    assert {o.key: o for o in t.snap.declaration.options}["null/hand"].warning  # type: ignore[union-attr]
+    assert {o.key: o for o in t.snap.declaration.options}["null/hand"].lost_at_once  # type: ignore[union-attr]
     t.declare("null/hand")
     t.assert_phase("result")
     t.undo()  # a mistyped declaration is taken back as any step (the table's entry, not the game)

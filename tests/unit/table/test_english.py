@@ -26,7 +26,7 @@ from device.table.commands import (
 from device.table.service import PumpResult
 from device.table.snapshot import TableSnapshot
 from tests.table_helpers import Table, english, german, play_up_to_the_question, revoke_game
-from ui.i18n import ENGLISH, question_text, transfer_text
+from ui.i18n import ENGLISH, option_reason, question_text, transfer_text
 
 #: German words of the table that must not show in an English text (whole words).
 GERMAN_WORDS = (
@@ -128,16 +128,17 @@ def test_the_declaration_labels_prompts_and_greyed_reasons_in_english() -> None:
     assert options["clubs/hand/schneider"].label_en == "Clubs Hand Schneider announced"
     assert options["spades/hand/ouvert"].label_en == "Spades ouvert"
     assert options["null/hand/ouvert"].label_en == "Null ouvert Hand"
-    assert options["hearts"].reason_en == "take up the skat first, or declare a hand game"
+    assert option_reason(options["hearts"], "en") == "take up the skat first, or declare a hand game"
     null_hand = options["null/hand"]  # 35 is below the bid of 36: allowed, but lost at once (ISkO 3.4.4)
-    assert null_hand.allowed and null_hand.warning_en == "35 < 36: lost at once"
+    assert null_hand.allowed and null_hand.lost_at_once == (35, 36)
+    assert ENGLISH["null_lost_at_once"].format(value=35, bid=36) == "35 < 36: lost at once"
     table.take_skat()
     view = table.snap.declaration
     assert view is not None
     assert view.prompt_en == "Carla: scan the two discarded cards (or at the end) and declare the game"
     options = {o.key: o for o in view.options}
-    assert options["diamonds/hand"].reason_en == "no hand game after taking up the skat (ISkO 3.4.4)"
-    assert options["diamonds/hand"].reason.startswith("Nach der Skataufnahme")
+    assert option_reason(options["diamonds/hand"], "en") == "no hand game after taking up the skat (ISkO 3.4.4)"
+    assert option_reason(options["diamonds/hand"], "de").startswith("Nach der Skataufnahme")
     table.push("S7", "S8")
     view = table.snap.declaration
     assert view is not None and view.prompt_en == "Carla: declare the game"
