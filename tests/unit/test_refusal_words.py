@@ -1,5 +1,5 @@
 """Every refusal the table service can give has words, German and English, for the values it
-carries: the call sites in device/table (``_Refuse(code, key, **values)``, ``Refusal(code, key,
+carries: the call sites in device/table (``Refuse(code, key, **values)``, ``Refusal(code, key,
 {values})``) are read with ``ast`` and each key's texts are worded with sample values."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ui.i18n import refusal_text
 from ui.refusal_words import REFUSALS_DE, REFUSALS_EN, refusal_words
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [ROOT / "device" / "table" / "flow.py", ROOT / "device" / "table" / "service.py"]
+SOURCES = sorted((ROOT / "device" / "table").glob("*.py"))
 
 #: Keys a handler chooses at run time (the call site names a variable), with their values.
 COMPUTED = {
@@ -51,7 +51,7 @@ def call_sites() -> dict[str, set[str]]:
         for function in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
             for call in (n for n in ast.walk(function) if isinstance(n, ast.Call)):
                 name = getattr(call.func, "id", None)
-                if name not in ("_Refuse", "Refusal") or len(call.args) < 2:
+                if name not in ("Refuse", "Refusal") or len(call.args) < 2:
                     continue
                 key = call.args[1]
                 if not isinstance(key, ast.Constant):
