@@ -1,5 +1,8 @@
 """The table screen's words: German by default, English selectable.
 
+(One module over 600 lines on purpose: the German and the English table side by side, so each
+key's two texts are found and checked together; the refusals' words are in ui/refusal_words.py.)
+
 Screens never hold a literal text: they ask :func:`tr` for a key. The German table is the
 reference; the English one must have the same keys (a test checks it) and the same
 ``{placeholders}``. The Skat terms English players use as they are (Vorhand, Schneider,

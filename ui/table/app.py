@@ -1,5 +1,8 @@
 """The table App: the controller between the service and the screens.
 
+(One module over 600 lines on purpose: the App is the one controller between the service and the
+screens; its intents, pumping and refresh share its state.)
+
 Threads: only the Kivy main thread touches widgets. The reader and the GPIO panel submit
 their commands to the service from their own threads; the App pumps the service on the main
 thread from a clock interval (every :data:`PUMP_SECONDS`) and, when something happened,
