@@ -665,6 +665,7 @@ GERMAN.update({
     "question_accept": "Ja, falsch bedient: Spiel endet",
     "question_reject": "Nein, falsch gescannt: Karte verwerfen",
     "null_lost_at_once": "{value} < {bid}: sofort verloren",
+    "sync_not_yet": "noch nicht synchronisiert",
 })
 ENGLISH.update({
     "transfer_pays": "{payer} pays {payee} {amount}",
@@ -673,6 +674,7 @@ ENGLISH.update({
     "question_accept": "Yes, false following: the game ends",
     "question_reject": "No, a wrong scan: drop the card",
     "null_lost_at_once": "{value} < {bid}: lost at once",
+    "sync_not_yet": "not synced yet",
 })
 
 _SUITS_EN = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
@@ -726,6 +728,13 @@ def option_reason(option: Any, lang: str | None = None) -> str:
     from ui.refusal_words import refusal_words
 
     return "" if option.refused is None else refusal_words(option.refused, {}, lang or _current)
+
+
+def sync_text(sync: Any, lang: str | None = None) -> str:
+    """How far the sync got (the snapshot's ``SyncView``): no laptop, not yet, or up to game n."""
+    if not sync.laptop:
+        return _in(lang, "sync_no_laptop")
+    return _in(lang, "sync_upto", game=sync.synced_games) if sync.synced_games else _in(lang, "sync_not_yet")
 
 
 def _in(lang: str | None, key: str, **values: object) -> str:

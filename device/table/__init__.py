@@ -87,7 +87,7 @@ Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; German text ready
     correction   CorrectionView(entry, proposed_by, old_text, new_text, consented,
                  waiting_for) | None
     reader       ReaderView(connected, port, detail)
-    sync         SyncView(acked_seq, last_seq, synced_games, text)
+    sync         SyncView(acked_seq, last_seq, synced_games, laptop, reachable)
     setup        SetupView(roster, scoring, profiles, tournament_lengths, last_players)
     refusal      RefusalView(code, key, values) | None
     may_undo, may_join, may_end_series, bock_games, bock_text, kontra_enabled, bock_enabled

@@ -459,10 +459,6 @@ def build_snapshot(
     length = setup.series_length if setup is not None else None
     game_text = "" if setup is None else (f"Spiel {game_no} von {length}" if length else f"Spiel {game_no}")
     game_text_en = "" if setup is None else (f"Game {game_no} of {length}" if length else f"Game {game_no}")
-    sync_text = f"synchronisiert bis Spiel {synced_games}" if synced_games else "noch nicht synchronisiert"
-    sync_text_en = f"synced up to game {synced_games}" if synced_games else "not synced yet"
-    if not laptop:
-        sync_text, sync_text_en = "ohne Laptop", "no laptop"
     refusal_view = None if refusal is None else RefusalView(refusal.code, refusal.key, refusal.values)
     deal_busy = deal is not None and bool(deal.steps)
     playing = deal is not None and phase not in (Phase.SERIES_OVER, Phase.CLOSED, Phase.SETUP)
@@ -479,7 +475,7 @@ def build_snapshot(
         list=_list(state, figs) if figs is not None else None,
         end=_end(state, figs) if figs is not None else None,
         correction=_correction(state), reader=reader,
-        sync=SyncView(acked_seq, last_seq, synced_games, sync_text, sync_text_en, laptop, laptop_reachable), refusal=refusal_view,
+        sync=SyncView(acked_seq, last_seq, synced_games, laptop, laptop_reachable), refusal=refusal_view,
         setup=SetupView(roster=roster, scoring=tuple(SCORING_LABELS.items()), profiles=profiles,
                         tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players),
         may_undo=(playing and deal_busy) or withdrawable_passed_in(state),

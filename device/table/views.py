@@ -314,11 +314,11 @@ class ReaderView:
 
 @dataclass(frozen=True, slots=True)
 class SyncView:
+    """How far the sync got; the screen words it (``ui/i18n.py``: ``sync_text``)."""
+
     acked_seq: int
     last_seq: int
     synced_games: int
-    text: str
-    text_en: str = ""
     laptop: str = ""  # "" when no laptop is paired: the club plays without one (no alarm)
     reachable: bool = False
 

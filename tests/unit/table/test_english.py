@@ -26,7 +26,7 @@ from device.table.commands import (
 from device.table.service import PumpResult
 from device.table.snapshot import TableSnapshot
 from tests.table_helpers import Table, english, german, play_up_to_the_question, revoke_game
-from ui.i18n import ENGLISH, option_reason, question_text, transfer_text
+from ui.i18n import ENGLISH, option_reason, question_text, sync_text, transfer_text
 
 #: German words of the table that must not show in an English text (whole words).
 GERMAN_WORDS = (
@@ -269,7 +269,7 @@ def test_a_correction_in_english() -> None:
 def test_the_end_of_the_series_the_money_and_the_status_lines_in_english() -> None:
     table = EnglishTable("Anna", "Bernd", "Carla", stake="1/2", scoring="classic", series_length=36)
     assert (table.snap.game_text, table.snap.game_text_en) == ("Spiel 1 von 36", "Game 1 of 36")
-    assert table.snap.sync.text_en == "no laptop"
+    assert sync_text(table.snap.sync, "en") == "no laptop"
     table.say("M 18", "V passe", "H passe")
     table.declare("clubs/hand")
     table.ok(EnterResult(6, 75, 2))

@@ -20,6 +20,7 @@ from device.games import GameType
 from drivers.store import MemoryDisk, MemoryEventStore, JournalEventStore
 from tests.strategies import deal, play_random
 from tests.table_helpers import DEVICE, ListStore, StepClock, Table, english, german, make_service, seeded_ids
+from ui.i18n import sync_text
 
 
 def test_commands_from_many_threads_are_each_processed_once() -> None:
@@ -113,11 +114,11 @@ def test_every_event_has_a_unique_id_and_the_devices_contiguous_sequence_across_
 def test_sync_progress_and_the_panel_view() -> None:
     table = Table("Anna", "Bernd", "Carla")
     table.say("M passe", "H passe", "V passe")
-    assert table.snap.sync.text == "ohne Laptop" and table.snap.sync.laptop == ""  # no laptop paired: no alarm
+    assert sync_text(table.snap.sync, "de") == "ohne Laptop" and table.snap.sync.laptop == ""  # no laptop paired: no alarm
     table.ok(SyncStatus(laptop="Vereinsheim", reachable=True))
-    assert table.snap.sync.text == "noch nicht synchronisiert" and not table.service.panel_view().sync_ok
+    assert sync_text(table.snap.sync, "de") == "noch nicht synchronisiert" and not table.service.panel_view().sync_ok
     table.ok(SyncAcknowledged(table.service.last_seq))
-    assert table.snap.sync.synced_games == 1 and table.snap.sync.text == "synchronisiert bis Spiel 1"
+    assert table.snap.sync.synced_games == 1 and sync_text(table.snap.sync, "de") == "synchronisiert bis Spiel 1"
     assert table.service.panel_view().sync_ok
     table.ok(ReaderStatus(True, "/dev/skattisch-reader", "verbunden"))
     assert table.snap.reader.connected and table.service.panel_view().reader_connected
