@@ -231,12 +231,10 @@ class TableService:
             return self._record(decision, list_id), decision.refusal
         except OSError as exc:  # the store could not make the events durable: nothing happened
             log.error("store failed for %r: %s", command, exc)
-            return (), Refusal("store_failed", f"the events could not be stored: {exc}",
-                               f"Speichern fehlgeschlagen, nichts wurde eingetragen: {exc}", command)
+            return (), Refusal("store_failed", "store_failed", {"error": str(exc)}, command)
         except Exception as exc:  # never let a bug escape pump: refuse and log it
             log.exception("command %r failed", command)
-            return (), Refusal("internal_error", f"internal error: {exc!r}",
-                               f"Interner Fehler, bitte melden: {exc}", command)
+            return (), Refusal("internal_error", "internal_error", {"error": str(exc), "error_repr": repr(exc)}, command)
 
     def _offered(self, offer: NextSeriesOffered) -> None:
         """Keep the laptop's latest offer (shown at the table) unless it was opened already."""
@@ -249,8 +247,7 @@ class TableService:
         """The OpenList of the one tap: the offered players, the last list's settings."""
         offer = self._offer
         if offer is None:
-            return Refusal("no_next_series", "the laptop has sent no next series for this table",
-                           "Der Laptop hat noch keine nächste Serie für diesen Tisch freigegeben", OpenNextSeries())
+            return Refusal("no_next_series", "no_next_series", {}, OpenNextSeries())
         setup = self._state.setup
         if setup is None:
             return OpenList(offer.players, series_length=TOURNAMENT_LENGTHS.get(len(offer.players)))
@@ -304,8 +301,7 @@ class TableService:
             log.error("store failed for %d commands: %s", len(produced), exc)
             self._restore(self._stored)
             for command, _ in produced:
-                refusals.append(Refusal("store_failed", f"the events could not be stored: {exc}",
-                                        f"Speichern fehlgeschlagen, nichts wurde eingetragen: {exc}", command))
+                refusals.append(Refusal("store_failed", "store_failed", {"error": str(exc)}, command))
             self._refusal = refusals[-1]
             return
         events.extend(new)
