@@ -48,7 +48,7 @@ REFUSALS_DE: dict[str, str] = {
     "bid_refused": "Nicht möglich: {error}",
     "bid_too_low": "{position|position} ({player}) muss mehr als {current} sagen: mindestens {min_value}",
     "bierlachs_five": "Bierlachs zu fünft: bitte eine Grenze vereinbaren (z. B. 501)",
-    "bock_open": "Erst die offenen Bockrunden zu Ende spielen ({bock_status})",
+    "bock_open": "Erst die offenen Bockrunden zu Ende spielen ({bock_deals|bock_status})",
     "button_does_nothing": "Diese Taste hat hier keine Funktion",
     "card_in_skat": "{card|card} liegt im Skat",
     "card_played": "{card|card} wurde schon gespielt ({position|position}, {trick}. Stich)",
@@ -257,6 +257,31 @@ def _record_problem_de(field: Any, values: Mapping[str, Any]) -> str:
     return str(values.get("problem_german") or _RECORD_PROBLEM_DE.get(field, "Die Zahlen passen nicht zusammen"))
 
 
+_BOCK_WORDS = {
+    "de": ("{n} Spiel", "{n} Spiele", "{head} (noch {games})", "Ramschrunde (noch {games})"),
+    "en": ("{n} game", "{n} games", "{head} ({games} left)", "Ramsch round ({games} left)"),
+}
+
+
+def bock_status(bock_games: int, bock_factor: int, ramsch_games: int, language: str) -> str:
+    """The Bock status line (here since the ``bock_open`` refusal carries it too): "Bock (noch 3
+    Spiele)", "Bock ×4 (…)" for concurrent rounds, "Ramschrunde (noch 3 Spiele)"; "" when none is open.
+
+    >>> bock_status(3, 2, 0, "de"), bock_status(1, 4, 0, "en"), bock_status(0, 1, 3, "de")
+    ('Bock (noch 3 Spiele)', 'Bock ×4 (1 game left)', 'Ramschrunde (noch 3 Spiele)')
+    """
+    one, many, bock, ramsch = _BOCK_WORDS[language]
+
+    def games(n: int) -> str:
+        return (one if n == 1 else many).format(n=n)
+
+    if ramsch_games:
+        return ramsch.format(games=games(ramsch_games))
+    if not bock_games:
+        return ""
+    return bock.format(head="Bock" if bock_factor == 2 else f"Bock ×{bock_factor}", games=games(bock_games))
+
+
 Way = Callable[[Any, Mapping[str, Any]], str]
 
 #: ``{name|way}``: how a value is worded, per language (a way missing in a language shows the value).
@@ -271,6 +296,7 @@ WAYS: dict[str, dict[str, Way]] = {
         "seat_name": lambda v, values: f"Platz {v + 1} ({values['player']})",
         "follow": lambda v, _: "Trumpf" if v == "trump" else Suit(v).german,
         "record_problem": _record_problem_de,
+        "bock_status": lambda v, values: bock_status(v, values["bock_factor"], values["ramsch_games"], "de"),
     },
     "en": {
         "position": lambda v, _: POSITION_NAMES[v],

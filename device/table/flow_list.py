@@ -147,7 +147,8 @@ def _end_series(state: TableState, command: EndSeries) -> Decision:
     if state.deal is not None and state.deal.steps:
         raise Refuse("game_running", "game_running")
     if state.bock is not None and state.bock.must_play_on:
-        raise Refuse("bock_open", "bock_open", bock_deals=state.bock.bock_deals_left, bock_status=state.bock.german)
+        raise Refuse("bock_open", "bock_open", bock_deals=state.bock.bock_deals_left,
+                     bock_factor=state.bock.multiplier, ramsch_games=state.bock.ramsch_left)
     return Decision(events=(SeriesEnded("stopped"),))
 
 

@@ -39,7 +39,7 @@ from device.table.views import (
 )
 from device.tricks import trick_winner
 from device.value import GameResult, describe_declaration_en, is_overbid_null
-from device.variants import BOCK_FACTOR, BockState, may_say_kontra, may_say_re
+from device.variants import may_say_kontra, may_say_re
 
 __all__ = [
     "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
@@ -48,16 +48,8 @@ __all__ = [
     "build_snapshot", "card_en", "declaration_options",
 ]
 
-SCORING_LABELS = {
-    ScoringSystem.SEEGER_FABIAN.value: "Seeger-Fabian",
-    ScoringSystem.CLASSIC.value: "klassisch",
-    ScoringSystem.BIERLACHS.value: "Bierlachs",
-}
-SCORING_LABELS_EN = {
-    ScoringSystem.SEEGER_FABIAN.value: "Seeger-Fabian",
-    ScoringSystem.CLASSIC.value: "classic",
-    ScoringSystem.BIERLACHS.value: "Bierlachs",
-}
+#: The scoring systems the setup offers, the default first.
+SCORING_SYSTEMS = tuple(s.value for s in (ScoringSystem.SEEGER_FABIAN, ScoringSystem.CLASSIC, ScoringSystem.BIERLACHS))
 
 
 # --------------------------------------------------------------------------- building
@@ -133,19 +125,10 @@ def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
 def _declaration(state: TableState, deal: Deal) -> DeclarationView:
     assert deal.declarer is not None and deal.bid is not None
     name = state.seating[deal.active[deal.declarer]]
-    if not deal.skat_taken:
-        prompt = f"{name} spielt ({deal.bid}): Skat aufnehmen oder Hand ansagen"
-        prompt_en = f"{name} plays ({deal.bid}): take the skat or declare Hand"
-    elif len(deal.skat) < 2:
-        prompt = f"{name}: die zwei gedrückten Karten scannen (oder am Ende) und das Spiel ansagen"
-        prompt_en = f"{name}: scan the two discarded cards (or at the end) and declare the game"
-    else:
-        prompt = f"{name}: Spiel ansagen"
-        prompt_en = f"{name}: declare the game"
     return DeclarationView(
         declarer=deal.declarer, declarer_name=name, bid=deal.bid, skat_taken=deal.skat_taken,
         may_take_skat=not deal.skat_taken, options=declaration_options(deal),
-        skat=tuple(c.code for c in deal.skat), prompt=prompt, prompt_en=prompt_en)
+        skat=tuple(c.code for c in deal.skat))
 
 
 def _trick_view(state: TableState, deal: Deal, number: int, cards: tuple[Card, ...], leader: int) -> TrickView:
@@ -357,8 +340,7 @@ def _list(state: TableState, figs: ListFigures) -> ListView:
             short=line.short, short_en=line.short_en, base_value=line.base, tops=line.tops, levels=line.levels,
             game_points=line.running))
     system = figs.system.value
-    return ListView(figs.players, system, SCORING_LABELS[system], tuple(rows), figs.totals, figs.classic,
-                    figs.won, figs.lost, system_label_en=SCORING_LABELS_EN[system])
+    return ListView(figs.players, system, tuple(rows), figs.totals, figs.classic, figs.won, figs.lost)
 
 
 def _end(state: TableState, figs: ListFigures) -> EndView:
@@ -372,12 +354,11 @@ def _end(state: TableState, figs: ListFigures) -> EndView:
     confirmed = tuple(state.seating[s] for s in state.list_confirmations)
     waiting = tuple(n for s, n in enumerate(state.seating) if s not in state.list_confirmations)
     return EndView(
-        system_label=SCORING_LABELS[figs.system.value], totals=figs.totals, ranking=ranking,
+        system=figs.system.value, totals=figs.totals, ranking=ranking,
         stake=state.setup.stake, endzahlen=() if settlement is None else settlement.endzahlen,
         amounts=() if settlement is None else settlement.amounts, transfers=transfers,
         bierlachs_losses=figs.bierlachs_losses, confirmed=confirmed,
-        waiting_for=waiting if state.series_over and not state.closed else (), closed=state.closed,
-        system_label_en=SCORING_LABELS_EN[figs.system.value])
+        waiting_for=waiting if state.series_over and not state.closed else (), closed=state.closed)
 
 
 def _correction(state: TableState) -> CorrectionView | None:
@@ -402,28 +383,9 @@ def _ramsch(state: TableState, deal: Deal) -> RamschView:
     return RamschView(
         positions=tuple(state.seating[s] for s in deal.active), may_push=state.profile.ramsch_rules.schieben,
         max_pushes=MAX_PUSHES if state.profile.ramsch_rules.schieben else 0, bock=deal.bock,
-        prompt="Ramsch: Augen und Stiche jedes Spielers, die Augen im Skat und wer den letzten Stich hatte",
         entered=entered is not None, points=() if entered is None else entered.points,
         tricks=() if entered is None else entered.counts.tricks, scores=() if entered is None else entered.scores,
-        skat_to=None if entered is None else entered.skat_to,
-        prompt_en="Ramsch: each player's points and tricks, the points in the skat and who took the last trick")
-
-
-def _bock_text_en(bock: BockState | None) -> str:
-    """:attr:`BockState.german` in English: "Bock (3 games left)", "Ramsch round (1 game left)"."""
-    if bock is None:
-        return ""
-    if bock.is_ramsch:
-        return f"Ramsch round ({_games_en(bock.ramsch_left)} left)"
-    if not bock.rounds:
-        return ""
-    factor = bock.multiplier
-    head = "Bock" if factor == BOCK_FACTOR else f"Bock ×{factor}"
-    return f"{head} ({_games_en(bock.bock_deals_left)} left)"
-
-
-def _games_en(n: int) -> str:
-    return f"{n} game" if n == 1 else f"{n} games"
+        skat_to=None if entered is None else entered.skat_to)
 
 
 def _figures(state: TableState) -> ListFigures:
@@ -457,14 +419,12 @@ def build_snapshot(
         for s, name in enumerate(state.seating))
     game_no = len(state.rows) + (1 if deal is not None else 0)
     length = setup.series_length if setup is not None else None
-    game_text = "" if setup is None else (f"Spiel {game_no} von {length}" if length else f"Spiel {game_no}")
-    game_text_en = "" if setup is None else (f"Game {game_no} of {length}" if length else f"Game {game_no}")
     refusal_view = None if refusal is None else RefusalView(refusal.code, refusal.key, refusal.values)
     deal_busy = deal is not None and bool(deal.steps)
     playing = deal is not None and phase not in (Phase.SERIES_OVER, Phase.CLOSED, Phase.SETUP)
     return TableSnapshot(
         phase=phase, list_id=state.list_id, device=device, players=state.seating, table_size=size,
-        game_no=game_no, series_length=length, game_text=game_text, round_no=state.rotation.round_no,
+        game_no=game_no, series_length=length, round_no=state.rotation.round_no,
         dealer=dealer, dealer_name=None if dealer is None else state.seating[dealer], seats=seats,
         positions=tuple(state.seating[s] for s in deal.active) if deal is not None else (),
         sitting_out=tuple(state.seating[s] for s in out),
@@ -476,18 +436,19 @@ def build_snapshot(
         end=_end(state, figs) if figs is not None else None,
         correction=_correction(state), reader=reader,
         sync=SyncView(acked_seq, last_seq, synced_games, laptop, laptop_reachable), refusal=refusal_view,
-        setup=SetupView(roster=roster, scoring=tuple(SCORING_LABELS.items()), profiles=profiles,
+        setup=SetupView(roster=roster, scoring=SCORING_SYSTEMS, profiles=profiles,
                         tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players),
         may_undo=(playing and deal_busy) or withdrawable_passed_in(state),
         may_join=(playing and not deal_busy and state.rotation.at_round_start and not state.closed
                   and state.correction is None),
         may_end_series=playing and not deal_busy and not (state.bock is not None and state.bock.must_play_on),
         bock_games=state.bock.bock_deals_left if state.bock is not None else 0,
-        bock_text=state.bock.german if state.bock is not None else "", kontra_enabled=setup is not None and state.profile.kontra,
+        kontra_enabled=setup is not None and state.profile.kontra,
         bock_enabled=setup is not None and state.profile.bock,
         ramsch=_ramsch(state, deal) if deal is not None and deal.passed_in and phase in (Phase.RAMSCH, Phase.RESULT)
         else None,
-        game_text_en=game_text_en, bock_text_en=_bock_text_en(state.bock),
+        bock_factor=state.bock.multiplier if state.bock is not None else 1,
+        ramsch_games=state.bock.ramsch_left if state.bock is not None else 0,
         next_series=next_series[0] if next_series else "", next_series_players=next_series[1] if next_series else (),
     )
 

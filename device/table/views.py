@@ -92,9 +92,7 @@ class DeclarationView:
     skat_taken: bool
     may_take_skat: bool
     options: tuple[DeclarationOption, ...]
-    skat: tuple[str, ...]  # pushed cards scanned or tapped so far
-    prompt: str
-    prompt_en: str = ""
+    skat: tuple[str, ...]  # pushed cards scanned or tapped so far (the screen words what to do now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,26 +233,22 @@ class RamschView:
     may_push: bool  # Schieberamsch: ask how many players pushed the skat on unseen
     max_pushes: int
     bock: int  # the deal's Bock multiplier (1: none)
-    prompt: str
     entered: bool
     points: tuple[int, ...]  # () until entered
     tricks: tuple[int, ...]
     scores: tuple[int, ...]
     skat_to: int | None  # the position that got the skat's points, if anybody
-    prompt_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class ListView:
     players: tuple[str, ...]
-    system: str
-    system_label: str
+    system: str  # "seeger_fabian", "classic", "bierlachs" (the screen words it)
     rows: tuple[RowView, ...]
     totals: tuple[int, ...]
     classic: tuple[int, ...]
     won: tuple[int, ...]
     lost: tuple[int, ...]
-    system_label_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +273,7 @@ class TransferView:
 class EndView:
     """Totals, ranking (SkWO tie-breaks) and money; the closing confirmations."""
 
-    system_label: str
+    system: str  # as ListView.system
     totals: tuple[int, ...]
     ranking: tuple[StandingView, ...]
     stake: str
@@ -290,7 +284,6 @@ class EndView:
     confirmed: tuple[str, ...]
     waiting_for: tuple[str, ...]
     closed: bool
-    system_label_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,7 +319,7 @@ class SyncView:
 @dataclass(frozen=True, slots=True)
 class SetupView:
     roster: tuple[str, ...]
-    scoring: tuple[tuple[str, str], ...]  # (value, label), default first
+    scoring: tuple[str, ...]  # the scoring systems ("seeger_fabian", …), default first
     profiles: tuple[str, ...]
     tournament_lengths: tuple[tuple[int, int], ...]  # (players, games)
     last_players: tuple[str, ...]
@@ -350,7 +343,6 @@ class TableSnapshot:
     table_size: int
     game_no: int  # the game being played (or the next), 1-based
     series_length: int | None
-    game_text: str  # "Spiel 5 von 36"
     round_no: int
     dealer: int | None
     dealer_name: str | None
@@ -372,11 +364,10 @@ class TableSnapshot:
     may_join: bool
     may_end_series: bool
     bock_games: int  # Bock deals still to play (the current one included)
-    bock_text: str  # e.g. "Bock (noch 3 Spiele)"; "" without Bock
     kontra_enabled: bool
     bock_enabled: bool
     ramsch: RamschView | None = None  # phases "ramsch" and the Ramsch's "result"
-    game_text_en: str = ""  # "Game 5 of 36"
-    bock_text_en: str = ""  # "Bock (3 games left)"
+    bock_factor: int = 1  # the coming deal's Bock multiplier (2, or 2**n for concurrent rounds)
+    ramsch_games: int = 0  # deals of an obligatory Ramsch round still to play
     next_series: str = ""  # what the laptop released: "Serie 2 · Tisch 3: Anna (Platz 1), Bernd, …"; "" if none
     next_series_players: tuple[str, ...] = ()  # its players in seat order (OpenNextSeries opens the list)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ui.i18n import option_reason, pick, tr, transfer_text
+from ui.table_words import scoring_label
 
 WORDS = ("hand", "schneider", "schwarz", "ouvert")
 GAMES = ("clubs", "spades", "hearts", "diamonds", "grand", "null")
@@ -364,7 +365,7 @@ def stand_lines(view: Any) -> list[StandLine]:
     lines = [StandLine(tr("col_game_points"), tuple(total_text(t) for t in view.classic), True),
              StandLine(tr("col_won_lost"), tuple(f"{w} / {lost}" for w, lost in zip(view.won, view.lost)), False)]
     if view.system != "classic":
-        lines.append(StandLine(pick(view.system_label, view.system_label_en),
+        lines.append(StandLine(scoring_label(view.system),
                                tuple(total_text(t) for t in view.totals), True))
     return lines
 

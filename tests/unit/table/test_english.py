@@ -27,6 +27,7 @@ from device.table.service import PumpResult
 from device.table.snapshot import TableSnapshot
 from tests.table_helpers import Table, english, german, play_up_to_the_question, revoke_game
 from ui.i18n import ENGLISH, option_reason, question_text, sync_text, transfer_text
+from ui.table_words import bock_text, declaration_prompt, game_text, ramsch_prompt, scoring_label
 
 #: German words of the table that must not show in an English text (whole words).
 GERMAN_WORDS = (
@@ -123,7 +124,8 @@ def test_the_declaration_labels_prompts_and_greyed_reasons_in_english() -> None:
     table = EnglishTable("Anna", "Bernd", "Carla")
     table.say("M 36", "V passe", "H passe")
     view = table.snap.declaration
-    assert view is not None and view.prompt_en == "Carla plays (36): take the skat or declare Hand"
+    assert view is not None and declaration_prompt(view, "en") == "Carla plays (36): take the skat or declare Hand"
+    assert declaration_prompt(view, "de") == "Carla spielt (36): Skat aufnehmen oder Hand ansagen"
     options = {o.key: o for o in view.options}
     assert options["clubs/hand/schneider"].label_en == "Clubs Hand Schneider announced"
     assert options["spades/hand/ouvert"].label_en == "Spades ouvert"
@@ -135,13 +137,15 @@ def test_the_declaration_labels_prompts_and_greyed_reasons_in_english() -> None:
     table.take_skat()
     view = table.snap.declaration
     assert view is not None
-    assert view.prompt_en == "Carla: scan the two discarded cards (or at the end) and declare the game"
+    assert declaration_prompt(view, "en") == "Carla: scan the two discarded cards (or at the end) and declare the game"
+    assert declaration_prompt(view, "de") == "Carla: die zwei gedrückten Karten scannen (oder am Ende) und das Spiel ansagen"
     options = {o.key: o for o in view.options}
     assert option_reason(options["diamonds/hand"], "en") == "no hand game after taking up the skat (ISkO 3.4.4)"
     assert option_reason(options["diamonds/hand"], "de").startswith("Nach der Skataufnahme")
     table.push("S7", "S8")
     view = table.snap.declaration
-    assert view is not None and view.prompt_en == "Carla: declare the game"
+    assert view is not None and declaration_prompt(view, "en") == "Carla: declare the game"
+    assert declaration_prompt(view, "de") == "Carla: Spiel ansagen"
     table.declare("diamonds")
     play = table.snap.play
     assert play is not None and (play.declaration, play.declaration_en) == ("Karo", "Diamonds")
@@ -227,7 +231,7 @@ def test_a_ramsch_in_english(club: None) -> None:
     table = EnglishTable("Anna", "Bernd", "Carla", profile="ramsch")
     table.say("M passe", "H passe", "V passe")
     ramsch = table.snap.ramsch
-    assert ramsch is not None and ramsch.prompt_en.startswith("Ramsch: each player's points and tricks")
+    assert ramsch is not None and ramsch_prompt("en").startswith("Ramsch: each player's points and tricks")
     table.ok(EnterRamsch((58, 52, 0), (6, 4, 0), 10, 1))
     result = table.snap.result
     assert result is not None
@@ -241,7 +245,11 @@ def test_a_ramsch_in_english(club: None) -> None:
 def test_bock_in_english(club: None) -> None:
     table = EnglishTable("Anna", "Bernd", "Carla", profile="club")
     table.ok(AddBock())
-    assert (table.snap.bock_text, table.snap.bock_text_en) == ("Bock (noch 3 Spiele)", "Bock (3 games left)")
+    snap = table.snap
+    assert (snap.bock_games, snap.bock_factor, snap.ramsch_games) == (3, 2, 0)
+    words = (bock_text(snap.bock_games, snap.bock_factor, snap.ramsch_games, "de"),
+             bock_text(snap.bock_games, snap.bock_factor, snap.ramsch_games, "en"))
+    assert words == ("Bock (noch 3 Spiele)", "Bock (3 games left)")
 
 
 def test_a_correction_in_english() -> None:
@@ -268,7 +276,9 @@ def test_a_correction_in_english() -> None:
 
 def test_the_end_of_the_series_the_money_and_the_status_lines_in_english() -> None:
     table = EnglishTable("Anna", "Bernd", "Carla", stake="1/2", scoring="classic", series_length=36)
-    assert (table.snap.game_text, table.snap.game_text_en) == ("Spiel 1 von 36", "Game 1 of 36")
+    snap = table.snap
+    assert (game_text(snap.game_no, snap.series_length, "de"), game_text(snap.game_no, snap.series_length, "en")) \
+        == ("Spiel 1 von 36", "Game 1 of 36")
     assert sync_text(table.snap.sync, "en") == "no laptop"
     table.say("M 18", "V passe", "H passe")
     table.declare("clubs/hand")
@@ -277,8 +287,8 @@ def test_the_end_of_the_series_the_money_and_the_status_lines_in_english() -> No
     table.ok(EndSeries())
     end, listing = table.snap.end, table.snap.list
     assert end is not None and listing is not None
-    assert (listing.system_label, listing.system_label_en) == ("klassisch", "classic")
-    assert end.system_label_en == "classic"
+    assert (scoring_label(listing.system, "de"), scoring_label(listing.system, "en")) == ("klassisch", "classic")
+    assert end.system == "classic"
     texts = [(transfer_text(t, "de"), transfer_text(t, "en")) for t in end.transfers]
     assert ("Anna zahlt Carla 0,24 €", "Anna pays Carla €0.24") in texts, texts
 

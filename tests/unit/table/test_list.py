@@ -14,6 +14,7 @@ from device.table.commands import (
 )
 from tests.table_helpers import Table, german
 from ui.i18n import transfer_text
+from ui.table_words import game_text, scoring_label
 
 
 def clubs_hand(table: Table, *, tricks: int = 6, points: int = 75, matadors: int = 2) -> None:
@@ -74,7 +75,7 @@ def test_the_list_shows_running_totals_of_the_scoring_system() -> None:
     table.confirm("Bernd", "Anna")
     sheet = ScoreSheet(3, (Game(2, 48, True, (1, 2, 0)), PassedIn(), Game(1, -96, False, (0, 1, 2))))
     snap = table.snap
-    assert snap.list is not None and snap.list.system_label == "Seeger-Fabian"
+    assert snap.list is not None and scoring_label(snap.list.system, "de") == "Seeger-Fabian"
     assert [r.totals for r in snap.list.rows] == list(running_totals(sheet, ScoringSystem.SEEGER_FABIAN))
     assert [r.kind for r in snap.list.rows] == ["game", "passed_in", "game"]
     assert [r.dealer for r in snap.list.rows] == ["Anna", "Bernd", "Carla"]
@@ -104,9 +105,9 @@ def test_open_ended_list_ends_with_totals_ranking_and_settlement() -> None:
 
 def test_a_series_of_fixed_length_ends_by_itself() -> None:
     table = Table("Anna", "Bernd", "Carla", series_length=2)
-    assert table.snap.game_text == "Spiel 1 von 2"
+    assert game_text(table.snap.game_no, table.snap.series_length, "de") == "Spiel 1 von 2"
     table.say("M passe", "H passe", "V passe")
-    assert table.snap.game_text == "Spiel 2 von 2"
+    assert game_text(table.snap.game_no, table.snap.series_length, "de") == "Spiel 2 von 2"
     clubs_hand(table); table.confirm("Anna", "Bernd")
     table.assert_phase("series_over")
     table.refused(Undo(), "series_over")

@@ -20,6 +20,7 @@ from device.tricks import play_game, trick_winner
 from tests.strategies import deal, play_random
 from tests.table_helpers import Table, german, play_up_to_the_question, revoke_game
 from ui.i18n import question_text
+from ui.table_words import bock_text
 
 GAMES = {"clubs": GameType.CLUBS, "grand": GameType.GRAND, "null": GameType.NULL, "hearts": GameType.HEARTS}
 
@@ -257,7 +258,8 @@ def test_kontra_and_re_double_the_score_when_the_profile_has_them(club: None) ->
 def test_bock_by_hand_doubles_the_next_games(club: None) -> None:
     table = Table("Anna", "Bernd", "Carla", profile="club")
     table.ok(AddBock())
-    assert table.snap.bock_games == 3 and table.snap.bock_text == "Bock (noch 3 Spiele)"
+    snap = table.snap
+    assert snap.bock_games == 3 and bock_text(snap.bock_games, snap.bock_factor, snap.ramsch_games, "de") == "Bock (noch 3 Spiele)"
     table.say("M 18", "V passe", "H passe"); table.declare("clubs/hand")
     table.ok(EnterResult(6, 75, 2)); table.confirm("Carla", "Bernd")
     table.assert_list_entry(1, score=96)
@@ -271,7 +273,8 @@ def test_a_bock_trigger_of_the_profile_brings_a_bock_round(club: None) -> None:
     assert table.snap.bock_games == 4  # one round at four
     table.say("M passe", "H passe", "V passe")  # eingepasst counts as a Bock deal
     assert table.snap.bock_games == 3
-    table.refused(EndSeries(), "bock_open")
+    refusal = table.refused(EndSeries(), "bock_open")
+    assert german(refusal) == "Erst die offenen Bockrunden zu Ende spielen (Bock (noch 3 Spiele))"
     table.undo()  # taking back the wrong "passe" gives the Bock deal back
     assert table.snap.bock_games == 4
 

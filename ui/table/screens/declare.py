@@ -11,6 +11,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, StringProperty
 
 from ui.i18n import option_reason, pick, tr
+from ui.table_words import declaration_prompt
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import GAME_SUITS, Choice, game_choices, word_choices
@@ -52,7 +53,7 @@ class DeclareScreen(TableScreen):
             self.selected = ""
             self.hand_chosen = False
         self.title_text = tr("declare_title", name=view.declarer_name, bid=view.bid)
-        self.prompt_text = pick(view.prompt, view.prompt_en)
+        self.prompt_text = declaration_prompt(view)
         self.may_take_skat = view.may_take_skat
         self._build(view)
 

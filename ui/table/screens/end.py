@@ -8,7 +8,8 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
 
-from ui.i18n import pick, tr
+from ui.i18n import tr
+from ui.table_words import scoring_label
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import SHORT_NAME, chart_series, escape, money_lines, short_names, standing_lines
@@ -31,7 +32,7 @@ class EndScreen(TableScreen):
             return
         s = self.app.scale
         self.closed = end.closed
-        self.title_text = tr("end_title") + f" · {pick(end.system_label, end.system_label_en)}"
+        self.title_text = tr("end_title") + f" · {scoring_label(end.system)}"
         self._ranking(end, view)
         money = self.ids.money
         money.clear_widgets()
@@ -62,7 +63,7 @@ class EndScreen(TableScreen):
                 label.size_hint_x, label.width = None, s * widths[column]
             return label
 
-        header = ("", tr("col_player"), tr("col_game_points"), pick(end.system_label, end.system_label_en))
+        header = ("", tr("col_player"), tr("col_game_points"), scoring_label(end.system))
         for column, text in enumerate(header):
             grid.add_widget(cell(text, column, 26, color=theme.TEXT_DIM, font_size=s * theme.FONT_SMALL))
         for line in standing_lines(end, view):

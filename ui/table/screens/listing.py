@@ -19,6 +19,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from ui.i18n import pick, tr
+from ui.table_words import game_text, scoring_label
 from ui.table import theme
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
@@ -65,8 +66,7 @@ class ListScreen(TableScreen):
         if key == self._shown:
             return  # nothing on the list changed (a card was played): keep the widgets
         self._shown = key
-        game_text = pick(snap.game_text, snap.game_text_en)
-        self.title_text = game_text or tr("list_title")
+        self.title_text = game_text(snap.game_no, snap.series_length) if view is not None else tr("list_title")
         self._build_header(view)
         self._build_rows(view)
         self._build_footer(view)
@@ -184,7 +184,7 @@ class ListScreen(TableScreen):
             return
         ls = list_scale(self.app.scale)
         width = ls * self._width(PLAYER_W, len(view.players))
-        self.system_text = pick(view.system_label, view.system_label_en)
+        self.system_text = scoring_label(view.system)
         lines = stand_lines(view)
         for index, stand in enumerate(lines):
             line = BoxLayout(spacing=ls * GAP, size_hint_y=None, height=ls * ROW_H)

@@ -87,7 +87,7 @@ class SetupScreen(TableScreen):
             self.count = max(MIN_PLAYERS, len(self._names))
             self._prefilled = True
         if not self.scoring and snap.setup.scoring:
-            self.scoring = snap.setup.scoring[0][0]
+            self.scoring = snap.setup.scoring[0]
         self._build()
 
     def retranslate(self) -> None:
@@ -183,9 +183,9 @@ class SetupScreen(TableScreen):
                                    kind=self._sel(self.series_length == 0 or (self.series_length < 0 and not tournament))))
         line(tr("series_length"), lengths)
         line(tr("scoring_system"), [
-            make_button(label if not en else tr(f"scoring_{value}"), f"scoring_{value}",
+            make_button(tr(f"scoring_{value}"), f"scoring_{value}",
                         lambda v=value: self.set_value("scoring", v), kind=self._sel(self.scoring == value))
-            for value, label in self._snap.setup.scoring])
+            for value in self._snap.setup.scoring])
         labels = PROFILE_LABELS_EN if en else PROFILE_LABELS
         line(tr("variants"), [
             make_button(labels.get(p, p), f"profile_{p}", lambda p=p: self.set_value("profile", p),
