@@ -26,6 +26,19 @@ WORDS: dict[str, dict[str, str]] = {
         "declare_push": "{name}: die zwei gedrückten Karten scannen (oder am Ende) und das Spiel ansagen",
         "declare_now": "{name}: Spiel ansagen",
         "ramsch_prompt": "Ramsch: Augen und Stiche jedes Spielers, die Augen im Skat und wer den letzten Stich hatte",
+        "matadors_missing": "Spitzen fehlen: bitte mit/ohne … eingeben",
+        "result_not_possible": "Ergebnis nicht möglich: {problem}",
+        "to_confirm": "Es bestätigen noch: {who}",
+        "to_confirm_and": " und ",
+        "confirm_declarer": "Alleinspieler ({name})",
+        "confirm_defender": "ein Gegenspieler",
+        "confirm_two_players": "Es bestätigen zwei Spieler dieses Ramsch",
+        "ending_null_lost": "Null verloren: Stich bekommen",
+        "ending_declarer_gave_up": "Alleinspieler hat aufgegeben",
+        "ending_defenders_gave_up": "Gegenspieler haben aufgegeben",
+        "ending_declarer_violation": "Regelverstoß des Alleinspielers",
+        "ending_defenders_violation": "Regelverstoß der Gegenspieler",
+        "ending_null_overbid": "Null nicht mehr durchführbar: sofort verloren (ISkO 3.4.4)",
     },
     "en": {
         "game_of": "Game {n} of {total}",
@@ -34,6 +47,19 @@ WORDS: dict[str, dict[str, str]] = {
         "declare_push": "{name}: scan the two discarded cards (or at the end) and declare the game",
         "declare_now": "{name}: declare the game",
         "ramsch_prompt": "Ramsch: each player's points and tricks, the points in the skat and who took the last trick",
+        "matadors_missing": "Matadors missing: please enter with/without …",
+        "result_not_possible": "Result not possible: {problem}",
+        "to_confirm": "Still to confirm: {who}",
+        "to_confirm_and": " and ",
+        "confirm_declarer": "the declarer ({name})",
+        "confirm_defender": "a defender",
+        "confirm_two_players": "Two players confirm this Ramsch",
+        "ending_null_lost": "Null lost: took a trick",
+        "ending_declarer_gave_up": "The declarer gave up",
+        "ending_defenders_gave_up": "The defenders gave up",
+        "ending_declarer_violation": "Rule violation by the declarer",
+        "ending_defenders_violation": "Rule violation by the defenders",
+        "ending_null_overbid": "Null below the bid: lost at once (ISkO 3.4.4)",
     },
 }
 
@@ -72,3 +98,35 @@ def declaration_prompt(view: Any, lang: str | None = None) -> str:
 def ramsch_prompt(lang: str | None = None) -> str:
     """What the table enters for a Ramsch."""
     return words("ramsch_prompt", lang)
+
+
+def result_text(result: Any, lang: str | None = None) -> str:
+    """The result (the snapshot's ``ResultView``) as the list entry, or why it cannot be scored yet."""
+    if result.needs_matadors:
+        return words("matadors_missing", lang)
+    if result.problem is not None and not result.text:
+        return words("result_not_possible", lang, problem=result.problem)
+    return str(result.text_en if (lang or language()) == "en" and result.text_en else result.text)
+
+
+def ending_text(ending: str | None, lang: str | None = None) -> str:
+    """How a game ended early (``ResultView.ending``: "null_lost", "declarer_gave_up", …); "" if
+    played out. An ending without words shows as its code.
+
+    >>> ending_text("defenders_gave_up", "de"), ending_text("defenders_gave_up", "en"), ending_text(None)
+    ('Gegenspieler haben aufgegeben', 'The defenders gave up', '')
+    """
+    if ending is None:
+        return ""
+    return WORDS[lang or language()].get(f"ending_{ending}", ending)
+
+
+def to_confirm_text(result: Any, lang: str | None = None) -> str:
+    """Who still confirms the result (``ResultView.to_confirm``): "Es bestätigen noch:
+    Alleinspieler (Carla) und ein Gegenspieler"; a Ramsch: two players; "" when nobody."""
+    if result.to_confirm == ("two_players",):
+        return words("confirm_two_players", lang)
+    if result.declarer_name is None:
+        return ""
+    who = [words(f"confirm_{part}", lang, name=result.declarer_name) for part in result.to_confirm]
+    return words("to_confirm", lang, who=words("to_confirm_and", lang).join(who))

@@ -204,36 +204,26 @@ def _result(state: TableState, deal: Deal) -> ResultView:
     if deal.ramsch is not None:
         active_names = tuple(state.seating[s] for s in deal.active)
         text = deal.ramsch.describe_de(active_names)
-        waiting = "" if len(names) >= 2 else "Es bestätigen zwei Spieler dieses Ramsch"
-        waiting_en = "" if len(names) >= 2 else "Two players confirm this Ramsch"
         return ResultView(text, None, None, None, (), None, None, False, 1, (), None, None, False, (), None,
-                          tuple(names), waiting, tuple(s for s in deal.active if s not in deal.confirmations), False,
-                          text_en=deal.ramsch.describe_en(active_names), waiting_for_en=waiting_en)
+                          tuple(names), () if len(names) >= 2 else ("two_players",),
+                          tuple(s for s in deal.active if s not in deal.confirmations), False,
+                          text_en=deal.ramsch.describe_en(active_names))
     shown = preview(deal, state.profile)
     assert shown is not None and deal.game is not None and deal.declarer_seat is not None
     declarer = state.seating[deal.declarer_seat]
-    ending = None if deal.early is None else _ENDINGS_DE.get(deal.early.how, deal.early.how)
-    ending_en = None if deal.early is None else _ENDINGS_EN.get(deal.early.how, deal.early.how)
+    ending = None if deal.early is None else deal.early.how
     note = deal.early.note if deal.early is not None else None
     note_en = None if note is None else _false_following_note_en(state, deal) or _overbid_null_note_en(deal) or note
     confirmed_declarer = deal.declarer_seat in deal.confirmations
     confirmed_defender = any(s != deal.declarer_seat for s in deal.confirmations)
-    missing = ([f"Alleinspieler ({declarer})"] if not confirmed_declarer else []) + ([] if confirmed_defender else ["ein Gegenspieler"])
-    waiting = "Es bestätigen noch: " + " und ".join(missing)
-    missing_en = ([f"the declarer ({declarer})"] if not confirmed_declarer else []) + ([] if confirmed_defender else ["a defender"])
-    waiting_en = "Still to confirm: " + " and ".join(missing_en)
+    to_confirm = ((() if confirmed_declarer else ("declarer",)) + (() if confirmed_defender else ("defender",)))
     may_confirm = tuple(s for s in deal.confirmers if s not in deal.confirmations
                         and (s == deal.declarer_seat or not confirmed_defender))
     may_add_skat = deal.early is not None and deal.early.how != "null_overbid" and len(deal.skat) < 2
     if shown.scored is None:
-        text = ("Spitzen fehlen: bitte mit/ohne … eingeben" if shown.needs_matadors
-                else f"Ergebnis nicht möglich: {shown.problem}")
-        text_en = ("Matadors missing: please enter with/without …" if shown.needs_matadors
-                   else f"Result not possible: {shown.problem}")
-        return ResultView(text, None, None, None, (), None, None, False, 1, _marks(shown.record), ending, note,
-                          shown.needs_matadors, entry_matador_choices(deal), shown.problem, tuple(names), waiting,
-                          may_confirm, may_add_skat, game=deal.game.value, text_en=text_en,
-                          waiting_for_en=waiting_en, ending_en=ending_en, note_en=note_en)
+        return ResultView("", None, None, None, (), None, None, False, 1, _marks(shown.record), ending, note,
+                          shown.needs_matadors, entry_matador_choices(deal), shown.problem, tuple(names), to_confirm,
+                          may_confirm, may_add_skat, game=deal.game.value, note_en=note_en, declarer_name=declarer)
     result = shown.scored.result
     false_following = shown.scored.false_following
     if false_following is not None and note is None:
@@ -244,9 +234,8 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         matadors=_matadors_de(result), levels=result.levels, value=result.value, score=result.score,
         overbid=result.overbid, multiplier=result.multiplier, marks=_marks(shown.record), ending=ending,
         note=note, needs_matadors=False, matador_choices=(), problem=None, confirmed=tuple(names),
-        waiting_for=waiting, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value,
-        text_en=f"{declarer}: {result.describe_en()}", waiting_for_en=waiting_en, ending_en=ending_en,
-        note_en=note_en, declarer_points=result.declarer_points, declarer_tricks=_entered_tricks(shown.record, result),
+        to_confirm=to_confirm, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value,
+        text_en=f"{declarer}: {result.describe_en()}", note_en=note_en, declarer_name=declarer, declarer_points=result.declarer_points, declarer_tricks=_entered_tricks(shown.record, result),
         bid=result.bid)
 
 
@@ -277,20 +266,6 @@ def _false_following_note_en(state: TableState, deal: Deal) -> str | None:
     q = asked[-1]
     return (f"False following in trick {q.trick_index + 1}: {POSITION_NAMES[q.position]} gave "
             f"{card_en(q.discarded)} on {card_en(q.led)} and later played {card_en(q.card)}")
-
-
-_ENDINGS_DE = {
-    "null_lost": "Null verloren: Stich bekommen", "declarer_gave_up": "Alleinspieler hat aufgegeben",
-    "defenders_gave_up": "Gegenspieler haben aufgegeben", "declarer_violation": "Regelverstoß des Alleinspielers",
-    "defenders_violation": "Regelverstoß der Gegenspieler",
-    "null_overbid": "Null nicht mehr durchführbar: sofort verloren (ISkO 3.4.4)",
-}
-_ENDINGS_EN = {
-    "null_lost": "Null lost: took a trick", "declarer_gave_up": "The declarer gave up",
-    "defenders_gave_up": "The defenders gave up", "declarer_violation": "Rule violation by the declarer",
-    "defenders_violation": "Rule violation by the defenders",
-    "null_overbid": "Null below the bid: lost at once (ISkO 3.4.4)",
-}
 
 
 def _row_text(row: Row) -> str:

@@ -160,7 +160,9 @@ class PlayView:
 
 @dataclass(frozen=True, slots=True)
 class ResultView:
-    """The result as the list entry, waiting for the declarer and one defender to confirm."""
+    """The result as the list entry, waiting for the declarer and one defender to confirm.
+    ``text`` is "" while the result cannot be scored (``needs_matadors`` or a ``problem``): the
+    screen words that, how the game ended (``ending``) and who still confirms (``to_confirm``)."""
 
     text: str
     won: bool | None
@@ -172,23 +174,22 @@ class ResultView:
     overbid: bool
     multiplier: int
     marks: tuple[str, ...]
-    ending: str | None
+    ending: str | None  # how it ended early: "null_lost", "declarer_gave_up", … (EndHow's values)
     note: str | None
     needs_matadors: bool
     matador_choices: tuple[int, ...]
     problem: str | None
     confirmed: tuple[str, ...]
-    waiting_for: str
+    to_confirm: tuple[str, ...]  # "declarer" and/or "defender"; a Ramsch: ("two_players",) until two confirmed
     may_confirm: tuple[int, ...]  # seats whose confirmation counts now
     may_add_skat: bool
     game: str | None = None  # the game ("clubs" … "null"); None for a Ramsch
     text_en: str = ""
-    waiting_for_en: str = ""
-    ending_en: str | None = None
     note_en: str | None = None
     declarer_points: int | None = None  # the counts the result was scored with (the skat included)
     declarer_tricks: int | None = None
     bid: int | None = None  # the final bid (an overbid game is valued at it)
+    declarer_name: str | None = None  # None for a Ramsch
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from device.hardware import CardScanned
 from device.table.commands import Bid, Confirm, Declare, EnterMatadors, Hold, Pass, PushSkat, TakeSkat, Undo
 from tests.table_helpers import Table, english, german
 from ui.i18n import option_reason
+from ui.table_words import ending_text
 
 
 def table() -> Table:
@@ -132,7 +133,7 @@ def test_a_null_below_the_bid_is_declared_and_lost_at_once_as_the_cheapest_suit_
     result = t.snap.result
     assert result is not None and result.needs_matadors and result.score is None
     assert result.matador_choices[:3] == (1, 2, 3) and len(result.matador_choices) == 22  # as in a suit game
-    assert "3.4.4" in (result.ending or "") and "am knappsten erreicht" in (result.note or "")
+    assert "3.4.4" in ending_text(result.ending, "de") and "am knappsten erreicht" in (result.note or "")
     t.refused(Confirm(t.seat("Carla")), "needs_matadors")
     t.refused(EnterMatadors(12), "bad_result")
     t.ok(EnterMatadors(1))

@@ -27,7 +27,9 @@ from device.table.service import PumpResult
 from device.table.snapshot import TableSnapshot
 from tests.table_helpers import Table, english, german, play_up_to_the_question, revoke_game
 from ui.i18n import ENGLISH, option_reason, question_text, sync_text, transfer_text
-from ui.table_words import bock_text, declaration_prompt, game_text, ramsch_prompt, scoring_label
+from ui.table_words import (
+    bock_text, declaration_prompt, ending_text, game_text, ramsch_prompt, result_text, scoring_label, to_confirm_text,
+)
 
 #: German words of the table that must not show in an English text (whole words).
 GERMAN_WORDS = (
@@ -163,10 +165,11 @@ def test_a_result_and_its_list_row_in_english() -> None:
     assert result is not None
     assert result.text == "Carla: Herz Hand ohne 2, Spiel 3, Hand 4 = 40, gewonnen +40"
     assert result.text_en == "Carla: Hearts Hand without 2, game 3, Hand 4 = 40, won +40"
-    assert result.waiting_for_en == "Still to confirm: the declarer (Carla) and a defender"
+    assert to_confirm_text(result, "en") == "Still to confirm: the declarer (Carla) and a defender"
+    assert to_confirm_text(result, "de") == "Es bestätigen noch: Alleinspieler (Carla) und ein Gegenspieler"
     table.confirm("Carla")
     result = table.snap.result
-    assert result is not None and result.waiting_for_en == "Still to confirm: a defender"
+    assert result is not None and to_confirm_text(result, "en") == "Still to confirm: a defender"
     table.confirm("Bernd")
     table.say("M passe", "H passe", "V passe")  # eingepasst
     row, passed = table.entry(1), table.entry(2)
@@ -198,8 +201,10 @@ def test_matadors_missing_and_how_a_shortened_game_ended_in_english() -> None:
     table.ok(EndGame(EndHow.DEFENDERS_GAVE_UP))
     result = table.snap.result
     assert result is not None and result.needs_matadors
-    assert result.text_en == "Matadors missing: please enter with/without …"
-    assert (result.ending, result.ending_en) == ("Gegenspieler haben aufgegeben", "The defenders gave up")
+    assert result_text(result, "en") == "Matadors missing: please enter with/without …"
+    assert result_text(result, "de") == "Spitzen fehlen: bitte mit/ohne … eingeben"
+    assert (ending_text(result.ending, "de"), ending_text(result.ending, "en")) == (
+        "Gegenspieler haben aufgegeben", "The defenders gave up")
     table.ok(EnterMatadors(1))
     result = table.snap.result
     assert result is not None and result.text_en.startswith("Carla: Grand Hand with 1, game 2, Hand 3")
@@ -224,7 +229,7 @@ def test_false_following_asked_and_noted_in_english() -> None:
     assert result is not None and result.note is not None and result.note_en is not None
     assert result.note_en.startswith(f"False following in trick {revoke.trick_index + 1}: ")
     assert " on " in result.note_en and "and later played" in result.note_en
-    assert result.ending_en in ("Rule violation by the declarer", "Rule violation by the defenders")
+    assert ending_text(result.ending, "en") in ("Rule violation by the declarer", "Rule violation by the defenders")
 
 
 def test_a_ramsch_in_english(club: None) -> None:
@@ -237,7 +242,7 @@ def test_a_ramsch_in_english(club: None) -> None:
     assert result is not None
     assert result.text == "Ramsch: Carla verliert mit 62 Augen, −124 (Jungfrau: Anna)"
     assert result.text_en == "Ramsch: Carla loses with 62 points, −124 (Jungfrau: Anna)"
-    assert result.waiting_for_en == "Two players confirm this Ramsch"
+    assert to_confirm_text(result, "en") == "Two players confirm this Ramsch"
     table.confirm("Anna", "Bernd")
     assert table.entry(1).text_en == "Ramsch: Carla -124"
 

@@ -14,7 +14,7 @@ from device.table.commands import (
 )
 from tests.table_helpers import Table, german
 from ui.i18n import transfer_text
-from ui.table_words import game_text, scoring_label
+from ui.table_words import game_text, scoring_label, to_confirm_text
 
 
 def clubs_hand(table: Table, *, tricks: int = 6, points: int = 75, matadors: int = 2) -> None:
@@ -35,7 +35,7 @@ def test_a_result_enters_the_list_only_with_the_declarer_and_one_defender() -> N
     table.confirm("Dora")  # both defenders: still waiting for the declarer
     table.assert_phase("result")
     result = table.snap.result
-    assert result is not None and result.confirmed == ("Bernd", "Dora") and "Alleinspieler (Carla)" in result.waiting_for
+    assert result is not None and result.confirmed == ("Bernd", "Dora") and "Alleinspieler (Carla)" in to_confirm_text(result, "de")
     table.confirm("Carla")
     table.assert_list_entry(1, declarer="Carla", score=48, dealer="Anna")
     assert table.snap.dealer_name == "Bernd"

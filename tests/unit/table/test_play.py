@@ -20,7 +20,7 @@ from device.tricks import play_game, trick_winner
 from tests.strategies import deal, play_random
 from tests.table_helpers import Table, german, play_up_to_the_question, revoke_game
 from ui.i18n import question_text
-from ui.table_words import bock_text
+from ui.table_words import bock_text, ending_text
 
 GAMES = {"clubs": GameType.CLUBS, "grand": GameType.GRAND, "null": GameType.NULL, "hearts": GameType.HEARTS}
 
@@ -143,7 +143,7 @@ def test_false_following_is_put_to_the_table_and_ends_the_game_when_confirmed() 
     want = score_record(record).result
     assert result is not None and result.score == want.score and result.won == want.won
     assert result.note is not None and "Falsch bedient" in result.note
-    assert ("Regelverstoß der Gegenspieler" if revoke.seat != 1 else "Regelverstoß des Alleinspielers") == result.ending
+    assert ("Regelverstoß der Gegenspieler" if revoke.seat != 1 else "Regelverstoß des Alleinspielers") == ending_text(result.ending, "de")
 
 
 def test_null_is_lost_as_soon_as_the_declarer_takes_a_trick() -> None:
@@ -161,7 +161,7 @@ def test_null_is_lost_as_soon_as_the_declarer_takes_a_trick() -> None:
     table.end(EndHow.NULL_LOST)
     result = table.snap.result
     assert result is not None and (result.won, result.value, result.score) == (False, 35, -70)
-    assert result.ending == "Null verloren: Stich bekommen"
+    assert ending_text(result.ending, "de") == "Null verloren: Stich bekommen"
     table.confirm("Bernd", "Carla")
     table.assert_list_entry(1, declarer="Carla", score=-70, text="Null Hand")
 
@@ -176,7 +176,7 @@ def test_declarer_gives_up_and_the_table_gives_the_matadors() -> None:
     table.ok(EnterMatadors(-2))
     result = table.snap.result
     assert result is not None and (result.won, result.score) == (False, -2 * 10 * 4)  # ohne 2, Spiel, Hand
-    assert result.matadors == "ohne 2" and result.ending == "Alleinspieler hat aufgegeben"
+    assert result.matadors == "ohne 2" and ending_text(result.ending, "de") == "Alleinspieler hat aufgegeben"
 
 
 def test_defenders_give_up_after_some_tricks_the_declarer_wins() -> None:
@@ -188,7 +188,7 @@ def test_defenders_give_up_after_some_tricks_the_declarer_wins() -> None:
         full = play_game(GameType.GRAND, 1, skat, tricks)
         table.ok(EnterMatadors(full.matadors))  # type: ignore[arg-type]
         result = table.snap.result
-    assert result is not None and result.won is True and result.ending == "Gegenspieler haben aufgegeben"
+    assert result is not None and result.won is True and ending_text(result.ending, "de") == "Gegenspieler haben aufgegeben"
 
 
 def test_matadors_that_the_cards_contradict_are_refused() -> None:

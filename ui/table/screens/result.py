@@ -10,6 +10,7 @@ from typing import Any
 from kivy.properties import ColorProperty, StringProperty
 
 from ui.i18n import pick, tr
+from ui.table_words import ending_text, result_text, to_confirm_text
 from ui.table import theme
 from ui.table.popups import ChoicePopup, Option
 from ui.table.screens import TableScreen
@@ -67,10 +68,10 @@ class ResultScreen(TableScreen):
             return
         ramsch = snap.ramsch
         self.title_text = tr("ramsch_result_title" if ramsch is not None else "result_of_game", n=snap.game_no)
-        self.result_text = pick(result.text, result.text_en)
+        self.result_text = result_text(result)
         self.result_suit = game_suit(result.game)
         self.result_color = theme.TEXT if result.won is None else (theme.PLUS if result.won else theme.MINUS)
-        details = [d for d in (pick(result.ending or "", result.ending_en), pick(result.note or "", result.note_en),
+        details = [d for d in (ending_text(result.ending), pick(result.note or "", result.note_en),
                                " ".join(result.marks)) if d]
         if result.confirmed:
             details.append(tr("confirmed_by", names=", ".join(result.confirmed)))
@@ -79,7 +80,7 @@ class ResultScreen(TableScreen):
         self.details_text = "\n".join(d for d in (counts, " · ".join(details)) if d)
         if ramsch is not None and ramsch.entered:  # one line per player, as counted
             self.details_text = "\n".join([*ramsch_lines(ramsch), *([self.details_text] if details else [])])
-        self.waiting_text = pick(result.waiting_for, result.waiting_for_en)
+        self.waiting_text = to_confirm_text(result)
         if result.needs_matadors:
             self._matadors(result.matador_choices)
         seats = {s.seat: s for s in snap.seats}
