@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from device.bidding import LOWEST_BID
 from device.cards import Card, Suit
 from device.games import GameType
 from device.table.rotation import POSITION_NAMES
@@ -88,7 +89,7 @@ REFUSALS_DE: dict[str, str] = {
     "not_a_bid_value": "{value} ist kein Reizwert (18, 20, 22, 23, 24, 27, …)",
     "not_at_round_start": "Spieler kommen und gehen nur zu Beginn einer Runde (ISkO 3.1.2); diese Runde endet nach Spiel {round_ends}",
     "not_now": "Jetzt nicht möglich: {phase|phase_now}",
-    "not_your_turn": "{position|position} ({player}) ist nicht an der Reihe — {prompt_de}",
+    "not_your_turn": "{position|position} ({player}) ist nicht an der Reihe — {speaker|bid_prompt}",
     "nothing_to_confirm": "Jetzt gibt es nichts zu bestätigen",
     "nothing_to_undo": "Nichts zurückzunehmen: eingetragene Spiele nur per Korrektur ändern",
     "null_announced": "Null hat kein Schneider oder Schwarz anzusagen",
@@ -190,7 +191,7 @@ REFUSALS_EN: dict[str, str] = {
     "not_a_bid_value": "{value!r} is not a bid value (18, 20, 22, 23, 24, 27, …)",
     "not_at_round_start": "players join or leave only at the start of a round (ISkO 3.1.2)",
     "not_now": "not possible now ({phase})",
-    "not_your_turn": "it is not {position|position}'s turn: {prompt_en}",
+    "not_your_turn": "it is not {position|position}'s turn: {speaker|bid_prompt}",
     "nothing_to_confirm": "nothing to confirm now",
     "nothing_to_undo": "nothing to take back in this game",
     "null_announced": "{error}",
@@ -282,6 +283,46 @@ def bock_status(bock_games: int, bock_factor: int, ramsch_games: int, language: 
     return bock.format(head="Bock" if bock_factor == 2 else f"Bock ×{bock_factor}", games=games(bock_games))
 
 
+_BID_PROMPTS = {
+    "de": {"deciding": "{name}: spielen ({lowest}) / passe", "answering": "{partner} sagt {current} — {name}: ja / passe",
+           "nothing_left": "{name}: passe — {partner} hat {current}", "bidding": "{name} sagt … — an {partner}{so_far}",
+           "so_far": " (bisher {current})"},
+    "en": {"deciding": "{name}: play ({lowest}) / pass", "answering": "{partner} says {current} — {name}: yes / pass",
+           "nothing_left": "{name}: pass — {partner} has {current}", "bidding": "{name} says … — to {partner}{so_far}",
+           "so_far": " (so far {current})"},
+}
+
+
+def bidding_prompt(facts: Mapping[str, Any], language: str, names: tuple[str, ...] = ()) -> str:
+    """Who speaks to whom in the bidding, the way players say it (here since the
+    ``not_your_turn`` refusal carries it too): ``facts`` has the ``speaker`` and ``partner``
+    positions, the ``role`` ("bidding", "answering", "deciding"), the ``current`` value and
+    ``may_bid`` (False when 264 is on the table); ``names``: the players of the three
+    positions, shown beside them ("Mittelhand (Carla)").
+
+    >>> facts = {"speaker": 1, "partner": 0, "role": "bidding", "current": None, "may_bid": True}
+    >>> bidding_prompt(facts, "de"), bidding_prompt({**facts, "current": 18}, "en", ("Bernd", "Carla", "Anna"))
+    ('Mittelhand sagt … — an Vorhand', 'Mittelhand (Carla) says … — to Vorhand (Bernd) (so far 18)')
+    >>> bidding_prompt({**facts, "role": "answering", "current": 18, "speaker": 0, "partner": 1}, "de")
+    'Mittelhand sagt 18 — Vorhand: ja / passe'
+    """
+    words = _BID_PROMPTS[language]
+
+    def who(position: int) -> str:
+        return POSITION_NAMES[position] + (f" ({names[position]})" if names else "")
+
+    name, current = who(facts["speaker"]), facts["current"]
+    if facts["role"] == "deciding":
+        return words["deciding"].format(name=name, lowest=LOWEST_BID)
+    partner = who(facts["partner"])
+    if facts["role"] == "answering":
+        return words["answering"].format(partner=partner, current=current, name=name)
+    if not facts["may_bid"]:
+        return words["nothing_left"].format(name=name, partner=partner, current=current)
+    so_far = words["so_far"].format(current=current) if current is not None else ""
+    return words["bidding"].format(name=name, partner=partner, so_far=so_far)
+
+
 Way = Callable[[Any, Mapping[str, Any]], str]
 
 #: ``{name|way}``: how a value is worded, per language (a way missing in a language shows the value).
@@ -297,11 +338,13 @@ WAYS: dict[str, dict[str, Way]] = {
         "follow": lambda v, _: "Trumpf" if v == "trump" else Suit(v).german,
         "record_problem": _record_problem_de,
         "bock_status": lambda v, values: bock_status(v, values["bock_factor"], values["ramsch_games"], "de"),
+        "bid_prompt": lambda v, values: bidding_prompt(values, "de"),
     },
     "en": {
         "position": lambda v, _: POSITION_NAMES[v],
         "follow": lambda v, _: _FOLLOW_EN[v],
         "or_no_result": lambda v, _: v or "no result",
+        "bid_prompt": lambda v, values: bidding_prompt(values, "en"),
     },
 }
 

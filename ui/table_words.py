@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from device.table.rotation import POSITION_NAMES
 from ui.i18n import ENGLISH, GERMAN, language
-from ui.refusal_words import bock_status
+from ui.refusal_words import bidding_prompt as _bidding_prompt, bock_status
 
 WORDS: dict[str, dict[str, str]] = {
     "de": {
@@ -25,6 +26,8 @@ WORDS: dict[str, dict[str, str]] = {
         "declare_skat_or_hand": "{name} spielt ({bid}): Skat aufnehmen oder Hand ansagen",
         "declare_push": "{name}: die zwei gedrückten Karten scannen (oder am Ende) und das Spiel ansagen",
         "declare_now": "{name}: Spiel ansagen",
+        "said_hold": "ja",
+        "said_pass": "passe",
         "ramsch_prompt": "Ramsch: Augen und Stiche jedes Spielers, die Augen im Skat und wer den letzten Stich hatte",
         "matadors_missing": "Spitzen fehlen: bitte mit/ohne … eingeben",
         "result_not_possible": "Ergebnis nicht möglich: {problem}",
@@ -46,6 +49,8 @@ WORDS: dict[str, dict[str, str]] = {
         "declare_skat_or_hand": "{name} plays ({bid}): take the skat or declare Hand",
         "declare_push": "{name}: scan the two discarded cards (or at the end) and declare the game",
         "declare_now": "{name}: declare the game",
+        "said_hold": "yes",
+        "said_pass": "pass",
         "ramsch_prompt": "Ramsch: each player's points and tricks, the points in the skat and who took the last trick",
         "matadors_missing": "Matadors missing: please enter with/without …",
         "result_not_possible": "Result not possible: {problem}",
@@ -130,3 +135,18 @@ def to_confirm_text(result: Any, lang: str | None = None) -> str:
         return ""
     who = [words(f"confirm_{part}", lang, name=result.declarer_name) for part in result.to_confirm]
     return words("to_confirm", lang, who=words("to_confirm_and", lang).join(who))
+
+
+def bidding_prompt(bidding: Any, positions: tuple[str, ...], lang: str | None = None) -> str:
+    """Who speaks to whom (the snapshot's ``BiddingView``; ``positions``: the names of Vorhand,
+    Mittelhand, Hinterhand): "Mittelhand (Carla) sagt 18 — Vorhand (Bernd): ja / passe"."""
+    facts = {"speaker": bidding.speaker, "partner": bidding.partner, "role": bidding.role,
+             "current": bidding.current, "may_bid": bool(bidding.values)}
+    return _bidding_prompt(facts, lang or language(), tuple(positions))
+
+
+def bidding_history(bidding: Any, positions: tuple[str, ...], lang: str | None = None) -> tuple[str, ...]:
+    """What was said so far, oldest first: "Mittelhand (Carla): 18", "Vorhand (Bernd): ja"."""
+    return tuple(f"{POSITION_NAMES[said.position]} ({positions[said.position]}): "
+                 + (str(said.value) if said.kind == "bid" else words(f"said_{said.kind}", lang))
+                 for said in bidding.history)

@@ -133,8 +133,9 @@ def _check_turn(state: TableState, auction: Auction, action: AuctionBid | Auctio
     if action.seat != options.seat:
         if action.seat in auction.passed:
             raise Refuse("not_your_turn", "has_passed", **who)
-        # The auction's prompt, in its own words (device.bidding), as the screen shows it.
-        raise Refuse("not_your_turn", "not_your_turn", **who, prompt_de=options.prompt_de, prompt_en=options.prompt_en)
+        # Who speaks now, to whom, at which value: the screen words it as its bidding prompt.
+        raise Refuse("not_your_turn", "not_your_turn", **who, speaker=options.seat, partner=options.partner,
+                     role=options.role.value, current=options.current, may_bid=options.min_value is not None)
     if isinstance(action, AuctionBid):
         if options.role is Role.ANSWERING:
             raise Refuse("bad_bid", "answer_hold_or_pass", **who, current=options.current)

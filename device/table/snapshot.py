@@ -33,7 +33,7 @@ from device.table.outcome import counts, entry_matador_choices, matador_choices,
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
 from device.table.state import Deal, Phase, Row, TableState
 from device.table.views import (
-    BiddingView, CorrectionView, DeclarationOption, DeclarationView, EndView, ListView, PlayView,
+    BidSaidView, BiddingView, CorrectionView, DeclarationOption, DeclarationView, EndView, ListView, PlayView,
     PlayedCardView, QuestionView, RamschView, ReaderView, RefusalView, ResultView, RowView,
     SeatView, SetupView, StandingView, SyncView, TableSnapshot, TransferView, TrickView,
 )
@@ -42,7 +42,7 @@ from device.value import GameResult, describe_declaration_en, is_overbid_null
 from device.variants import may_say_kontra, may_say_re
 
 __all__ = [
-    "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
+    "BidSaidView", "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
     "PlayView", "PlayedCardView", "QuestionView", "RamschView", "ReaderView", "RefusalView", "ResultView", "RowView",
     "SeatView", "SetupView", "StandingView", "SyncView", "TableSnapshot", "TransferView", "TrickView",
     "build_snapshot", "card_en", "declaration_options",
@@ -69,31 +69,16 @@ def card_en(card: Card) -> str:
     return f"{_RANKS_EN[card.rank]} of {_SUITS_EN[card.suit]}"
 
 
-def _with_names(text: str, state: TableState, deal: Deal) -> str:
-    for position, word in enumerate(POSITION_NAMES):
-        text = text.replace(word, f"{word} ({state.seating[deal.active[position]]})")
-    return text
-
-
 def _bidding(state: TableState, deal: Deal) -> BiddingView:
     auction = deal.auction
     options = auction.options()
-    history, history_en = [], []
-    for step in deal.steps:
-        body = step.body
-        if isinstance(body, BidMade):
-            said = str(body.value) if body.kind == "bid" else "ja" if body.kind == "hold" else "passe"
-            said_en = str(body.value) if body.kind == "bid" else "yes" if body.kind == "hold" else "pass"
-            who = f"{POSITION_NAMES[body.position]} ({state.seating[deal.active[body.position]]})"
-            history.append(f"{who}: {said}")
-            history_en.append(f"{who}: {said_en}")
+    history = tuple(BidSaidView(step.body.position, step.body.kind, step.body.value)
+                    for step in deal.steps if isinstance(step.body, BidMade))
     return BiddingView(
-        prompt=_with_names(options.prompt_de, state, deal), speaker=options.seat,
+        speaker=options.seat,
         speaker_name=state.seating[deal.active[options.seat]], role=options.role.value,
         partner=options.partner, current=options.current, values=options.values,
-        may_hold=options.may_hold, may_pass=options.may_pass, history=tuple(history),
-        prompt_en=_with_names(options.prompt_en, state, deal), history_en=tuple(history_en),
-    )
+        may_hold=options.may_hold, may_pass=options.may_pass, history=history)
 
 
 def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:

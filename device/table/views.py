@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "BidSaidView",
     "BiddingView",
     "CorrectionView",
     "DeclarationOption",
@@ -48,10 +49,19 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class BiddingView:
-    """Who speaks and what he may say: bid buttons ``values``, "ja" if ``may_hold``, "passe"."""
+class BidSaidView:
+    """One thing said in the bidding: ``position`` said ``kind`` "bid" (``value``), "hold" or "pass"."""
 
-    prompt: str
+    position: int
+    kind: str
+    value: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class BiddingView:
+    """Who speaks and what he may say: bid buttons ``values``, "ja" if ``may_hold``, "passe". The
+    screen words the prompt from ``speaker``, ``role``, ``partner``, ``current`` and ``values``."""
+
     speaker: int
     speaker_name: str
     role: str  # "bidding", "answering", "deciding"
@@ -60,9 +70,7 @@ class BiddingView:
     values: tuple[int, ...]
     may_hold: bool
     may_pass: bool
-    history: tuple[str, ...]
-    prompt_en: str = ""
-    history_en: tuple[str, ...] = ()
+    history: tuple[BidSaidView, ...]
 
 
 @dataclass(frozen=True, slots=True)

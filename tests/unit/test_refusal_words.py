@@ -27,7 +27,7 @@ COMPUTED = {
 SAMPLES: dict[str, Any] = {
     "card": "CJ", "discarded": "C7", "led": "HA", "game": "hearts", "phase": "bidding", "follow": "H",
     "position": 1, "seat": 0, "player": "Anna", "known": 2, "matadors": -3, "problem_field": "bid",
-    "problem_german": "", "prompt_de": "Mittelhand sagt …", "prompt_en": "Mittelhand says …",
+    "problem_german": "", "speaker": 1, "partner": 0, "role": "bidding", "may_bid": True,
 }
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ui.i18n import option_reason, pick, tr, transfer_text
+from ui import table_words
 from ui.table_words import scoring_label
 
 WORDS = ("hand", "schneider", "schwarz", "ouvert")
@@ -167,10 +168,10 @@ def positions_line(snap: Any) -> list[tuple[str, str]]:
 
 
 def bidding_prompt(bidding: Any, positions: Sequence[str], language: str) -> str:
-    """The service's prompt in the table's language ("Mittelhand (Carla) sagt 18 — Vorhand
-    (Bernd): ja / passe" or "… says 18 — Vorhand (Bernd): yes / pass"). ``positions`` is no
-    longer needed (the service names the players itself); kept for the callers."""
-    return str(bidding.prompt if language == "de" else bidding.prompt_en or bidding.prompt)
+    """The bidding's prompt in the table's language ("Mittelhand (Carla) sagt 18 — Vorhand
+    (Bernd): ja / passe" or "… says 18 — Vorhand (Bernd): yes / pass"), worded by
+    :func:`ui.table_words.bidding_prompt` from the snapshot's facts."""
+    return table_words.bidding_prompt(bidding, tuple(positions), language)
 
 
 # --------------------------------------------------------------------------- declaration

@@ -9,7 +9,7 @@ from device.hardware import CardScanned
 from device.table.commands import Bid, Confirm, Declare, EnterMatadors, Hold, Pass, PushSkat, TakeSkat, Undo
 from tests.table_helpers import Table, english, german
 from ui.i18n import option_reason
-from ui.table_words import ending_text
+from ui.table_words import bidding_history, bidding_prompt, ending_text
 
 
 def table() -> Table:
@@ -20,14 +20,14 @@ def test_the_snapshot_says_who_speaks_and_what_he_may_say() -> None:
     t = table()
     b = t.snap.bidding
     assert b is not None
-    assert b.prompt == "Mittelhand (Carla) sagt … — an Vorhand (Bernd)"
+    assert bidding_prompt(b, t.snap.positions, "de") == "Mittelhand (Carla) sagt … — an Vorhand (Bernd)"
     assert (b.speaker, b.speaker_name, b.role, b.may_hold, b.may_pass) == (1, "Carla", "bidding", False, True)
     assert b.values[:4] == (18, 20, 22, 23) and b.values[-1] == 264
     t.bid("M", 18)
     b = t.snap.bidding
     assert b is not None and b.role == "answering" and b.values == () and b.may_hold
-    assert b.prompt == "Mittelhand (Carla) sagt 18 — Vorhand (Bernd): ja / passe"
-    assert b.history == ("Mittelhand (Carla): 18",)
+    assert bidding_prompt(b, t.snap.positions, "de") == "Mittelhand (Carla) sagt 18 — Vorhand (Bernd): ja / passe"
+    assert bidding_history(b, t.snap.positions, "de") == ("Mittelhand (Carla): 18",)
 
 
 def test_bidding_out_of_turn_is_refused_with_a_reason() -> None:
@@ -76,7 +76,7 @@ def test_undo_takes_back_a_bid_and_even_a_wrong_last_passe() -> None:
     t = table()
     t.say("M 18", "V ja")
     t.undo()
-    assert t.snap.bidding is not None and t.snap.bidding.history == ("Mittelhand (Carla): 18",)
+    assert t.snap.bidding is not None and bidding_history(t.snap.bidding, t.snap.positions, "de") == ("Mittelhand (Carla): 18",)
     t.undo()
     assert t.snap.bidding is not None and t.snap.bidding.history == ()
     t.refused(Undo(), "nothing_to_undo")

@@ -28,7 +28,7 @@ from device.table.snapshot import TableSnapshot
 from tests.table_helpers import Table, english, german, play_up_to_the_question, revoke_game
 from ui.i18n import ENGLISH, option_reason, question_text, sync_text, transfer_text
 from ui.table_words import (
-    bock_text, declaration_prompt, ending_text, game_text, ramsch_prompt, result_text, scoring_label, to_confirm_text,
+    bidding_history, bidding_prompt, bock_text, declaration_prompt, ending_text, game_text, ramsch_prompt, result_text, scoring_label, to_confirm_text,
 )
 
 #: German words of the table that must not show in an English text (whole words).
@@ -101,16 +101,16 @@ def test_the_sweep_finds_german_words() -> None:
 def test_the_bidding_prompt_and_its_history_in_english() -> None:
     table = EnglishTable("Anna", "Bernd", "Carla")
     bidding = table.snap.bidding
-    assert bidding is not None and bidding.prompt_en == "Mittelhand (Carla) says … — to Vorhand (Bernd)"
+    assert bidding is not None and bidding_prompt(bidding, table.snap.positions, "en") == "Mittelhand (Carla) says … — to Vorhand (Bernd)"
     table.say("M 18")
     bidding = table.snap.bidding
     assert bidding is not None
-    assert bidding.prompt == "Mittelhand (Carla) sagt 18 — Vorhand (Bernd): ja / passe"
-    assert bidding.prompt_en == "Mittelhand (Carla) says 18 — Vorhand (Bernd): yes / pass"
+    assert bidding_prompt(bidding, table.snap.positions, "de") == "Mittelhand (Carla) sagt 18 — Vorhand (Bernd): ja / passe"
+    assert bidding_prompt(bidding, table.snap.positions, "en") == "Mittelhand (Carla) says 18 — Vorhand (Bernd): yes / pass"
     table.say("V ja", "M passe")
     bidding = table.snap.bidding
-    assert bidding is not None and bidding.prompt_en == "Hinterhand (Anna) says … — to Vorhand (Bernd) (so far 18)"
-    assert bidding.history_en == ("Mittelhand (Carla): 18", "Vorhand (Bernd): yes", "Mittelhand (Carla): pass")
+    assert bidding is not None and bidding_prompt(bidding, table.snap.positions, "en") == "Hinterhand (Anna) says … — to Vorhand (Bernd) (so far 18)"
+    assert bidding_history(bidding, table.snap.positions, "en") == ("Mittelhand (Carla): 18", "Vorhand (Bernd): yes", "Mittelhand (Carla): pass")
     table.say("H passe")
     assert table.snap.declaration is not None
 
@@ -119,7 +119,7 @@ def test_vorhand_alone_decides_in_english() -> None:
     table = EnglishTable("Anna", "Bernd", "Carla")
     table.say("M passe", "H passe")
     bidding = table.snap.bidding
-    assert bidding is not None and bidding.prompt_en == "Vorhand (Bernd): play (18) / pass"
+    assert bidding is not None and bidding_prompt(bidding, table.snap.positions, "en") == "Vorhand (Bernd): play (18) / pass"
 
 
 def test_the_declaration_labels_prompts_and_greyed_reasons_in_english() -> None:

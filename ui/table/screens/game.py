@@ -8,7 +8,8 @@ from typing import Any
 from kivy.properties import NumericProperty, StringProperty
 
 from device.bidding import BID_VALUES
-from ui.i18n import pick, tr
+from ui.i18n import tr
+from ui.table_words import bidding_history
 from ui.table import theme
 from ui.table.popups import ChoicePopup, Option
 from ui.table.screens import TableScreen
@@ -72,7 +73,7 @@ class GameScreen(TableScreen):
         self.speaker = bidding.speaker
         self.partner = -1 if bidding.partner is None else bidding.partner
         self.prompt_text = bidding_prompt(bidding, snap.positions, self.app.language)
-        self.history_text = " · ".join(pick(bidding.history, bidding.history_en)[-4:]) or tr("settle_hint")
+        self.history_text = " · ".join(bidding_history(bidding, snap.positions)[-4:]) or tr("settle_hint")
         self._show_values(bidding)
         answers = self.ids.answers
         answers.clear_widgets()
