@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from device.table.rotation import POSITION_NAMES
-from ui.i18n import ENGLISH, GERMAN, language
+from ui.i18n import ENGLISH, GERMAN, card_words, language
 from ui.refusal_words import bidding_prompt as _bidding_prompt, bock_status
 
 WORDS: dict[str, dict[str, str]] = {
@@ -42,6 +42,11 @@ WORDS: dict[str, dict[str, str]] = {
         "ending_declarer_violation": "Regelverstoß des Alleinspielers",
         "ending_defenders_violation": "Regelverstoß der Gegenspieler",
         "ending_null_overbid": "Null nicht mehr durchführbar: sofort verloren (ISkO 3.4.4)",
+        "note_false_following": "Falsch bedient im {trick}. Stich: {position} gab {discarded} auf {led} und spielte "
+                                "später {card}",
+        "note_revoke": "Falsch bedient im {trick}. Stich ({card})",
+        "note_overbid_null": "{game} ({value}) nach Reizwert {bid}: gewertet als das Farb- oder Grandspiel, das mit "
+                             "seinen Spitzen den Reizwert am knappsten erreicht",
     },
     "en": {
         "game_of": "Game {n} of {total}",
@@ -65,6 +70,11 @@ WORDS: dict[str, dict[str, str]] = {
         "ending_declarer_violation": "Rule violation by the declarer",
         "ending_defenders_violation": "Rule violation by the defenders",
         "ending_null_overbid": "Null below the bid: lost at once (ISkO 3.4.4)",
+        "note_false_following": "False following in trick {trick}: {position} gave {discarded} on {led} and later "
+                                "played {card}",
+        "note_revoke": "False following in trick {trick} ({card})",
+        "note_overbid_null": "{game} ({value}) after a bid of {bid}: scored as the suit or Grand game that reaches "
+                             "the bid most narrowly with his matadors",
     },
 }
 
@@ -150,3 +160,24 @@ def bidding_history(bidding: Any, positions: tuple[str, ...], lang: str | None =
     return tuple(f"{POSITION_NAMES[said.position]} ({positions[said.position]}): "
                  + (str(said.value) if said.kind == "bid" else words(f"said_{said.kind}", lang))
                  for said in bidding.history)
+
+
+#: The Null games by their value (ISkO 3.2.4), as players say them in either language.
+NULL_GAMES = {23: "Null", 35: "Null Hand", 46: "Null ouvert", 59: "Null ouvert Hand"}
+
+
+def note_text(result: Any, lang: str | None = None) -> str:
+    """The result's note (the snapshot's ``ResultView``): the false following accepted, one the
+    cards show, or an overbid Null (ISkO 3.4.4); "" if none."""
+    if result.overbid_null is not None:
+        value, bid = result.overbid_null
+        return words("note_overbid_null", lang, game=NULL_GAMES.get(value, "Null"), value=value, bid=bid)
+    question = result.false_following
+    if question is not None:
+        cards = {name: card_words(getattr(question, name), lang) for name in ("discarded", "led", "card")}
+        return words("note_false_following", lang, trick=question.trick, position=POSITION_NAMES[question.position],
+                     **cards)
+    if result.revoke is not None:
+        trick, card = result.revoke
+        return words("note_revoke", lang, trick=trick, card=card)
+    return ""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from device.cards import Card, Rank, Suit
+from device.cards import Card
 from device.declaration import Declaration, Level
 from device.games import GameType
 from device.ramsch import MAX_PUSHES
@@ -45,7 +45,7 @@ __all__ = [
     "BidSaidView", "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
     "PlayView", "PlayedCardView", "QuestionView", "RamschView", "ReaderView", "RefusalView", "ResultView", "RowView",
     "SeatView", "SetupView", "StandingView", "SyncView", "TableSnapshot", "TransferView", "TrickView",
-    "build_snapshot", "card_en", "declaration_options",
+    "build_snapshot", "declaration_options",
 ]
 
 #: The scoring systems the setup offers, the default first.
@@ -53,20 +53,6 @@ SCORING_SYSTEMS = tuple(s.value for s in (ScoringSystem.SEEGER_FABIAN, ScoringSy
 
 
 # --------------------------------------------------------------------------- building
-
-
-_SUITS_EN = {Suit.CLUBS: "Clubs", Suit.SPADES: "Spades", Suit.HEARTS: "Hearts", Suit.DIAMONDS: "Diamonds"}
-_RANKS_EN = {Rank.SEVEN: "7", Rank.EIGHT: "8", Rank.NINE: "9", Rank.TEN: "10", Rank.JACK: "Jack",
-             Rank.QUEEN: "Queen", Rank.KING: "King", Rank.ACE: "Ace"}
-
-
-def card_en(card: Card) -> str:
-    """A card in English words, as :attr:`Card.german` says it in German.
-
-    >>> card_en(Card.parse("CJ")), card_en(Card.parse("HT"))
-    ('Jack of Clubs', '10 of Hearts')
-    """
-    return f"{_RANKS_EN[card.rank]} of {_SUITS_EN[card.suit]}"
 
 
 def _bidding(state: TableState, deal: Deal) -> BiddingView:
@@ -189,7 +175,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
     if deal.ramsch is not None:
         active_names = tuple(state.seating[s] for s in deal.active)
         text = deal.ramsch.describe_de(active_names)
-        return ResultView(text, None, None, None, (), None, None, False, 1, (), None, None, False, (), None,
+        return ResultView(text, None, None, None, (), None, None, False, 1, (), None, False, (), None,
                           tuple(names), () if len(names) >= 2 else ("two_players",),
                           tuple(s for s in deal.active if s not in deal.confirmations), False,
                           text_en=deal.ramsch.describe_en(active_names))
@@ -197,8 +183,8 @@ def _result(state: TableState, deal: Deal) -> ResultView:
     assert shown is not None and deal.game is not None and deal.declarer_seat is not None
     declarer = state.seating[deal.declarer_seat]
     ending = None if deal.early is None else deal.early.how
-    note = deal.early.note if deal.early is not None else None
-    note_en = None if note is None else _false_following_note_en(state, deal) or _overbid_null_note_en(deal) or note
+    overbid_null = _overbid_null(deal)
+    false_following = None if overbid_null is not None else _false_following_accepted(state, deal)
     confirmed_declarer = deal.declarer_seat in deal.confirmations
     confirmed_defender = any(s != deal.declarer_seat for s in deal.confirmations)
     to_confirm = ((() if confirmed_declarer else ("declarer",)) + (() if confirmed_defender else ("defender",)))
@@ -206,21 +192,23 @@ def _result(state: TableState, deal: Deal) -> ResultView:
                         and (s == deal.declarer_seat or not confirmed_defender))
     may_add_skat = deal.early is not None and deal.early.how != "null_overbid" and len(deal.skat) < 2
     if shown.scored is None:
-        return ResultView("", None, None, None, (), None, None, False, 1, _marks(shown.record), ending, note,
+        return ResultView("", None, None, None, (), None, None, False, 1, _marks(shown.record), ending,
                           shown.needs_matadors, entry_matador_choices(deal), shown.problem, tuple(names), to_confirm,
-                          may_confirm, may_add_skat, game=deal.game.value, note_en=note_en, declarer_name=declarer)
+                          may_confirm, may_add_skat, game=deal.game.value, declarer_name=declarer,
+                          false_following=false_following, overbid_null=overbid_null)
     result = shown.scored.result
-    false_following = shown.scored.false_following
-    if false_following is not None and note is None:
-        note = f"Falsch bedient im {false_following['trick']}. Stich ({false_following['card']})"
-        note_en = f"False following in trick {false_following['trick']} ({false_following['card']})"
+    shown_by_cards = shown.scored.false_following
+    revoke = None
+    if shown_by_cards is not None and false_following is None and overbid_null is None:
+        revoke = (int(shown_by_cards["trick"]), str(shown_by_cards["card"]))
     return ResultView(
         text=f"{declarer}: {result.describe_de()}", won=result.won, base_value=result.base_value,
         matadors=_matadors_de(result), levels=result.levels, value=result.value, score=result.score,
         overbid=result.overbid, multiplier=result.multiplier, marks=_marks(shown.record), ending=ending,
-        note=note, needs_matadors=False, matador_choices=(), problem=None, confirmed=tuple(names),
+        needs_matadors=False, matador_choices=(), problem=None, confirmed=tuple(names),
         to_confirm=to_confirm, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value,
-        text_en=f"{declarer}: {result.describe_en()}", note_en=note_en, declarer_name=declarer, declarer_points=result.declarer_points, declarer_tricks=_entered_tricks(shown.record, result),
+        text_en=f"{declarer}: {result.describe_en()}", declarer_name=declarer, false_following=false_following,
+        revoke=revoke, overbid_null=overbid_null, declarer_points=result.declarer_points, declarer_tricks=_entered_tricks(shown.record, result),
         bid=result.bid)
 
 
@@ -234,23 +222,23 @@ def _entered_tricks(record: dict[str, Any], result: GameResult) -> int | None:
     return result.declarer_tricks
 
 
-def _overbid_null_note_en(deal: Deal) -> str | None:
-    """The English of the note an overbid Null leaves (ISkO 3.4.4)."""
-    if deal.early is None or deal.early.how != "null_overbid" or deal.declaration is None:
+def _overbid_null(deal: Deal) -> tuple[int, int] | None:
+    """An overbid Null's value and the bid (ISkO 3.4.4), if this deal's game is one."""
+    if deal.early is None or deal.early.how != "null_overbid" or deal.declaration is None or deal.bid is None:
         return None
-    return (f"{describe_declaration_en(deal.declaration)} ({deal.declaration.null_value}) after a bid of {deal.bid}: "
-            "scored as the suit or Grand game that reaches the bid most narrowly with his matadors")
+    return deal.declaration.null_value, deal.bid
 
 
-def _false_following_note_en(state: TableState, deal: Deal) -> str | None:
-    """The English of the note a false following accepted leaves (the state words it in German),
-    from the question it answered: the last one asked in this deal."""
+def _false_following_accepted(state: TableState, deal: Deal) -> QuestionView | None:
+    """The false following accepted in this deal (the question it answered: the last one asked)."""
+    if deal.early is None or deal.early.note is None:
+        return None
     asked = [step.body for step in deal.steps if isinstance(step.body, FalseFollowingQueried)]
     if not asked:
         return None
     q = asked[-1]
-    return (f"False following in trick {q.trick_index + 1}: {POSITION_NAMES[q.position]} gave "
-            f"{card_en(q.discarded)} on {card_en(q.led)} and later played {card_en(q.card)}")
+    return QuestionView(q.position, state.seating[deal.active[q.position]], q.trick_index + 1,
+                        q.discarded.code, q.led.code, q.card.code)
 
 
 def _row_text(row: Row) -> str:

@@ -183,7 +183,6 @@ class ResultView:
     multiplier: int
     marks: tuple[str, ...]
     ending: str | None  # how it ended early: "null_lost", "declarer_gave_up", … (EndHow's values)
-    note: str | None
     needs_matadors: bool
     matador_choices: tuple[int, ...]
     problem: str | None
@@ -193,11 +192,15 @@ class ResultView:
     may_add_skat: bool
     game: str | None = None  # the game ("clubs" … "null"); None for a Ramsch
     text_en: str = ""
-    note_en: str | None = None
     declarer_points: int | None = None  # the counts the result was scored with (the skat included)
     declarer_tricks: int | None = None
     bid: int | None = None  # the final bid (an overbid game is valued at it)
     declarer_name: str | None = None  # None for a Ramsch
+    #: The notes the screen words: the false following accepted (the question it answered),
+    #: one the cards show (trick, card code), an overbid Null (its value, the bid; ISkO 3.4.4).
+    false_following: QuestionView | None = None
+    revoke: tuple[int, str] | None = None
+    overbid_null: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

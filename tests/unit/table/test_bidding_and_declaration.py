@@ -9,7 +9,7 @@ from device.hardware import CardScanned
 from device.table.commands import Bid, Confirm, Declare, EnterMatadors, Hold, Pass, PushSkat, TakeSkat, Undo
 from tests.table_helpers import Table, english, german
 from ui.i18n import option_reason
-from ui.table_words import bidding_history, bidding_prompt, ending_text
+from ui.table_words import bidding_history, bidding_prompt, ending_text, note_text
 
 
 def table() -> Table:
@@ -133,7 +133,9 @@ def test_a_null_below_the_bid_is_declared_and_lost_at_once_as_the_cheapest_suit_
     result = t.snap.result
     assert result is not None and result.needs_matadors and result.score is None
     assert result.matador_choices[:3] == (1, 2, 3) and len(result.matador_choices) == 22  # as in a suit game
-    assert "3.4.4" in ending_text(result.ending, "de") and "am knappsten erreicht" in (result.note or "")
+    assert "3.4.4" in ending_text(result.ending, "de") and "am knappsten erreicht" in note_text(result, "de")
+    assert note_text(result, "de") == t.service.state.deal.early.note  # type: ignore[union-attr]  # the record's
+    assert note_text(result, "en").startswith("Null (23) after a bid of 24: scored as the suit or Grand game")
     t.refused(Confirm(t.seat("Carla")), "needs_matadors")
     t.refused(EnterMatadors(12), "bad_result")
     t.ok(EnterMatadors(1))

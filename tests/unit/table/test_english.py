@@ -28,7 +28,8 @@ from device.table.snapshot import TableSnapshot
 from tests.table_helpers import Table, english, german, play_up_to_the_question, revoke_game
 from ui.i18n import ENGLISH, option_reason, question_text, sync_text, transfer_text
 from ui.table_words import (
-    bidding_history, bidding_prompt, bock_text, declaration_prompt, ending_text, game_text, ramsch_prompt, result_text, scoring_label, to_confirm_text,
+    bidding_history, bidding_prompt, bock_text, declaration_prompt, ending_text, game_text, note_text, ramsch_prompt,
+    result_text, scoring_label, to_confirm_text,
 )
 
 #: German words of the table that must not show in an English text (whole words).
@@ -226,9 +227,10 @@ def test_false_following_asked_and_noted_in_english() -> None:
         "Yes, false following: the game ends", "No, a wrong scan: drop the card")
     table.ok(AcceptFalseFollowing())
     result = table.snap.result
-    assert result is not None and result.note is not None and result.note_en is not None
-    assert result.note_en.startswith(f"False following in trick {revoke.trick_index + 1}: ")
-    assert " on " in result.note_en and "and later played" in result.note_en
+    assert result is not None and result.false_following is not None
+    note = note_text(result, "en")
+    assert note.startswith(f"False following in trick {revoke.trick_index + 1}: ")
+    assert " on " in note and "and later played" in note and not _GERMAN.search(note), note
     assert ending_text(result.ending, "en") in ("Rule violation by the declarer", "Rule violation by the defenders")
 
 

@@ -20,7 +20,7 @@ from device.tricks import play_game, trick_winner
 from tests.strategies import deal, play_random
 from tests.table_helpers import Table, german, play_up_to_the_question, revoke_game
 from ui.i18n import question_text
-from ui.table_words import bock_text, ending_text
+from ui.table_words import bock_text, ending_text, note_text
 
 GAMES = {"clubs": GameType.CLUBS, "grand": GameType.GRAND, "null": GameType.NULL, "hearts": GameType.HEARTS}
 
@@ -142,7 +142,9 @@ def test_false_following_is_put_to_the_table_and_ends_the_game_when_confirmed() 
     record = {"game": "grand", "bid": 18, "declarer": 1, "skat": codes(skat), "tricks": [codes(t) for t in tricks]}
     want = score_record(record).result
     assert result is not None and result.score == want.score and result.won == want.won
-    assert result.note is not None and "Falsch bedient" in result.note
+    early = table.service.state.deal.early  # type: ignore[union-attr]
+    assert early is not None and note_text(result, "de") == early.note  # as the list's record says it
+    assert note_text(result, "de").startswith(f"Falsch bedient im {revoke.trick_index + 1}. Stich: ")
     assert ("Regelverstoß der Gegenspieler" if revoke.seat != 1 else "Regelverstoß des Alleinspielers") == ending_text(result.ending, "de")
 
 

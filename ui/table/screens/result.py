@@ -9,8 +9,8 @@ from typing import Any
 
 from kivy.properties import ColorProperty, StringProperty
 
-from ui.i18n import pick, tr
-from ui.table_words import ending_text, result_text, to_confirm_text
+from ui.i18n import tr
+from ui.table_words import ending_text, note_text, result_text, to_confirm_text
 from ui.table import theme
 from ui.table.popups import ChoicePopup, Option
 from ui.table.screens import TableScreen
@@ -71,7 +71,7 @@ class ResultScreen(TableScreen):
         self.result_text = result_text(result)
         self.result_suit = game_suit(result.game)
         self.result_color = theme.TEXT if result.won is None else (theme.PLUS if result.won else theme.MINUS)
-        details = [d for d in (ending_text(result.ending), pick(result.note or "", result.note_en),
+        details = [d for d in (ending_text(result.ending), note_text(result),
                                " ".join(result.marks)) if d]
         if result.confirmed:
             details.append(tr("confirmed_by", names=", ".join(result.confirmed)))
