@@ -9,9 +9,10 @@ reference; the English one must have the same keys (a test checks it) and the sa
 Schwarz, Hand, Grand, Null, ouvert, Kontra, Bock, …) stay German in the English table too;
 the suits are Clubs, Spades, Hearts, Diamonds, and an eingepasst deal is "passed in".
 
-The texts the table service words itself (the result, the list's rows, the prompts) come in the snapshot in German with an English counterpart
+The texts the rules word themselves (the result as the list entry, the list's rows) come in the snapshot in German with an English counterpart
 beside them (``text`` / ``text_en``): :func:`pick` chooses the one for the current language. A
-refusal says what happened (a key and its values): :func:`refusal_text` words it.
+refusal says what happened (a key and its values): :func:`refusal_text` words it; the other
+facts of the snapshot (prompts, endings, notes, …) are worded in :mod:`ui.table_words`.
 
 >>> set_language("de"); tr("pass")
 'passe'

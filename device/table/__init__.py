@@ -50,20 +50,20 @@ the current game; seats 0 = Platz 1 … at the list)::
     confirm tap (Confirm / ConsentCorrection / ConfirmList for the dealer's seat; at four and
     five the dealer sits out and cannot confirm a game, so there it is refused with a reason).
 
-Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; German text ready to show)::
+Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; facts the UI words, docs/ui.md)::
 
     phase        "setup" | "bidding" | "declaring" | "playing" | "ramsch" | "result" |
                  "series_over" | "closed"
     list_id, device, players (seat order), table_size, game_no, series_length,
-    game_text ("Spiel 5 von 36"), round_no, dealer, dealer_name, positions (names of
+    round_no, dealer, dealer_name, positions (names of
     Vorhand, Mittelhand, Hinterhand), sitting_out (names),
     seats        SeatView(seat, number, name, dealer, sits_out, position, position_name,
                  declarer, total)
-    bidding      BiddingView(prompt, speaker, speaker_name, role, partner, current, values,
-                 may_hold, may_pass, history)                     # phase "bidding"
+    bidding      BiddingView(speaker, speaker_name, role, partner, current, values,
+                 may_hold, may_pass, history: BidSaidView(position, kind, value))  # "bidding"
     declaration  DeclarationView(declarer, declarer_name, bid, skat_taken, may_take_skat,
                  options: DeclarationOption(key, label, game, hand, ouvert, announced,
-                 allowed, reason, warning), skat, prompt)         # phase "declaring"
+                 allowed, refused, lost_at_once), skat)         # phase "declaring"
     play         PlayView(declaration, declarer, declarer_name, bid, to_play, to_play_name,
                  trick / last_trick: TrickView(number, cards: PlayedCardView(position, name,
                  card, german), winner, winner_name, points), tricks_done, declarer_points,
@@ -72,17 +72,18 @@ Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; German text ready
                  reject_label) | None, cards_seen, may_enter_result, may_push_skat, game,
                  matador_choices)    # points are tricks only: the pushed skat stays hidden
     result       ResultView(text, won, base_value, matadors, levels, value, score, overbid,
-                 multiplier, marks, ending, note, needs_matadors, matador_choices, problem,
-                 confirmed, waiting_for, may_confirm, may_add_skat, game)   # "result" (and Ramsch)
-    list         ListView(players, system, system_label, rows: RowView(number, kind, dealer,
+                 multiplier, marks, ending, needs_matadors, matador_choices, problem,
+                 confirmed, to_confirm, may_confirm, may_add_skat, game, …, declarer_name,
+                 false_following, revoke, overbid_null)     # "result" (and Ramsch)
+    list         ListView(players, system, rows: RowView(number, kind, dealer,
                  declarer, text, score, points, totals, marks, corrected, earlier, game,
                  declaration, declarer_seat, declarer_points, declarer_tricks, matadors,
                  matador_choices), totals,
                  classic, won, lost)
-    end          EndView(system_label, totals, ranking: StandingView(rank, name, total, won,
+    end          EndView(system, totals, ranking: StandingView(rank, name, total, won,
                  lost), stake, endzahlen, amounts, transfers: TransferView(payer, payee,
                  amount, text), bierlachs_losses, confirmed, waiting_for, closed)
-    ramsch       RamschView(positions, may_push, max_pushes, bock, prompt, entered, points, tricks,
+    ramsch       RamschView(positions, may_push, max_pushes, bock, entered, points, tricks,
                  scores, skat_to, …) | None                     # phase "ramsch" and its result
     correction   CorrectionView(entry, proposed_by, old_text, new_text, consented,
                  waiting_for) | None
@@ -90,7 +91,8 @@ Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; German text ready
     sync         SyncView(acked_seq, last_seq, synced_games, laptop, reachable)
     setup        SetupView(roster, scoring, profiles, tournament_lengths, last_players)
     refusal      RefusalView(code, key, values) | None
-    may_undo, may_join, may_end_series, bock_games, bock_text, kontra_enabled, bock_enabled
+    may_undo, may_join, may_end_series, bock_games, bock_factor, ramsch_games, kontra_enabled,
+    bock_enabled
 
 Events (``device.table.events``): ``Event(id, seq, device, list_id, body, at)`` with
 ``to_json()`` / ``Event.from_json(d)`` (``"v": 1``); the bodies are listed in

@@ -1,9 +1,9 @@
 """The snapshot: a frozen, plain view of the table for the UI, with no rules left to apply.
 
-Everything a screen draws is here, already decided; most texts worded in German, with the
-English in a ``*_en`` field beside each (``text`` / ``text_en``, ``prompt`` / ``prompt_en``, …),
-while a refusal, a greyed declaration's reason, the false-following question and the payments
-carry their facts and ``ui/i18n.py`` words them: the phase, game n of N, who deals, who sits out,
+Everything a screen draws is here, already decided, as facts (codes and values) that
+``ui/i18n.py`` and ``ui/table_words.py`` word (docs/ui.md lists them); only what the rules word
+themselves (the result as the list entry, the rows, the declarations' labels) comes in German
+with the English in a ``*_en`` field beside it: the phase, game n of N, who deals, who sits out,
 Vorhand/Mittelhand/Hinterhand, what the bidder may say, which declarations are possible (and
 why the others are greyed out), the trick on the table, each party's points and tricks, the
 result as the list entry, the list with running totals, the end-of-series totals, ranking and
