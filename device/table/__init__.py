@@ -66,7 +66,7 @@ Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; facts the UI word
                  allowed, refused, lost_at_once), skat)         # phase "declaring"
     play         PlayView(declaration, declarer, declarer_name, bid, to_play, to_play_name,
                  trick / last_trick: TrickView(number, cards: PlayedCardView(position, name,
-                 card, german), winner, winner_name, points), tricks_done, declarer_points,
+                 card), winner, winner_name, points), tricks_done, declarer_points,
                  declarer_tricks, defender_points, defender_tricks, kontra, re, may_kontra,
                  may_re, null_lost, question: QuestionView(text, accept_label,
                  reject_label) | None, cards_seen, may_enter_result, may_push_skat, game,

@@ -107,7 +107,7 @@ def _trick_view(state: TableState, deal: Deal, number: int, cards: tuple[Card, .
     shown = []
     for offset, card in enumerate(cards):
         position = (leader + offset) % 3
-        shown.append(PlayedCardView(position, state.seating[deal.active[position]], card.code, card.german))
+        shown.append(PlayedCardView(position, state.seating[deal.active[position]], card.code))
     winner = (leader + trick_winner(cards, deal.game)) % 3 if cards else None
     return TrickView(number, tuple(shown), winner,
                      None if winner is None else state.seating[deal.active[winner]],
@@ -164,12 +164,6 @@ def _marks(record: dict[str, object] | None) -> tuple[str, ...]:
     return tuple(marks)
 
 
-def _matadors_de(result: GameResult) -> str | None:
-    if result.declaration.game.is_null:
-        return None
-    return result.levels[0] if result.levels else None
-
-
 def _result(state: TableState, deal: Deal) -> ResultView:
     names = [state.seating[s] for s in deal.confirmations]
     if deal.ramsch is not None:
@@ -203,7 +197,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         revoke = (int(shown_by_cards["trick"]), str(shown_by_cards["card"]))
     return ResultView(
         text=f"{declarer}: {result.describe_de()}", won=result.won, base_value=result.base_value,
-        matadors=_matadors_de(result), levels=result.levels, value=result.value, score=result.score,
+        matadors=None if result.declaration.game.is_null else result.matadors, levels=result.levels, value=result.value, score=result.score,
         overbid=result.overbid, multiplier=result.multiplier, marks=_marks(shown.record), ending=ending,
         needs_matadors=False, matador_choices=(), problem=None, confirmed=tuple(names),
         to_confirm=to_confirm, may_confirm=may_confirm, may_add_skat=may_add_skat, game=deal.game.value,

@@ -107,8 +107,7 @@ class DeclarationView:
 class PlayedCardView:
     position: int
     name: str
-    card: str
-    german: str
+    card: str  # its code; the screen words it (ui.i18n.card_words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +174,8 @@ class ResultView:
     text: str
     won: bool | None
     base_value: int | None
-    matadors: str | None
-    levels: tuple[str, ...]
+    matadors: int | None  # signed: +2 "mit 2", -3 "ohne 3"; None in Null
+    levels: tuple[str, ...]  # the rules' words of each level ("mit 2", "Spiel", "Hand")
     value: int | None
     score: int | None
     overbid: bool

@@ -178,7 +178,7 @@ def test_declarer_gives_up_and_the_table_gives_the_matadors() -> None:
     table.ok(EnterMatadors(-2))
     result = table.snap.result
     assert result is not None and (result.won, result.score) == (False, -2 * 10 * 4)  # ohne 2, Spiel, Hand
-    assert result.matadors == "ohne 2" and ending_text(result.ending, "de") == "Alleinspieler hat aufgegeben"
+    assert result.matadors == -2 and ending_text(result.ending, "de") == "Alleinspieler hat aufgegeben"
 
 
 def test_defenders_give_up_after_some_tricks_the_declarer_wins() -> None:
@@ -219,7 +219,7 @@ def test_the_result_typed_in_instead_of_cards() -> None:
     result = table.snap.result
     assert result is not None and result.text == "Carla: Kreuz Hand mit 2, Spiel 3, Hand 4 = 48, gewonnen +48"
     assert (result.base_value, result.matadors, result.levels, result.value, result.score) == (
-        12, "mit 2", ("mit 2", "Spiel", "Hand"), 48, 48)
+        12, 2, ("mit 2", "Spiel", "Hand"), 48, 48)
     table.confirm("Anna", "Carla")
     table.assert_list_entry(1, declarer="Carla", score=48)
 

@@ -36,7 +36,7 @@ def anna_plays_schwarz_and_bernd_revokes(skat: tuple[str, str]) -> Table:
 def test_schwarz_out_of_reach_by_the_cards_is_not_won_by_the_defenders_violation() -> None:
     t = anna_plays_schwarz_and_bernd_revokes(("CJ", "H8"))
     result = t.snap.result
-    assert result is not None and result.matadors == "mit 1"
+    assert result is not None and result.matadors == 1
     assert (result.won, result.score) == (False, -2 * 7 * 12)  # mit 1, Spiel, Hand, Schneider (angesagt), Schwarz (angesagt)
     deal = t.service.state.deal
     assert deal is not None
