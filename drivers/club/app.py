@@ -21,6 +21,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from device.club.roster import Roster
 from device.sync import (
     API, H_NONCE, H_TIME, MAX_BODY, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, parse_batch, parse_pair_request, request_device,
     verify_request,
@@ -74,7 +75,7 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
         return {
             "v": PROTOCOL_VERSION, "device": device, "acked": held, **extra,
             "resend_from": 1 if store.resend_requested(device) else None,
-            "time": clock(), "roster": store.document("roster") or [],
+            "time": clock(), "roster": Roster.from_json(store.document("roster")).table_roster(),
             "next_series": store.document(device_document_name(device)),
         }
 

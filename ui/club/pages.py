@@ -12,7 +12,7 @@ import asyncio
 import json
 import secrets
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +23,16 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from device.club.ranking import RankLine
 from device.club.seating import SeatingError, TableAssignment, random_draw, seeded_draw, swap
+from device.club.roster import Roster
 from device.club.season import SeasonRules
 from device.scoring import DEFENCE_CREDIT
 from drivers.club.app import device_document_name
 from drivers.club.store import CollectorStore
 from ui.club import auth, exports
 from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
+from ui.club.paper import PaperList
 
 HERE = Path(__file__).parent
 STREAM_SECONDS = 300.0  # an event stream ends after 5 minutes; the browser reconnects by itself
@@ -83,21 +86,12 @@ class Pages:
         fragment = request.query_params.get("fragment") == "1"
         page = _env.get_template(template)
         context.update(request=request, organiser=self.organiser(request), evening=self.evening.evening(),
-                       display=self.display_names(), fragment=fragment)
+                       display=Shown(self.evening.roster()), fragment=fragment)
         if fragment and "live" in page.blocks:
             html = "".join(page.blocks["live"](page.new_context(context)))
         else:
             html = page.render(**context)
         return HTMLResponse(html, status_code=status)
-
-    def display_names(self) -> dict[str, str]:
-        """How a list's name is shown: the full name where the player allows it, else the short name."""
-        shown: dict[str, str] = {}
-        for p in self.evening.doc("roster", []):
-            full = p["name"] if p.get("publish", True) else (p.get("short") or p["name"].split()[0])
-            shown[p.get("short") or p["name"]] = full
-            shown[p["name"]] = full
-        return shown
 
     def locked(self, request: Request) -> Response | None:
         """The login page unless the organiser is logged in."""
@@ -110,12 +104,13 @@ class Pages:
     def abend(self, request: Request) -> Response:
         tiles = self.evening.tiles()
         if request.url.path.endswith(".json"):
-            return JSONResponse([_dc(t) for t in tiles])
+            shown = self.evening.roster().shown
+            return JSONResponse([{**_dc(t), "players": [shown(p) for p in t.players]} for t in tiles])
         return self.render(request, "abend.html", tiles=tiles, page="abend")
 
     def liste(self, request: Request) -> Response:
         device, list_id = request.path_params["device"], request.path_params["list_id"]
-        paper = self.evening.paper(device, list_id)
+        paper = _shown_paper(self.evening.paper(device, list_id), self.evening.roster())
         if paper is None:
             return self.render(request, "message.html", 404, title="Liste nicht gefunden",
                                text=f"Die Liste {list_id} von {device} ist auf diesem Laptop nicht bekannt.")
@@ -130,7 +125,7 @@ class Pages:
         return self.render(request, template, paper=paper, device=device, list_id=list_id, page="liste")
 
     def wertung(self, request: Request) -> Response:
-        per_series, total = self.evening.ranking()
+        per_series, total = _shown_ranking(self.evening.ranking(), self.evening.roster())
         title = f"Wertung {self.evening.evening()['title']}"
         form = request.path_params.get("form", "")
         if form == "csv":
@@ -149,6 +144,9 @@ class Pages:
 
     def saison(self, request: Request) -> Response:
         lines, chart, evenings = self.evening.season()
+        roster = self.evening.roster()
+        lines = tuple(replace(line, player=roster.shown(line.player)) for line in lines)
+        chart = {roster.shown(player): values for player, values in chart.items()}
         rules = self.evening.season_rules()
         form = request.path_params.get("form", "")
         if form == "csv":
@@ -207,12 +205,13 @@ class Pages:
             else:
                 return RedirectResponse("/serie", status_code=303)
         per_series, total = self.evening.ranking()
-        order = [line.player for line in total] or [p.get("short") or p["name"] for p in self.evening.doc("roster", [])]
+        roster = self.evening.roster()
+        order = [roster.short(line.player) for line in total] or [p.short for p in roster.people]
         numbers = self.evening.table_numbers()
         unpaired = [t for t, _ in enumerate(plan.get("tables", []), start=1) if t not in numbers.values()]
         return self.render(request, "serie.html", plan=plan, order=order, error=error, unpaired=unpaired,
                            seed=secrets.randbelow(1_000_000), next_series=self._next_series_number(),
-                           setzliste=[p.get("short") or p["name"] for p in self.evening.doc("roster", [])],
+                           setzliste=[p.short for p in roster.people],
                            seat_text=seat_text, page="serie")
 
     def _next_series_number(self) -> int:
@@ -259,10 +258,10 @@ class Pages:
             self.store.set_document(device_document_name(device), body)
 
     async def spieler(self, request: Request) -> Response:
+        if (refused := self.locked(request)) is not None:  # the members' full names: organiser only
+            return refused
         roster: list[dict[str, Any]] = self.evening.doc("roster", [])
         if request.method == "POST":
-            if (refused := self.locked(request)) is not None:
-                return refused
             form = {k: str(v) for k, v in (await request.form()).items()}
             name = form.get("name", "").strip()
             if form.get("aktion") == "loeschen":
@@ -360,6 +359,37 @@ class Pages:
 def club_routes(store: CollectorStore) -> list[BaseRoute]:
     """The pages as routes for :func:`drivers.club.app.create_app`."""
     return Pages(store).routes()
+
+
+class Shown:
+    """The templates' ``display.get(name, name)``: the one name the roster gives a list's name."""
+
+    def __init__(self, roster: Roster) -> None:
+        self.roster = roster
+
+    def get(self, name: str, default: str | None = None) -> str:
+        return self.roster.shown(name)
+
+
+def _shown_ranking(ranked: tuple[list[tuple[int, tuple[RankLine, ...]]], tuple[RankLine, ...]], roster: Roster
+                   ) -> tuple[list[tuple[int, tuple[RankLine, ...]]], tuple[RankLine, ...]]:
+    """The evening's ranking with the names the public may see (pages, JSON, CSV and PDF alike)."""
+    def lines(ranking: tuple[RankLine, ...]) -> tuple[RankLine, ...]:
+        return tuple(replace(line, player=roster.shown(line.player)) for line in ranking)
+
+    per_series, total = ranked
+    return [(series, lines(ranking)) for series, ranking in per_series], lines(total)
+
+
+def _shown_paper(paper: PaperList | None, roster: Roster) -> PaperList | None:
+    """A table's list with the roster's names (the page, print view, CSV and PDF alike)."""
+    if paper is None:
+        return None
+    shown = roster.shown
+    rows = tuple(replace(r, dealer=shown(r.dealer) if r.dealer else r.dealer,
+                         declarer=shown(r.declarer) if r.declarer else r.declarer) for r in paper.rows)
+    return replace(paper, players=tuple(shown(p) for p in paper.players), rows=rows,
+                   confirmed=tuple(shown(p) for p in paper.confirmed))
 
 
 def _dc(value: Any) -> dict[str, Any]:

@@ -1,0 +1,188 @@
+"""The club's members as the laptop keeps them: one person, one name everywhere.
+
+The roster document (the collector's ``roster``) is a list of objects; every field but
+``name`` is optional, so older rosters (``{"name", "short", "publish"}``) still load:
+
+    name     the full name ("Jürgen Meier"); shown on the public pages only if ``publish``
+    short    the short name the tables show and the lists carry ("Jürgen")
+    publish  whether the full name may be shown (default true); else the short name is
+    member   the club's member number (Mitgliedsnummer), "" for a guest
+    card     the member card's id (an RFID UID or a barcode), "" for none
+    aliases  other spellings typed at tables that mean this person (kept by a merge or a rename)
+
+Lists name their players as typed at the table (the short name, the full name or another
+spelling); :meth:`Roster.person` finds whom a name (or a list's member id) means, so the
+ranking and the season add up by the person, and :meth:`Roster.shown` gives the one name the
+pages, exports and chart show. A name no entry knows is a guest, kept by that name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+__all__ = ["Person", "Roster", "RosterError", "fold"]
+
+
+class RosterError(ValueError):
+    """A roster change that cannot be made, in words for the organiser."""
+
+
+def fold(name: str) -> str:
+    """A name for matching: blanks collapsed, case ignored.
+
+    >>> fold("  Jürgen   MEIER ")
+    'jürgen meier'
+    """
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """One member (or a guest the organiser entered) of the roster."""
+
+    name: str
+    short: str
+    publish: bool = True
+    member: str = ""
+    card: str = ""
+    aliases: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Person:
+        name = " ".join(str(raw.get("name", "")).split())
+        if not name:
+            raise RosterError("ein Eintrag ohne Namen")
+        short = " ".join(str(raw.get("short") or "").split()) or name.split()[0]
+        aliases = tuple(str(a) for a in raw.get("aliases") or () if str(a).strip())
+        return cls(name, short, bool(raw.get("publish", True)), str(raw.get("member") or "").strip(),
+                   str(raw.get("card") or "").strip(), aliases)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "short": self.short, "publish": self.publish}
+        if self.member:
+            out["member"] = self.member
+        if self.card:
+            out["card"] = self.card
+        if self.aliases:
+            out["aliases"] = list(self.aliases)
+        return out
+
+    @property
+    def shown(self) -> str:
+        """The name the public pages show: the full name if published, else the short name."""
+        return self.name if self.publish else self.short
+
+    def spellings(self) -> tuple[str, ...]:
+        return (self.name, self.short, *self.aliases)
+
+
+class Roster:
+    """The roster, looked up by member number, card and any spelling of a name.
+
+    >>> r = Roster.from_json([{"name": "Jürgen Meier", "short": "Jürgen", "publish": False, "member": "17"},
+    ...                       {"name": "Anna Adler", "short": "Anna", "aliases": ["A. Adler"]}])
+    >>> r.person("juergen", "17"), r.person("Jürgen"), r.person("a. adler"), r.person("Gast")
+    ('Jürgen Meier', 'Jürgen Meier', 'Anna Adler', 'Gast')
+    >>> r.shown("Jürgen Meier"), r.shown("Jürgen"), r.shown("Anna"), r.shown("Gast")
+    ('Jürgen', 'Jürgen', 'Anna Adler', 'Gast')
+    """
+
+    def __init__(self, people: Iterable[Person] = ()) -> None:
+        self.people: tuple[Person, ...] = tuple(people)
+        self._by_member = {p.member: p for p in reversed(self.people) if p.member}
+        self._by_card = {p.card: p for p in reversed(self.people) if p.card}
+        self._by_name: dict[str, Person] = {}
+        for rank in (lambda p: (p.name,), lambda p: (p.short,), lambda p: p.aliases):  # full names win over short
+            for person in self.people:
+                for spelling in rank(person):
+                    self._by_name.setdefault(fold(spelling), person)
+
+    @classmethod
+    def from_json(cls, raw: object) -> Roster:
+        """The roster document (a list of objects; a bare string is a name); None: empty."""
+        if not isinstance(raw, list):
+            return cls()
+        return cls(Person.from_json(item if isinstance(item, dict) else {"name": item}) for item in raw
+                   if isinstance(item, dict) and item.get("name") or isinstance(item, str) and item.strip())
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [p.to_json() for p in self.people]
+
+    def find(self, name: str, member: str = "") -> Person | None:
+        """The entry a list's name (and member id, if the list has one) means, or None: a guest."""
+        if member and member in self._by_member:
+            return self._by_member[member]
+        return self._by_name.get(fold(name))
+
+    def by_card(self, card: str) -> Person | None:
+        return self._by_card.get(card.strip())
+
+    def person(self, name: str, member: str = "") -> str:
+        """The key the ranking and the season add up by: the entry's full name, else the name."""
+        found = self.find(name, member)
+        return found.name if found is not None else " ".join(name.split())
+
+    def shown(self, name: str, member: str = "") -> str:
+        """The one name the pages, exports and chart show for ``name`` (a key or any spelling)."""
+        found = self.find(name, member)
+        return found.shown if found is not None else name
+
+    def short(self, name: str, member: str = "") -> str:
+        """The short name a table shows for ``name`` (a guest: the name as given)."""
+        found = self.find(name, member)
+        return found.short if found is not None else name
+
+    def table_roster(self) -> list[dict[str, str]]:
+        """What the tables get with each ack: short names and card ids only (no full names,
+        no member numbers). ``name`` carries the short name for tables that read only ``name``."""
+        return [{"name": p.short, "short": p.short, **({"card": p.card} if p.card else {})} for p in self.people]
+
+    # -- the organiser's changes ------------------------------------------------------------
+
+    def put(self, person: Person, *, was: str = "") -> Roster:
+        """``person`` added, or replacing the entry named ``was`` (a rename keeps the old
+        spellings as aliases, so the season stays with the person)."""
+        old = self.find(was) if was else None
+        if old is not None:
+            kept = tuple(dict.fromkeys(a for a in (*old.aliases, old.name, old.short, *person.aliases)
+                                       if fold(a) not in (fold(person.name), fold(person.short))))
+            person = replace(person, aliases=kept)
+        self._check_unique(person, old)
+        if old is None:
+            return Roster((*self.people, person))
+        return Roster(person if p is old else p for p in self.people)
+
+    def remove(self, name: str) -> Roster:
+        gone = self.find(name)
+        return Roster(p for p in self.people if p is not gone)
+
+    def merge(self, keep: str, other: str) -> Roster:
+        """``other`` folded into ``keep``: one person with both spellings (and a member number
+        or card ``keep`` lacks); every list of either counts for ``keep`` from now on."""
+        kept, gone = self.find(keep), self.find(other)
+        if kept is None or gone is None:
+            raise RosterError(f"„{keep if kept is None else other}“ steht nicht in der Spielerliste")
+        if kept is gone:
+            raise RosterError(f"„{keep}“ und „{other}“ sind schon dieselbe Person")
+        for what in ("member", "card"):
+            if getattr(kept, what) and getattr(gone, what) and getattr(kept, what) != getattr(gone, what):
+                word = "Mitgliedsnummern" if what == "member" else "Karten"
+                raise RosterError(f"{kept.name} und {gone.name} haben verschiedene {word} "
+                                  f"({getattr(kept, what)}, {getattr(gone, what)}): erst eine entfernen")
+        aliases = tuple(dict.fromkeys(a for a in (*kept.aliases, gone.name, gone.short, *gone.aliases)
+                                      if fold(a) not in (fold(kept.name), fold(kept.short))))
+        merged = replace(kept, member=kept.member or gone.member, card=kept.card or gone.card, aliases=aliases)
+        return Roster(merged if p is kept else p for p in self.people if p is not gone)
+
+    def _check_unique(self, person: Person, old: Person | None) -> None:
+        for p in self.people:
+            if p is old:
+                continue
+            if person.member and p.member == person.member:
+                raise RosterError(f"Mitgliedsnummer {person.member} hat schon {p.name}")
+            if person.card and p.card == person.card:
+                raise RosterError(f"Karte {person.card} gehört schon {p.name}")
+            if fold(p.name) == fold(person.name):
+                raise RosterError(f"{person.name} steht schon in der Spielerliste (zusammenführen statt doppelt)")
