@@ -9,6 +9,9 @@ The roster document (the collector's ``roster``) is a list of objects; every fie
     member   the club's member number (Mitgliedsnummer), "" for a guest
     card     the member card's id (an RFID UID or a barcode), "" for none
     aliases  other spellings typed at tables that mean this person (kept by a merge or a rename)
+    id       the person's member id in the lists: opaque ("p3f9c…"), made once from the name
+             and kept through renames; a list's ``members`` carry it, never the member number
+    former   ids of entries merged into this one (their lists count for this person)
 
 Lists name their players as typed at the table (the short name, the full name or another
 spelling); :meth:`Roster.person` finds whom a name (or a list's member id) means, so the
@@ -19,6 +22,7 @@ pages, exports and chart show. A name no entry knows is a guest, kept by that na
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,6 +42,16 @@ def fold(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def new_id(name: str) -> str:
+    """A person's id in the lists, made from the name the entry first had (opaque, stable
+    once stored: a rename keeps it).
+
+    >>> new_id("Jürgen Meier") == new_id(" jürgen  meier"), len(new_id("x"))
+    (True, 11)
+    """
+    return "p" + hashlib.sha256(fold(name).encode("utf-8")).hexdigest()[:10]
+
+
 @dataclass(frozen=True, slots=True)
 class Person:
     """One member (or a guest the organiser entered) of the roster."""
@@ -48,6 +62,12 @@ class Person:
     member: str = ""
     card: str = ""
     aliases: tuple[str, ...] = field(default=())
+    id: str = ""
+    former: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            object.__setattr__(self, "id", new_id(self.name))
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Person:
@@ -56,17 +76,20 @@ class Person:
             raise RosterError("ein Eintrag ohne Namen")
         short = " ".join(str(raw.get("short") or "").split()) or name.split()[0]
         aliases = tuple(str(a) for a in raw.get("aliases") or () if str(a).strip())
+        former = tuple(str(a) for a in raw.get("former") or () if str(a).strip())
         return cls(name, short, bool(raw.get("publish", True)), str(raw.get("member") or "").strip(),
-                   str(raw.get("card") or "").strip(), aliases)
+                   str(raw.get("card") or "").strip(), aliases, str(raw.get("id") or "").strip(), former)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "short": self.short, "publish": self.publish}
+        out: dict[str, Any] = {"name": self.name, "short": self.short, "publish": self.publish, "id": self.id}
         if self.member:
             out["member"] = self.member
         if self.card:
             out["card"] = self.card
         if self.aliases:
             out["aliases"] = list(self.aliases)
+        if self.former:
+            out["former"] = list(self.former)
         return out
 
     @property
@@ -83,7 +106,7 @@ class Roster:
 
     >>> r = Roster.from_json([{"name": "Jürgen Meier", "short": "Jürgen", "publish": False, "member": "17"},
     ...                       {"name": "Anna Adler", "short": "Anna", "aliases": ["A. Adler"]}])
-    >>> r.person("juergen", "17"), r.person("Jürgen"), r.person("a. adler"), r.person("Gast")
+    >>> r.person("juergen", new_id("Jürgen Meier")), r.person("Jürgen"), r.person("a. adler"), r.person("Gast")
     ('Jürgen Meier', 'Jürgen Meier', 'Anna Adler', 'Gast')
     >>> r.shown("Jürgen Meier"), r.shown("Jürgen"), r.shown("Anna"), r.shown("Gast")
     ('Jürgen', 'Jürgen', 'Anna Adler', 'Gast')
@@ -92,6 +115,7 @@ class Roster:
     def __init__(self, people: Iterable[Person] = ()) -> None:
         self.people: tuple[Person, ...] = tuple(people)
         self._by_member = {p.member: p for p in reversed(self.people) if p.member}
+        self._by_id = {i: p for p in reversed(self.people) for i in (*p.former, p.id)}
         self._by_card = {p.card: p for p in reversed(self.people) if p.card}
         self._by_name: dict[str, Person] = {}
         for rank in (lambda p: (p.name,), lambda p: (p.short,), lambda p: p.aliases):  # full names win over short
@@ -112,9 +136,13 @@ class Roster:
 
     def find(self, name: str, member: str = "") -> Person | None:
         """The entry a list's name (and member id, if the list has one) means, or None: a guest."""
-        if member and member in self._by_member:
-            return self._by_member[member]
+        if member and member in self._by_id:
+            return self._by_id[member]
         return self._by_name.get(fold(name))
+
+    def by_member(self, number: str) -> Person | None:
+        """The entry with this member number (Mitgliedsnummer)."""
+        return self._by_member.get(number.strip())
 
     def by_card(self, card: str) -> Person | None:
         return self._by_card.get(card.strip())
@@ -137,7 +165,12 @@ class Roster:
     def table_roster(self) -> list[dict[str, str]]:
         """What the tables get with each ack: short names and card ids only (no full names,
         no member numbers). ``name`` carries the short name for tables that read only ``name``."""
-        return [{"name": p.short, "short": p.short, **({"card": p.card} if p.card else {})} for p in self.people]
+        return [{"name": p.short, "short": p.short, "id": p.id, **({"card": p.card} if p.card else {})}
+                for p in self.people]
+
+    def ids(self, names: Iterable[str]) -> list[str]:
+        """The member ids for a table's players ("" for a guest), as a list's ``members``."""
+        return [found.id if (found := self.find(n)) is not None else "" for n in names]
 
     # -- the organiser's changes ------------------------------------------------------------
 
@@ -146,6 +179,7 @@ class Roster:
         spellings as aliases, so the season stays with the person)."""
         old = self.find(was) if was else None
         if old is not None:
+            person = replace(person, id=old.id, former=old.former)
             kept = tuple(dict.fromkeys(a for a in (*old.aliases, old.name, old.short, *person.aliases)
                                        if fold(a) not in (fold(person.name), fold(person.short))))
             person = replace(person, aliases=kept)
@@ -173,7 +207,8 @@ class Roster:
                                   f"({getattr(kept, what)}, {getattr(gone, what)}): erst eine entfernen")
         aliases = tuple(dict.fromkeys(a for a in (*kept.aliases, gone.name, gone.short, *gone.aliases)
                                       if fold(a) not in (fold(kept.name), fold(kept.short))))
-        merged = replace(kept, member=kept.member or gone.member, card=kept.card or gone.card, aliases=aliases)
+        merged = replace(kept, member=kept.member or gone.member, card=kept.card or gone.card, aliases=aliases,
+                         former=tuple(dict.fromkeys((*kept.former, gone.id, *gone.former))))
         return Roster(merged if p is kept else p for p in self.people if p is not gone)
 
     def _check_unique(self, person: Person, old: Person | None) -> None:

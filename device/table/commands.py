@@ -52,7 +52,8 @@ class OpenList:
     a :class:`device.scoring.ScoringSystem` value ("seeger_fabian", "classic", "bierlachs").
     ``bierlachs_limit``: 301 at three and 401 at four when not given. ``profile``: a rule
     profile name (:func:`device.profile.find_profile`). ``stake``: coins (cents) per point
-    for the money settlement; 0 for none (SkWO 9.2).
+    for the money settlement; 0 for none (SkWO 9.2). ``members``: each player's member id
+    from the club's roster, in the order of ``players`` ("" for a guest), or empty.
     """
 
     players: tuple[str, ...]
@@ -62,6 +63,7 @@ class OpenList:
     bierlachs_limit: int | None = None
     profile: str = "isko"
     stake: Fraction | int | str = 0
+    members: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +73,18 @@ class NextSeriesOffered:
     "Serie 2 · Tisch 3: Anna (Platz 1), Bernd, Carla, Dieter". From the sync driver.
 
     >>> NextSeriesOffered.from_ack({"v": 1, "series": 2, "table": 3, "players": ["A", "B", "C"], "text": "…"})
-    NextSeriesOffered(series=2, table=3, players=('A', 'B', 'C'), text='…')
+    NextSeriesOffered(series=2, table=3, players=('A', 'B', 'C'), text='…', members=())
     >>> NextSeriesOffered.from_ack({"series": 2, "players": "A,B"}) is None
     True
+    >>> NextSeriesOffered.from_ack({"series": 2, "table": 1, "players": ["A", "B", "C"], "members": ["m1", "", "m3"]}).members
+    ('m1', '', 'm3')
     """
 
     series: int
     table: int
     players: tuple[str, ...]
     text: str = ""
+    members: tuple[str, ...] = ()  # each player's member id ("" for a guest), or empty
 
     @classmethod
     def from_ack(cls, body: object) -> NextSeriesOffered | None:
@@ -92,7 +97,10 @@ class NextSeriesOffered:
         if not all(isinstance(p, str) and p.strip() for p in players):
             return None
         text = body.get("text")
-        return cls(series, table, tuple(players), text if isinstance(text, str) else "")
+        members = body.get("members")
+        ids = tuple(members) if isinstance(members, list) and len(members) == len(players) and all(
+            isinstance(m, str) for m in members) else ()
+        return cls(series, table, tuple(players), text if isinstance(text, str) else "", ids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +117,7 @@ class JoinPlayer:
 
     name: str
     replaces: int | None = None
+    member: str = ""  # his member id from the roster; "" for a guest
 
 
 @dataclass(frozen=True, slots=True)

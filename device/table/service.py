@@ -253,9 +253,11 @@ class TableService:
                            "Der Laptop hat noch keine nächste Serie für diesen Tisch freigegeben", OpenNextSeries())
         setup = self._state.setup
         if setup is None:
-            return OpenList(offer.players, series_length=TOURNAMENT_LENGTHS.get(len(offer.players)))
+            return OpenList(offer.players, series_length=TOURNAMENT_LENGTHS.get(len(offer.players)),
+                            members=offer.members)
         return OpenList(offer.players, series_length=setup.series_length, scoring=setup.scoring,
-                        bierlachs_limit=setup.bierlachs_limit, profile=setup.profile, stake=setup.stake)
+                        bierlachs_limit=setup.bierlachs_limit, profile=setup.profile, stake=setup.stake,
+                        members=offer.members)
 
     def _record(self, decision: Decision, list_id: str | None) -> tuple[Event, ...]:
         """Fold the decision's events into the (trial) state; ``_flush`` stores them."""

@@ -7,7 +7,8 @@ evening, series and table it belongs to. The organiser's data lives in the store
 
     evening          {"id", "title"}: the evening in progress (today's date by default)
     list_meta        {"device/list_id": {"evening", "series", "table"}}: where each list belongs
-    season_results   {"device/list_id": {"evening", "series", "table", "results": [[player, points, won, lost, leistung]]}}
+    season_results   {"device/list_id": {"evening", "series", "table", "results": [[player, points, won, lost, leistung]],
+                      "members"?: {player: member id}}} (the ids the list carries, if any)
     roster           [{"name", "short", "publish", "member"?, "card"?, "aliases"?}] (device.club.roster);
                      the tables get the short names and card ids only (the sync's ack)
     plan             the next series being prepared: {"series", "method", "seed", "tables": [[names]], "released"}
@@ -162,6 +163,8 @@ class Evening:
                     folded.scored = folded.count
                 results[key] = {"evening": m["evening"], "series": m["series"], "table": m["table"],
                                 "count": info.count, "results": folded.results}
+                if folded.state.members:  # whom each name means, by the roster's member id
+                    results[key]["members"] = dict(folded.state.members)
                 changed_results = True
             if changed_meta:
                 self.store.set_document("list_meta", meta)
@@ -236,7 +239,8 @@ class Evening:
             out: list[ListResult] = []
             for entry in self.doc("season_results", {}).values():
                 if entry["evening"] == wanted:
-                    out.extend(ListResult(person(p), entry["series"], entry["table"], pts, w, lost, lei)
+                    ids = entry.get("members", {})
+                    out.extend(ListResult(person(p, ids.get(p, "")), entry["series"], entry["table"], pts, w, lost, lei)
                                for p, pts, w, lost, lei in entry["results"])
             return out
 
@@ -278,7 +282,7 @@ def season_from_documents(entries: dict[str, Any], rules: SeasonRules, *, lot: s
     does); default: the latest evening.
     """
     person = (roster or Roster()).person
-    results = [SeriesResult(e["evening"], e["series"], person(p), pts, w, lost, lei)
+    results = [SeriesResult(e["evening"], e["series"], person(p, e.get("members", {}).get(p, "")), pts, w, lost, lei)
                for e in entries.values() for p, pts, w, lost, lei in e["results"]]
     evenings = sorted({r.evening for r in results})
     seed = lot if lot is not None else (evenings[-1] if evenings else "")

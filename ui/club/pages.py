@@ -250,11 +250,14 @@ class Pages:
         """Each paired table gets its players and seat order with its next sync (the ack)."""
         numbers = self.evening.table_numbers()
         tables = plan["tables"]
+        roster = self.evening.roster()
         for device, number in numbers.items():
             players = tables[number - 1] if 0 < number <= len(tables) else None
             body = None if players is None else {
                 "v": 1, "series": plan["series"], "table": number, "players": players,
                 "text": seat_text(plan["series"], number, players)}
+            if players is not None and body is not None and any(ids := roster.ids(players)):
+                body["members"] = ids  # each player's member id ("" a guest): the list carries them
             self.store.set_document(device_document_name(device), body)
 
     async def spieler(self, request: Request) -> Response:
