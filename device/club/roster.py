@@ -12,6 +12,7 @@ The roster document (the collector's ``roster``) is a list of objects; every fie
     id       the person's member id in the lists: opaque ("p3f9c…"), made once from the name
              and kept through renames; a list's ``members`` carry it, never the member number
     former   ids of entries merged into this one (their lists count for this person)
+    first    the first name (Vorname) as the member list gave it, to write the list back
 
 Lists name their players as typed at the table (the short name, the full name or another
 spelling); :meth:`Roster.person` finds whom a name (or a list's member id) means, so the
@@ -26,7 +27,9 @@ import hashlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-__all__ = ["Person", "Roster", "RosterError", "fold"]
+from device.club.members_csv import MAX_SHORT, MemberRow
+
+__all__ = ["Person", "Roster", "RosterError", "fold", "new_id"]
 
 
 class RosterError(ValueError):
@@ -64,6 +67,7 @@ class Person:
     aliases: tuple[str, ...] = field(default=())
     id: str = ""
     former: tuple[str, ...] = field(default=())
+    first: str = ""
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -78,7 +82,8 @@ class Person:
         aliases = tuple(str(a) for a in raw.get("aliases") or () if str(a).strip())
         former = tuple(str(a) for a in raw.get("former") or () if str(a).strip())
         return cls(name, short, bool(raw.get("publish", True)), str(raw.get("member") or "").strip(),
-                   str(raw.get("card") or "").strip(), aliases, str(raw.get("id") or "").strip(), former)
+                   str(raw.get("card") or "").strip(), aliases, str(raw.get("id") or "").strip(), former,
+                   str(raw.get("first") or "").strip())
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "short": self.short, "publish": self.publish, "id": self.id}
@@ -90,7 +95,17 @@ class Person:
             out["aliases"] = list(self.aliases)
         if self.former:
             out["former"] = list(self.former)
+        if self.first:
+            out["first"] = self.first
         return out
+
+    @property
+    def first_and_last(self) -> tuple[str, str]:
+        """(Vorname, Name) for the member list: as imported, else split at the first blank."""
+        if self.first and self.name.startswith(self.first + " "):
+            return self.first, self.name[len(self.first) + 1:]
+        first, _, last = self.name.partition(" ")
+        return (first, last) if last else ("", first)
 
     @property
     def shown(self) -> str:
@@ -194,10 +209,16 @@ class Roster:
 
     def merge(self, keep: str, other: str) -> Roster:
         """``other`` folded into ``keep``: one person with both spellings (and a member number
-        or card ``keep`` lacks); every list of either counts for ``keep`` from now on."""
+        or card ``keep`` lacks); every list of either counts for ``keep`` from now on. ``other``
+        may be a guest's name the roster does not know (a spelling typed at a table)."""
         kept, gone = self.find(keep), self.find(other)
-        if kept is None or gone is None:
-            raise RosterError(f"„{keep if kept is None else other}“ steht nicht in der Spielerliste")
+        if kept is None:
+            raise RosterError(f"„{keep}“ steht nicht in der Spielerliste")
+        if gone is None:
+            if not other.strip():
+                raise RosterError("Wen zusammenführen? Zwei Einträge wählen")
+            spelled = replace(kept, aliases=tuple(dict.fromkeys((*kept.aliases, " ".join(other.split())))))
+            return Roster(spelled if p is kept else p for p in self.people)
         if kept is gone:
             raise RosterError(f"„{keep}“ und „{other}“ sind schon dieselbe Person")
         for what in ("member", "card"):
@@ -211,6 +232,27 @@ class Roster:
                          former=tuple(dict.fromkeys((*kept.former, gone.id, *gone.former))))
         return Roster(merged if p is kept else p for p in self.people if p is not gone)
 
+    def imported(self, rows: Iterable[MemberRow]) -> Roster:
+        """The roster after the club's member list: a member found by number (else a guest
+        entry of the same full name) is updated, a rename keeping his old spellings and his id;
+        everyone else is added (full name not published until the organiser says so). A card
+        or short name another person holds is refused with the file's line: nothing changes."""
+        roster = self
+        for row in rows:
+            old = (roster.by_member(row.member) if row.member else None) or next(
+                (p for p in roster.people if not p.member and fold(p.name) == fold(row.name)), None)
+            short = row.short or (old.short if old is not None else "") or _free_short(roster, row, old)
+            person = Person(row.name, short, row.publish if row.publish is not None else (old.publish if old else False),
+                            row.member, row.card or (old.card if old is not None else ""), first=row.first)
+            try:
+                roster = roster.put(person, was=old.name if old is not None else "")
+            except RosterError as exc:
+                raise RosterError(f"Zeile {row.line}: {exc}") from None
+            taken = next((p for p in roster.people if p.name != person.name and fold(p.short) == fold(short)), None)
+            if row.short and taken is not None:
+                raise RosterError(f"Zeile {row.line}: den Kurznamen {short} hat schon {taken.name}")
+        return roster
+
     def _check_unique(self, person: Person, old: Person | None) -> None:
         for p in self.people:
             if p is old:
@@ -221,3 +263,13 @@ class Roster:
                 raise RosterError(f"Karte {person.card} gehört schon {p.name}")
             if fold(p.name) == fold(person.name):
                 raise RosterError(f"{person.name} steht schon in der Spielerliste (zusammenführen statt doppelt)")
+
+
+def _free_short(roster: Roster, row: MemberRow, old: Person | None) -> str:
+    """The first name as the short name, with the surname's initial if another person has it
+    ("Peter M."), cut to :data:`MAX_SHORT` characters."""
+    taken = {fold(p.short) for p in roster.people if p is not old}
+    first = (row.first or row.last)[:MAX_SHORT]
+    if fold(first) not in taken or not row.last or not row.first:
+        return first
+    return f"{row.first[:MAX_SHORT - 3]} {row.last[0]}."

@@ -42,7 +42,7 @@ ROSTER = [{"name": "Bernd Bauer", "short": "Bernd", "publish": True},
 PUBLIC = ("/abend", "/abend.json", "/liste/pi-1/L1", "/liste/pi-1/L1/druck", "/liste/pi-1/L1/csv",
           "/liste/pi-1/L1/pdf", "/wertung", "/wertung.json", "/wertung.csv", "/wertung.pdf", "/saison",
           "/saison.csv", "/saison.pdf", "/abend?fragment=1", "/wertung?fragment=1", "/saison?fragment=1")
-ORGANISER_ONLY = ("/spieler", "/serie")
+ORGANISER_ONLY = ("/spieler", "/serie", "/spieler.csv", "/saison.csv?mitgliedsnummern=ja")
 
 
 class Laptop:

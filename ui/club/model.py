@@ -259,6 +259,15 @@ class Evening:
         series = sorted({r.series for r in results})
         return ([(s, series_ranking(results, s, lot_seed=seed)) for s in series], ranking(results, lot_seed=seed))
 
+    def guests(self, roster: Roster | None = None) -> list[str]:
+        """The names typed at tables that no roster entry knows (to merge into a person)."""
+        with self._lock:
+            self.refresh()
+        known = roster or self.roster()
+        names = {p for e in self.doc("season_results", {}).values() for p, *_ in e["results"]
+                 if known.find(p, e.get("members", {}).get(p, "")) is None}
+        return sorted(names, key=str.casefold)
+
     def season_rules(self) -> SeasonRules:
         raw = self.doc("season_rules", {})
         return SeasonRules(int(raw.get("minimum_series", 0)), int(raw.get("dropped_worst", 0)))

@@ -30,7 +30,7 @@ from device.club.season import SeasonRules
 from device.scoring import DEFENCE_CREDIT
 from drivers.club.app import device_document_name
 from drivers.club.store import CollectorStore
-from ui.club import auth, exports
+from ui.club import auth, exports, members
 from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
 from ui.club.paper import PaperList
 
@@ -145,11 +145,17 @@ class Pages:
     def saison(self, request: Request) -> Response:
         lines, chart, evenings = self.evening.season()
         roster = self.evening.roster()
+        numbers = request.query_params.get("mitgliedsnummern") == "ja"
+        if numbers and (refused := self.locked(request)) is not None:  # member numbers: the organiser's
+            return refused
+        member_of = {line.player: (found.member if (found := roster.find(line.player)) else "") for line in lines}
         lines = tuple(replace(line, player=roster.shown(line.player)) for line in lines)
         chart = {roster.shown(player): values for player, values in chart.items()}
         rules = self.evening.season_rules()
         form = request.path_params.get("form", "")
         if form == "csv":
+            if numbers:
+                return _csv(exports.season_csv(lines, list(member_of.values())), "saison-mitglieder")
             return _csv(exports.season_csv(lines), "saison")
         if form == "pdf":
             return Response(exports.season_pdf("Saisonwertung", lines, rules), media_type="application/pdf",
@@ -261,23 +267,30 @@ class Pages:
             self.store.set_document(device_document_name(device), body)
 
     async def spieler(self, request: Request) -> Response:
-        if (refused := self.locked(request)) is not None:  # the members' full names: organiser only
+        """The members (organiser only: full names and member numbers): import, edit, merge, export."""
+        if (refused := self.locked(request)) is not None:
             return refused
-        roster: list[dict[str, Any]] = self.evening.doc("roster", [])
+        roster = self.evening.roster()
+        if request.url.path.endswith(".csv"):
+            return _csv(members.members_csv(roster), "mitglieder")
         if request.method == "POST":
-            form = {k: str(v) for k, v in (await request.form()).items()}
-            name = form.get("name", "").strip()
-            if form.get("aktion") == "loeschen":
-                roster = [p for p in roster if p["name"] != name]
-            elif name:
-                short = form.get("kurz", "").strip() or name.split()[0]
-                entry = {"name": name, "short": short[:12], "publish": form.get("veroeffentlichen") == "ja"}
-                roster = [entry if p["name"] == name else p for p in roster]
-                if entry not in roster:
-                    roster.append(entry)
-            self.store.set_document("roster", roster)
-            return RedirectResponse("/spieler", status_code=303)
-        return self.render(request, "spieler.html", roster=roster, page="spieler")
+            form = await request.form()
+            upload = form.get("datei")
+            data = await upload.read() if upload is not None and not isinstance(upload, str) else None
+            fields = {k: v for k, v in form.items() if isinstance(v, str)}
+            try:
+                changed, notice = await run_in_threadpool(members.apply_action, roster, fields, data)
+            except members.MemberFormError as exc:
+                return self._spieler_page(request, roster, 400, error=str(exc), form=fields)
+            self.store.set_document("roster", changed.to_json())
+            return self._spieler_page(request, changed, notice=notice)
+        return self._spieler_page(request, roster, editing=request.query_params.get("bearbeiten", ""))
+
+    def _spieler_page(self, request: Request, roster: Roster, status: int = 200, *, error: str = "",
+                      notice: str = "", editing: str = "", form: dict[str, str] | None = None) -> Response:
+        person = roster.find(editing) if editing else None
+        return self.render(request, "spieler.html", status, roster=roster.people, error=error, notice=notice,
+                           person=person, form=form or {}, guests=self.evening.guests(roster), page="spieler")
 
     async def einstellungen(self, request: Request) -> Response:
         if (refused := self.locked(request)) is not None:
@@ -351,6 +364,7 @@ class Pages:
             Route("/saison.{form:str}", threaded(self.saison)),
             Route("/serie", self.serie, methods=["GET", "POST"]),
             Route("/spieler", self.spieler, methods=["GET", "POST"]),
+            Route("/spieler.csv", self.spieler),
             Route("/einstellungen", self.einstellungen, methods=["POST"]),
             Route("/anmelden", self.anmelden, methods=["GET", "POST"]),
             Route("/abmelden", self.abmelden, methods=["POST"]),
