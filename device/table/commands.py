@@ -385,21 +385,52 @@ class RosterReceived:
     """The club's roster as the laptop sent it with an ack (from the sync driver): the names
     the setup offers, ahead of the config's ``[table] roster``.
 
+    ``cards``: (card id, name) of the members' cards, the id as a reader reports it (no
+    blanks, upper case); ``ids``: (name, member id) for the list's ``members``.
+
     >>> RosterReceived.from_ack([{"name": "Anna Berg", "short": "Anna"}, "Bernd", {"short": "x"}, 3])
-    RosterReceived(names=('Anna Berg', 'Bernd'))
+    RosterReceived(names=('Anna Berg', 'Bernd'), cards=(), ids=())
+    >>> RosterReceived.from_ack([{"name": "Jürgen", "id": "p1", "card": " 04a1 "}]).cards
+    (('04A1', 'Jürgen'),)
     >>> RosterReceived.from_ack(None) is None
     True
     """
 
     names: tuple[str, ...]
+    cards: tuple[tuple[str, str], ...] = ()
+    ids: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_ack(cls, value: object) -> RosterReceived | None:
-        """The roster from an ack's ``roster`` (players as objects with a ``name``, or names)."""
+        """The roster from an ack's ``roster`` (players as objects with a ``name`` and maybe
+        ``id`` and ``card``, or names)."""
         if not isinstance(value, list):
             return None
-        names = (item.get("name") if isinstance(item, dict) else item for item in value)
-        return cls(tuple(dict.fromkeys(n.strip() for n in names if isinstance(n, str) and n.strip())))
+        names: dict[str, None] = {}
+        cards: list[tuple[str, str]] = []
+        ids: list[tuple[str, str]] = []
+        for item in value:
+            name = item.get("name") if isinstance(item, dict) else item
+            if not isinstance(name, str) or not name.strip():
+                continue
+            name = name.strip()
+            names[name] = None
+            if isinstance(item, dict):
+                card, ident = item.get("card"), item.get("id")
+                if isinstance(card, str) and card.strip():
+                    cards.append((card_id(card), name))
+                if isinstance(ident, str) and ident.strip():
+                    ids.append((name, ident.strip()))
+        return cls(tuple(names), tuple(cards), tuple(ids))
+
+
+def card_id(raw: str) -> str:
+    """A member card's id as the roster and the reader compare it: no blanks, upper case.
+
+    >>> card_id(" 04a1b2 \\r")
+    '04A1B2'
+    """
+    return raw.strip().upper()
 
 
 Command: TypeAlias = (

@@ -33,24 +33,24 @@ import random
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
-from device.hardware import PanelView, ReaderStatus
+from device.hardware import CardScanned, PanelView, ReaderStatus, UnknownCardScanned
 from device.inbox import Inbox
 from device.journal import GENESIS, chain_hash
 from device.ports import EventStore
 from device.profile import PROFILES
 from device.table import checkpoint
 from device.table.commands import (
-    NextSeriesOffered, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus,
+    NextSeriesOffered, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus, card_id,
 )
 from device.table.events import (
     Event, EventBody, GameRecorded, ListClosed, ListConfirmed, PassedIn, RamschRecorded,
 )
 from device.table.flow import Decision, Refusal, decide, open_list
-from device.table.rotation import TOURNAMENT_LENGTHS, sitting_out
+from device.table.rotation import TABLE_SIZES, TOURNAMENT_LENGTHS, sitting_out
 from device.table.snapshot import ReaderView, TableSnapshot, build_snapshot
 from device.table.state import TableState, apply, replay
 
@@ -100,6 +100,9 @@ class TableService:
         self._rng = rng if rng is not None else random.Random()
         self._new_id = new_id
         self._config_roster = self._roster = tuple(roster)
+        self._member_cards: dict[str, str] = {}  # card id -> name, from the laptop's roster
+        self._member_ids: dict[str, str] = {}  # name (casefolded) -> member id, from the laptop's roster
+        self._card_seats: tuple[str, ...] = ()  # seated at setup by their member cards
         self._inbox: Inbox[object] = Inbox()
         self._listeners: list[Callable[[PumpResult], None]] = []
         self._reader = ReaderView(False, "", "")
@@ -210,10 +213,16 @@ class TableService:
                 return (), None
             if isinstance(command, RosterReceived):  # the laptop's roster first, then the config's
                 roster = tuple(dict.fromkeys(command.names + self._config_roster))
+                self._member_cards = dict(command.cards)
+                self._member_ids = {name.casefold(): ident for name, ident in command.ids}
                 if roster != self._roster:
                     self._roster = roster
                     self._changed()
                 return (), None
+            if isinstance(command, (CardScanned, UnknownCardScanned)):
+                told = self._member_card(command)
+                if told is not None:
+                    return (), told if isinstance(told, Refusal) else None
             offer = None
             if isinstance(command, OpenNextSeries):
                 offer, command = self._offer, self._next_series_list()
@@ -221,8 +230,11 @@ class TableService:
                     return (), command
             list_id = self._state.list_id
             if isinstance(command, OpenList):
+                command = self._with_member_ids(command)
                 decision = open_list(self._state, command, self._rng)
                 list_id = self._new_id()
+                if decision.events and self._card_seats:
+                    self._card_seats = ()
                 if offer is not None and decision.events:
                     self._opened.add((offer.series, offer.table))
                     self._offer, self._opening = None, offer
@@ -244,6 +256,42 @@ class TableService:
         if latest != self._offer:
             self._offer = latest
             self._changed()
+
+    def _member_card(self, command: CardScanned | UnknownCardScanned) -> Refusal | bool | None:
+        """A card read while no list is open seats a member (a second read of his card at
+        setup stands him up again); a playing card then, or a member card during play, is
+        told apart and refused in words. None: the card is for the game (flow decides)."""
+        setting_up = self._state.setup is None or self._state.closed
+        if isinstance(command, CardScanned):
+            if not setting_up:
+                return None
+            return Refusal("playing_card_at_setup", f"a playing card ({command.card.code}) while no list is open",
+                           "Spielkarte erkannt: zum Hinsetzen die Mitgliedskarte auflegen", command)
+        member = self._member_cards.get(card_id(command.raw))
+        if not setting_up:
+            if member is None:
+                return None
+            return Refusal("member_card_in_play", f"{member}'s member card during the game",
+                           f"Mitgliedskarte von {member}: jetzt wird eine Spielkarte erwartet", command)
+        if member is None:
+            return Refusal("unknown_member_card", f"card {command.raw!r} is in no roster the laptop sent",
+                           "Karte unbekannt: bitte am Laptop anmelden", command)
+        if member in self._card_seats:
+            self._card_seats = tuple(n for n in self._card_seats if n != member)
+        elif len(self._card_seats) >= max(TABLE_SIZES):
+            return Refusal("table_full", "a table seats at most five players", "Am Tisch sitzen höchstens fünf Spieler",
+                           command)
+        else:
+            self._card_seats = (*self._card_seats, member)
+        self._changed()
+        return True
+
+    def _with_member_ids(self, command: OpenList) -> OpenList:
+        """The list's players with their member ids from the laptop's roster (by name)."""
+        if command.members or not self._member_ids:
+            return command
+        ids = tuple(self._member_ids.get(name.strip().casefold(), "") for name in command.players)
+        return replace(command, members=ids) if any(ids) else command
 
     def _next_series_list(self) -> OpenList | Refusal:
         """The OpenList of the one tap: the offered players, the last list's settings."""
@@ -344,7 +392,8 @@ class TableService:
                     self._state, device=self._device, reader=self._reader, acked_seq=self._acked,
                     last_seq=self._last_seq, synced_games=self._synced_games(), refusal=self._refusal,
                     laptop=self._link.laptop, laptop_reachable=self._link.reachable, roster=self._roster, last_players=self._last_players, profiles=tuple(sorted(PROFILES)),
-                    next_series=(self._offer.text, self._offer.players) if self._offer is not None else None)
+                    next_series=(self._offer.text, self._offer.players) if self._offer is not None else None,
+                    card_seats=self._card_seats)
             return self._snapshot
 
     def _synced_games(self) -> int:

@@ -350,6 +350,7 @@ class SetupView:
     profiles: tuple[str, ...]
     tournament_lengths: tuple[tuple[int, int], ...]  # (players, games)
     last_players: tuple[str, ...]
+    card_seats: tuple[str, ...] = ()  # the names seated by their member cards, in the order tapped
 
 
 @dataclass(frozen=True, slots=True)
@@ -808,7 +809,7 @@ def build_snapshot(
     synced_games: int = 0, refusal: Refusal | None = None, laptop: str = "", laptop_reachable: bool = False,
     roster: tuple[str, ...] = (),
     last_players: tuple[str, ...] = (), profiles: tuple[str, ...] = ("isko",),
-    next_series: tuple[str, tuple[str, ...]] | None = None,
+    next_series: tuple[str, tuple[str, ...]] | None = None, card_seats: tuple[str, ...] = (),
 ) -> TableSnapshot:
     """The snapshot of ``state`` plus what the service knows beside it (reader, sync, refusal)."""
     deal = state.deal
@@ -852,7 +853,8 @@ def build_snapshot(
         correction=_correction(state), reader=reader,
         sync=SyncView(acked_seq, last_seq, synced_games, sync_text, sync_text_en, laptop, laptop_reachable), refusal=refusal_view,
         setup=SetupView(roster=roster, scoring=tuple(SCORING_LABELS.items()), profiles=profiles,
-                        tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players),
+                        tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players,
+                        card_seats=card_seats),
         may_undo=(playing and deal_busy) or withdrawable_passed_in(state),
         may_join=(playing and not deal_busy and state.rotation.at_round_start and not state.closed
                   and state.correction is None),

@@ -185,6 +185,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
     store = parts.add(build_store(config, simulate=(args.simulate and args.config is None) or bool(store_problem)))
     rng = random.Random(args.seed) if args.seed is not None else None
     service = TableService(store, device_id=store.device_id, rng=rng, roster=config.table.roster)
+    _kept_roster(store, service)
     if args.players:
         names = tuple(n.strip() for n in args.players.split(",") if n.strip())
         result = service.handle(OpenList(names, series_length=None if len(names) > 4 else {3: 36, 4: 48}[len(names)]))
@@ -235,6 +236,19 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
     return runner.exit_code if runner is not None else 0
 
 
+def _kept_roster(store: Any, service: Any) -> None:
+    """The roster the laptop sent last (kept beside the store), before any ack arrives."""
+    directory = getattr(store, "directory", None)
+    if directory is None:
+        return
+    from device.table import RosterReceived
+    from drivers.roster_cache import load_roster
+
+    received = RosterReceived.from_ack(load_roster(directory))
+    if received is not None:
+        service.handle(received)
+
+
 def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
     """The sync client in its own thread, for a table whose store is on disk (None in memory).
 
@@ -253,8 +267,12 @@ def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
             return None
 
     from device.table import NextSeriesOffered, RosterReceived
+    from drivers.roster_cache import RosterKeeper
+
+    keeper = RosterKeeper(directory)
 
     def on_answer(answer: dict[str, Any]) -> None:  # the club's roster and the next series released for this table
+        keeper.keep(answer.get("roster"))  # kept beside the store: cards seat members offline too
         for command in (RosterReceived.from_ack(answer.get("roster")), NextSeriesOffered.from_ack(answer.get("next_series"))):
             if command is not None:
                 service.submit(command)

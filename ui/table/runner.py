@@ -327,6 +327,9 @@ class ScriptRunner:
         self.reader.scan(step.arg).join()
         self._settle(step)
 
+    def _do_tag(self, step: Step) -> None:
+        self._do_scan(step)  # the simulated reader reports a payload no deck knows as a real one does
+
     def _do_press(self, step: Step) -> None:
         self.app.press(step.arg)
         self._settle(step)

@@ -1,0 +1,61 @@
+"""Members sit down by tapping their cards, at the real table under Xvfb (issue 21): the roster
+the laptop sent last is kept beside the store (the table starts offline), a member card fills
+the next free seat with the short name, a second tap stands him up, a playing card at setup
+and an unknown card are told apart in words, a member card during play is refused as one; the
+list opened carries the member ids. Screenshots in tests/artifacts/screens/800x480/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.ui.harness import run_table
+
+pytestmark = pytest.mark.ui
+
+ROSTER = [{"name": "Jürgen", "short": "Jürgen", "id": "pJ", "card": "04A1B2C3"},       # RDM6300-style UID
+          {"name": "Anna", "short": "Anna", "id": "pA", "card": "0012345678"},          # UID line
+          {"name": "Bernd", "short": "Bernd", "id": "pB", "card": "4006381333931"},     # barcode
+          {"name": "Carla", "short": "Carla", "id": "pC", "card": "04FF0000"}]
+SEATING = ["tag 04a1b2c3", "tag 0012345678", "tag 4006381333931", "tag 04FF0000"]
+
+
+def test_member_cards_seat_the_players_and_are_told_apart_from_playing_cards(display: str, tmp_path: Path) -> None:
+    table_dir = tmp_path / "table"
+    table_dir.mkdir()
+    (table_dir / "laptop-roster.json").write_text(json.dumps(ROSTER), encoding="utf-8")  # kept from the last ack
+    config = f'[store]\npath = "{table_dir}"\n'
+    run = run_table(display, [
+        "wait_screen setup",
+        "scan CJ", 'expect_text "Spielkarte erkannt: zum Hinsetzen die Mitgliedskarte auflegen"',
+        "tag DEADBEEF", 'expect_text "Karte unbekannt: bitte am Laptop anmelden"',
+        "screenshot member-cards-unknown",
+        *SEATING,
+        'expect_text "Carla: Platz 4"',
+        "screenshot member-cards-seated",
+        "tag 0012345678",  # Anna stands up again: her seat is free
+        'expect_text "Anna ist aufgestanden"',
+        "screenshot member-cards-anna-up",
+        "tag 0012345678",  # and sits down in the free seat
+        "tap setup_next", "tap length_tournament", "tap setup_next",
+        "wait_screen game",
+        'expect_text "Jürgen"', 'expect_text "Carla"',
+        "tag 04A1B2C3", 'expect_text "Mitgliedskarte von Jürgen: jetzt wird eine Spielkarte erwartet"',
+        "screenshot member-cards-in-play",
+    ], config=config)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert [line for line in run.report if not line["ok"]] == []
+    assert run.step("scan CJ")["refusals"] == ["playing_card_at_setup"]
+    assert run.step("tag DEADBEEF")["refusals"] == ["unknown_member_card"]
+    opened = [json.loads(line)["event"] for path in (table_dir / "journal").glob("*.jsonl")
+              for line in path.read_text(encoding="utf-8").splitlines()]
+    first = next(e for e in opened if e["type"] == "list_opened")
+    assert first["data"]["players"] == ["Jürgen", "Anna", "Bernd", "Carla"]
+    assert first["data"]["members"] == ["pJ", "pA", "pB", "pC"]
+    # the figure: the four card reads and the three taps to the game, as the report times them
+    seating = [line for line in run.report if line["step"] in {*SEATING, "tap setup_next", "tap length_tournament"}]
+    seating = [line for line in seating if line["step"] not in ("tag 0012345678",)] + [run.step("tag 0012345678")]
+    print(f"seating a four-table by cards: {len(seating)} reads and taps, "
+          f"{sum(line['ms'] for line in seating) / 1000:.2f} s of the table's handling")
