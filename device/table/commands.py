@@ -424,6 +424,14 @@ class RosterReceived:
         return cls(tuple(names), tuple(cards), tuple(ids))
 
 
+@dataclass(frozen=True, slots=True)
+class CardWanted:
+    """The laptop's organiser is assigning a member card ("Karte zuordnen"; the ack's
+    ``card_wanted``): the next card read at setup that no roster knows goes to the laptop."""
+
+    wanted: bool
+
+
 def card_id(raw: str) -> str:
     """A member card's id as the roster and the reader compare it: no blanks, upper case.
 
@@ -439,5 +447,5 @@ Command: TypeAlias = (
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
     | NextSeriesOffered | OpenNextSeries | RosterReceived
-    | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus
+    | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus | CardWanted
 )

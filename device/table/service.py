@@ -44,7 +44,7 @@ from device.ports import EventStore
 from device.profile import PROFILES
 from device.table import checkpoint
 from device.table.commands import (
-    NextSeriesOffered, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus, card_id,
+    CardWanted, NextSeriesOffered, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus, card_id,
 )
 from device.table.events import (
     Event, EventBody, GameRecorded, ListClosed, ListConfirmed, PassedIn, RamschRecorded,
@@ -103,6 +103,8 @@ class TableService:
         self._member_cards: dict[str, str] = {}  # card id -> name, from the laptop's roster
         self._member_ids: dict[str, str] = {}  # name (casefolded) -> member id, from the laptop's roster
         self._card_seats: tuple[str, ...] = ()  # seated at setup by their member cards
+        self._card_wanted = False  # the laptop assigns a card: the next unknown one goes there
+        self._card_reporter: Callable[[str], None] | None = None
         self._inbox: Inbox[object] = Inbox()
         self._listeners: list[Callable[[PumpResult], None]] = []
         self._reader = ReaderView(False, "", "")
@@ -219,6 +221,9 @@ class TableService:
                     self._roster = roster
                     self._changed()
                 return (), None
+            if isinstance(command, CardWanted):
+                self._card_wanted = command.wanted
+                return (), None
             if isinstance(command, (CardScanned, UnknownCardScanned)):
                 told = self._member_card(command)
                 if told is not None:
@@ -273,6 +278,11 @@ class TableService:
                 return None
             return Refusal("member_card_in_play", f"{member}'s member card during the game",
                            f"Mitgliedskarte von {member}: jetzt wird eine Spielkarte erwartet", command)
+        if member is None and self._card_wanted and self._card_reporter is not None:
+            self._card_wanted = False  # one card per assignment; the laptop says again if it still waits
+            self._card_reporter(card_id(command.raw))
+            return Refusal("card_to_laptop", "the card went to the laptop, which assigns it",
+                           "Karte an den Laptop gemeldet: dort wird sie zugeordnet", command)
         if member is None:
             return Refusal("unknown_member_card", f"card {command.raw!r} is in no roster the laptop sent",
                            "Karte unbekannt: bitte am Laptop anmelden", command)
@@ -285,6 +295,11 @@ class TableService:
             self._card_seats = (*self._card_seats, member)
         self._changed()
         return True
+
+    def report_cards_to(self, reporter: Callable[[str], None] | None) -> None:
+        """Where a card read for the laptop's "Karte zuordnen" goes (the sync client's
+        ``send_card``); called on the pumping thread."""
+        self._card_reporter = reporter
 
     def _with_member_ids(self, command: OpenList) -> OpenList:
         """The list's players with their member ids from the laptop's roster (by name)."""

@@ -28,7 +28,7 @@ from device.club.seating import SeatingError, TableAssignment, random_draw, seed
 from device.club.roster import Roster
 from device.club.season import SeasonRules
 from device.scoring import DEFENCE_CREDIT
-from drivers.club.app import device_document_name
+from drivers.club.app import CARD_ASSIGN, device_document_name
 from drivers.club.store import CollectorStore
 from ui.club import auth, exports, members
 from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
@@ -37,6 +37,7 @@ from ui.club.paper import PaperList
 HERE = Path(__file__).parent
 STREAM_SECONDS = 300.0  # an event stream ends after 5 minutes; the browser reconnects by itself
 POLL_SECONDS = 0.4
+CARD_SECONDS = 120  # "Karte zuordnen" waits this long for a card to be read at a table
 
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                    trim_blocks=True, lstrip_blocks=True)
@@ -278,6 +279,8 @@ class Pages:
             upload = form.get("datei")
             data = await upload.read() if upload is not None and not isinstance(upload, str) else None
             fields = {k: v for k, v in form.items() if isinstance(v, str)}
+            if fields.get("aktion") == "karte_zuordnen":
+                return self._assign_card(request, roster, fields.get("name", ""))
             try:
                 changed, notice = await run_in_threadpool(members.apply_action, roster, fields, data)
             except members.MemberFormError as exc:
@@ -286,11 +289,25 @@ class Pages:
             return self._spieler_page(request, changed, notice=notice)
         return self._spieler_page(request, roster, editing=request.query_params.get("bearbeiten", ""))
 
+    def _assign_card(self, request: Request, roster: Roster, name: str) -> Response:
+        """"Karte zuordnen": the next member card read at setup at any paired table is this person's."""
+        person = roster.find(name)
+        if person is None:
+            return self._spieler_page(request, roster, 400, error=f"„{name}“ steht nicht in der Spielerliste")
+        until = self.evening.clock() + CARD_SECONDS
+        self.store.set_document(CARD_ASSIGN, {"id": person.id, "name": person.name, "until": until})
+        self.store.set_document("card_assigned", None)
+        return self._spieler_page(request, roster, notice=f"Karte für {person.name}: jetzt an einem Tisch auflegen "
+                                                          f"(vor dem Hinsetzen, {CARD_SECONDS // 60} Minuten lang)")
+
     def _spieler_page(self, request: Request, roster: Roster, status: int = 200, *, error: str = "",
                       notice: str = "", editing: str = "", form: dict[str, str] | None = None) -> Response:
         person = roster.find(editing) if editing else None
+        pending = self.store.document(CARD_ASSIGN)
+        waiting = pending["name"] if pending and float(pending.get("until", 0)) > self.evening.clock() else ""
         return self.render(request, "spieler.html", status, roster=roster.people, error=error, notice=notice,
-                           person=person, form=form or {}, guests=self.evening.guests(roster), page="spieler")
+                           person=person, form=form or {}, guests=self.evening.guests(roster), page="spieler",
+                           waiting=waiting, assigned=self.store.document("card_assigned") or {})
 
     async def einstellungen(self, request: Request) -> Response:
         if (refused := self.locked(request)) is not None:
@@ -316,7 +333,8 @@ class Pages:
         now = self.evening.clock()
         parts = [(t.device, t.held, t.conflicts, t.last_contact is not None and now - t.last_contact > QUIET_AFTER,
                   t.last_contact is not None and now - t.last_contact > STALE_AFTER) for t in self.store.tables()]
-        docs = [self.store.document(n) for n in ("plan", "roster", "season_rules", "evening")]
+        docs = [self.store.document(n) for n in ("plan", "roster", "season_rules", "evening", CARD_ASSIGN,
+                                                 "card_assigned")]
         return str(hash(json.dumps([parts, docs], sort_keys=True, default=str)))
 
     async def live(self, request: Request) -> Response:

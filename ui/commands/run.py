@@ -236,6 +236,29 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
     return runner.exit_code if runner is not None else 0
 
 
+def answer_handler(service: Any, directory: Any, *, wake: Any) -> Any:
+    """What the table does with each answer of the laptop (the sync client's ``on_answer``):
+    the club's roster (kept beside the store), whether a card is being assigned, the next
+    series released for this table; after a card reported for "Karte zuordnen", ask again
+    at once (the roster with the new card comes with that ack)."""
+    from device.table import CardWanted, NextSeriesOffered, RosterReceived
+    from drivers.roster_cache import RosterKeeper
+
+    keeper = RosterKeeper(directory)
+
+    def on_answer(answer: dict[str, Any]) -> None:
+        if "card_answer" in answer:
+            wake()
+            return
+        keeper.keep(answer.get("roster"))  # kept beside the store: cards seat members offline too
+        service.submit(CardWanted(answer.get("card_wanted") is True))
+        for command in (RosterReceived.from_ack(answer.get("roster")), NextSeriesOffered.from_ack(answer.get("next_series"))):
+            if command is not None:
+                service.submit(command)
+
+    return on_answer
+
+
 def _kept_roster(store: Any, service: Any) -> None:
     """The roster the laptop sent last (kept beside the store), before any ack arrives."""
     directory = getattr(store, "directory", None)
@@ -266,21 +289,12 @@ def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
         except OSError:  # no network at all: the configured address, if any
             return None
 
-    from device.table import NextSeriesOffered, RosterReceived
-    from drivers.roster_cache import RosterKeeper
-
-    keeper = RosterKeeper(directory)
-
-    def on_answer(answer: dict[str, Any]) -> None:  # the club's roster and the next series released for this table
-        keeper.keep(answer.get("roster"))  # kept beside the store: cards seat members offline too
-        for command in (RosterReceived.from_ack(answer.get("roster")), NextSeriesOffered.from_ack(answer.get("next_series"))):
-            if command is not None:
-                service.submit(command)
-
+    on_answer = answer_handler(service, directory, wake=lambda: client.wake())
     client = make_client(store, directory, service.device_id, service.submit, discover=discover,
                          fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds),
                          on_answer=on_answer)
     service.subscribe(lambda result: client.wake() if result.events else None)
+    service.report_cards_to(client.send_card)
     client.start()
     return parts.add(client)
 

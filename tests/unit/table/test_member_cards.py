@@ -60,3 +60,17 @@ def test_without_a_laptop_roster_lists_open_as_before() -> None:
     table = Table(open=False)
     opened = table.ok(OpenList(("Anna", "Bernd", "Carla"))).events[0]
     assert opened.body.members == () and "members" not in opened.to_json()["data"]
+
+
+def test_while_the_laptop_assigns_a_card_the_next_unknown_one_goes_there_once() -> None:
+    from device.table import CardWanted
+
+    table = seated_table()
+    sent: list[str] = []
+    table.service.report_cards_to(sent.append)
+    table.ok(CardWanted(True))
+    assert table.refused(UnknownCardScanned(" 0000ffff ", "unbekannt"), "card_to_laptop")
+    assert sent == ["0000FFFF"]
+    table.ok(UnknownCardScanned("04A1B2C3", "unbekannt"))  # a roster card still seats its member
+    assert table.refused(UnknownCardScanned("0000EEEE", "unbekannt"), "unknown_member_card")  # one card only
+    assert sent == ["0000FFFF"] and table.snap.setup.card_seats == ("Jürgen",)
