@@ -425,6 +425,23 @@ class RosterReceived:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatedElsewhere:
+    """Members on another table's open list (the ack's ``seated``: member id -> table name).
+
+    >>> SeatedElsewhere.from_ack({"pJ": "Tisch 3", "x": 4})
+    SeatedElsewhere(seats=(('pJ', 'Tisch 3'),))
+    """
+
+    seats: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def from_ack(cls, value: object) -> SeatedElsewhere:
+        if not isinstance(value, dict):
+            return cls(())
+        return cls(tuple((str(k), v) for k, v in value.items() if isinstance(v, str)))
+
+
+@dataclass(frozen=True, slots=True)
 class CardWanted:
     """The laptop's organiser is assigning a member card ("Karte zuordnen"; the ack's
     ``card_wanted``): the next card read at setup that no roster knows goes to the laptop."""
@@ -447,5 +464,5 @@ Command: TypeAlias = (
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
     | NextSeriesOffered | OpenNextSeries | RosterReceived
-    | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus | CardWanted
+    | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus | CardWanted | SeatedElsewhere
 )

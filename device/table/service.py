@@ -44,7 +44,7 @@ from device.ports import EventStore
 from device.profile import PROFILES
 from device.table import checkpoint
 from device.table.commands import (
-    CardWanted, NextSeriesOffered, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus, card_id,
+    CardWanted, NextSeriesOffered, SeatedElsewhere, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus, card_id,
 )
 from device.table.events import (
     Event, EventBody, GameRecorded, ListClosed, ListConfirmed, PassedIn, RamschRecorded,
@@ -104,6 +104,8 @@ class TableService:
         self._member_ids: dict[str, str] = {}  # name (casefolded) -> member id, from the laptop's roster
         self._card_seats: tuple[str, ...] = ()  # seated at setup by their member cards
         self._card_wanted = False  # the laptop assigns a card: the next unknown one goes there
+        self._elsewhere: dict[str, str] = {}  # member id -> the other table whose open list has him
+        self._told_elsewhere: set[str] = set()  # told once: a second tap seats him here all the same
         self._card_reporter: Callable[[str], None] | None = None
         self._inbox: Inbox[object] = Inbox()
         self._listeners: list[Callable[[PumpResult], None]] = []
@@ -224,6 +226,9 @@ class TableService:
             if isinstance(command, CardWanted):
                 self._card_wanted = command.wanted
                 return (), None
+            if isinstance(command, SeatedElsewhere):
+                self._elsewhere = dict(command.seats)
+                return (), None
             if isinstance(command, (CardScanned, UnknownCardScanned)):
                 told = self._member_card(command)
                 if told is not None:
@@ -239,7 +244,7 @@ class TableService:
                 decision = open_list(self._state, command, self._rng)
                 list_id = self._new_id()
                 if decision.events and self._card_seats:
-                    self._card_seats = ()
+                    self._card_seats, self._told_elsewhere = (), set()
                 if offer is not None and decision.events:
                     self._opened.add((offer.series, offer.table))
                     self._offer, self._opening = None, offer
@@ -286,6 +291,12 @@ class TableService:
         if member is None:
             return Refusal("unknown_member_card", f"card {command.raw!r} is in no roster the laptop sent",
                            "Karte unbekannt: bitte am Laptop anmelden", command)
+        there = self._elsewhere.get(self._member_ids.get(member.casefold(), ""))
+        if there and member not in self._card_seats and member not in self._told_elsewhere:
+            self._told_elsewhere.add(member)  # the other list may just not be closed yet: the next tap seats him
+            return Refusal("seated_elsewhere", f"{member} is on the open list of {there}",
+                           f"{member} sitzt laut Laptop an {there}: noch einmal auflegen, um hier Platz zu nehmen",
+                           command)
         if member in self._card_seats:
             self._card_seats = tuple(n for n in self._card_seats if n != member)
         elif len(self._card_seats) >= max(TABLE_SIZES):

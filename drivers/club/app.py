@@ -73,6 +73,8 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
             raise SyncRefused("replayed", "this request was already received once (a replay)", 401)
         return device, body
 
+    opened: dict[tuple[str, str, int], tuple[str, ...]] = {}  # a list's member ids while it is open, by length
+
     def ack(device: str, held: int, **extra: Any) -> dict[str, Any]:
         return {
             "v": PROTOCOL_VERSION, "device": device, "acked": held, **extra,
@@ -80,6 +82,7 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
             "time": clock(), "roster": Roster.from_json(store.document("roster")).table_roster(),
             "next_series": store.document(device_document_name(device)),
             "card_wanted": card_wanted(store, clock()),
+            "seated": seated_elsewhere(store, device, opened),
         }
 
     async def hello(request: Request) -> Response:
@@ -163,6 +166,27 @@ def card_wanted(store: CollectorStore, now: float) -> bool:
     """Whether a card is being assigned now (the tables report the next unknown card read)."""
     pending = store.document(CARD_ASSIGN)
     return bool(pending) and float(pending.get("until", 0)) > now
+
+
+def seated_elsewhere(store: CollectorStore, device: str, cache: dict[tuple[str, str, int], tuple[str, ...]]
+                     ) -> dict[str, str]:
+    """Member id -> the table's name, for the members on another table's open list (its
+    newest list, not yet closed): a card tapped there too is told where its member sits."""
+    out: dict[str, str] = {}
+    for table in store.tables():
+        lists = store.lists(table.device) if table.device != device else []
+        if not lists:
+            continue
+        newest = lists[-1]
+        key = (table.device, newest.list_id, newest.count)
+        if key not in cache:
+            first, last = store.event_at(table.device, newest.first_seq), store.event_at(table.device, newest.last_seq)
+            closed = last is None or last.get("type") == "list_closed"
+            data = first.get("data", {}) if first is not None and first.get("type") == "list_opened" else {}
+            members = data.get("members")
+            cache[key] = () if closed or not isinstance(members, list) else tuple(str(m) for m in members if m)
+        out.update(dict.fromkeys(cache[key], table.name))
+    return out
 
 
 def assign_card(store: CollectorStore, device: str, body: bytes, now: float) -> dict[str, Any]:

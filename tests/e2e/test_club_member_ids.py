@@ -105,3 +105,18 @@ def test_the_list_carries_member_ids_and_the_ranking_follows_them(laptop: tuple[
     store.close()
     total = {line["player"] for line in json.loads(server.text("/wertung.json"))["total"]}
     assert "Jürgen Maier-Schulz" in total and "Jürgen" not in total and "Gast Gustav" in total
+
+    # another table's ack says where the members of this open list sit (its card taps are told)
+    from device.sync import API, batch_body, sign_request
+    from drivers.club.app import new_pairing_code
+    from drivers.sync import pair_with_laptop
+    from tests.e2e.test_sync_refusals import post
+
+    store = SqliteCollectorStore(server.db)
+    code = new_pairing_code(store, now=time.time())
+    store.close()
+    secret = pair_with_laptop(server.url, code, "tisch-2b", name="Tisch 2").secret
+    path, body = f"{API}/events", batch_body("tisch-2b", [])
+    status, answer = post(server.url, path, body, sign_request(secret, "tisch-2b", "POST", path, body,
+                                                               now=time.time(), nonce="cd" * 16))
+    assert status == 200 and answer["seated"] == {ids["Jürgen"]: "Tisch 1", ids["Anna"]: "Tisch 1"}

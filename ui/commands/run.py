@@ -241,7 +241,7 @@ def answer_handler(service: Any, directory: Any, *, wake: Any) -> Any:
     the club's roster (kept beside the store), whether a card is being assigned, the next
     series released for this table; after a card reported for "Karte zuordnen", ask again
     at once (the roster with the new card comes with that ack)."""
-    from device.table import CardWanted, NextSeriesOffered, RosterReceived
+    from device.table import CardWanted, NextSeriesOffered, RosterReceived, SeatedElsewhere
     from drivers.roster_cache import RosterKeeper
 
     keeper = RosterKeeper(directory)
@@ -252,6 +252,7 @@ def answer_handler(service: Any, directory: Any, *, wake: Any) -> Any:
             return
         keeper.keep(answer.get("roster"))  # kept beside the store: cards seat members offline too
         service.submit(CardWanted(answer.get("card_wanted") is True))
+        service.submit(SeatedElsewhere.from_ack(answer.get("seated")))
         for command in (RosterReceived.from_ack(answer.get("roster")), NextSeriesOffered.from_ack(answer.get("next_series"))):
             if command is not None:
                 service.submit(command)

@@ -74,3 +74,14 @@ def test_while_the_laptop_assigns_a_card_the_next_unknown_one_goes_there_once() 
     table.ok(UnknownCardScanned("04A1B2C3", "unbekannt"))  # a roster card still seats its member
     assert table.refused(UnknownCardScanned("0000EEEE", "unbekannt"), "unknown_member_card")  # one card only
     assert sent == ["0000FFFF"] and table.snap.setup.card_seats == ("Jürgen",)
+
+
+def test_a_member_on_another_tables_open_list_is_told_where_and_a_second_tap_seats_him() -> None:
+    from device.table import SeatedElsewhere
+
+    table = seated_table()
+    table.ok(SeatedElsewhere.from_ack({"pJ": "Tisch 3", "pX": "Tisch 2"}))
+    told = table.refused(UnknownCardScanned("04A1B2C3", "unbekannt"), "seated_elsewhere")
+    assert told.reason_de == "Jürgen sitzt laut Laptop an Tisch 3: noch einmal auflegen, um hier Platz zu nehmen"
+    table.ok(UnknownCardScanned("04A1B2C3", "unbekannt"))
+    assert table.snap.setup.card_seats == ("Jürgen",)
