@@ -10,6 +10,8 @@ from device.club.members_csv import MAX_SHORT, MembersCsvError, parse_members
 from device.club.roster import Person, Roster, RosterError, fold
 from device.csvcell import csv_text
 
+MAX_FILE = 2_000_000
+"""The largest member list taken (bytes): a club's list of a few hundred members is ~30 kB."""
 MEMBERS_HEAD = ("Mitgliedsnummer", "Name", "Vorname", "Kurzname", "Karte", "Veröffentlichen")
 
 
@@ -24,6 +26,9 @@ def apply_action(roster: Roster, form: Mapping[str, str], upload: bytes | None) 
         if action == "import":
             if not upload:
                 raise MemberFormError("Keine Datei gewählt: die Mitgliederliste als CSV-Datei wählen")
+            if len(upload) > MAX_FILE:
+                raise MemberFormError(f"Die Datei ist mit {len(upload) // 1000} kB zu groß für eine Mitgliederliste "
+                                      f"(höchstens {MAX_FILE // 1_000_000} MB): die richtige Datei gewählt?")
             rows = parse_members(upload)
             changed = roster.imported(rows)
             added = len(changed.people) - len(roster.people)

@@ -89,3 +89,17 @@ def test_merging_two_entries_or_a_guests_spelling_makes_one_person() -> None:
     two_cards = Roster([Person("A B", "A", card="1"), Person("C D", "C", card="2")])
     with pytest.raises(RosterError, match="verschiedene Karten"):
         two_cards.merge("A B", "C D")
+
+
+def test_the_page_refuses_a_file_too_large_or_missing_in_words() -> None:
+    from ui.club.members import MAX_FILE, MemberFormError, apply_action
+
+    roster = Roster([Person("Anna Adler", "Anna")])
+    with pytest.raises(MemberFormError, match="Keine Datei gewählt"):
+        apply_action(roster, {"aktion": "import"}, b"")
+    with pytest.raises(MemberFormError, match="zu groß für eine Mitgliederliste"):
+        apply_action(roster, {"aktion": "import"}, b"x" * (MAX_FILE + 1))
+    changed, said = apply_action(roster, {"aktion": "import"}, text(";").encode("cp1252"))
+    assert said == "4 Mitglieder übernommen (4 neu, 0 aktualisiert)" and len(changed.people) == 5
+    with pytest.raises(MemberFormError, match="Den Kurznamen Anna hat schon Anna Adler"):
+        apply_action(changed, {"aktion": "speichern", "name": "Anna Berg", "kurz": "Anna"}, None)
