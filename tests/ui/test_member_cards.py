@@ -7,6 +7,10 @@ list opened carries the member ids. Screenshots in tests/artifacts/screens/800x4
 from __future__ import annotations
 
 import json
+import os
+import termios
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -59,3 +63,61 @@ def test_member_cards_seat_the_players_and_are_told_apart_from_playing_cards(dis
     seating = [line for line in seating if line["step"] not in ("tag 0012345678",)] + [run.step("tag 0012345678")]
     print(f"seating a four-table by cards: {len(seating)} reads and taps, "
           f"{sum(line['ms'] for line in seating) / 1000:.2f} s of the table's handling")
+
+
+def _tap_when_open(master: int, slave: int) -> None:
+    """The four members' cards on the reader, once the table's reader has opened the port
+    (pyserial switches the line to raw mode and drops what waited in it)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and termios.tcgetattr(slave)[3] & termios.ICANON:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    for line in (b"04:A1:B2:C3\r\n", b"0a1b2c3d\r\n", b"04b0b0b0\r\n", b"04FF0000\r\n"):
+        os.write(master, line)
+        time.sleep(0.3)  # a card after the other, as players tap them
+
+
+PTY_CONFIG = """
+[reader]
+mode = "uid"
+port = "{port}"
+deck = "{tmp}/deck.json"
+[gpio]
+pin_factory = "mock"
+confirm = 17
+back = 27
+[store]
+path = "{table}"
+"""
+
+
+def test_member_cards_over_the_pseudo_terminal_reader_seat_a_four_table(display: str, tmp_path: Path) -> None:
+    """Not --simulate: the real serial reader (UID lines) on a pty, the four cards written into
+    it once the table has opened the port (the roster was kept from the last ack)."""
+
+    table_dir = tmp_path / "table"
+    table_dir.mkdir()
+    uid_cards = {"Anna": "0A1B2C3D", "Bernd": "04B0B0B0"}  # NFC UIDs of 4 bytes (a UID reader sends 4, 7 or 10)
+    roster = [{**p, "card": uid_cards.get(str(p["name"]), p["card"])} for p in ROSTER]
+    (table_dir / "laptop-roster.json").write_text(json.dumps(roster), encoding="utf-8")
+    master, slave = os.openpty()
+    tapped = threading.Thread(target=_tap_when_open, args=(master, slave), daemon=True)
+    tapped.start()
+    try:
+        config = PTY_CONFIG.replace("{port}", os.ttyname(slave)).replace("{table}", str(table_dir))
+        run = run_table(display, [
+            "wait_screen setup",
+            'expect_text "Carla: Platz 4"',
+            "screenshot member-cards-pty-seated",
+            "tap setup_next", "tap length_tournament", "tap setup_next",
+            "wait_screen game",
+        ], config=config, simulate=False)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    opened = [json.loads(line)["event"] for path in (table_dir / "journal").glob("*.jsonl")
+              for line in path.read_text(encoding="utf-8").splitlines()]
+    first = next(e for e in opened if e["type"] == "list_opened")
+    assert first["data"]["players"] == ["Jürgen", "Anna", "Bernd", "Carla"]
+    assert first["data"]["members"] == ["pJ", "pA", "pB", "pC"]
