@@ -1,5 +1,8 @@
 """The arithmetic of the score list (Spielliste): totals, scoring systems, ranking, money.
 
+(One module over 600 lines on purpose: the score list's arithmetic is one set of pure functions
+over a ScoreSheet that build on each other: totals, systems, ranking, money.)
+
 Everything here is a pure function of a :class:`ScoreSheet`: the players (3, 4 or 5, as
 indices ``0 .. players-1``) and the list's entries in order — declarer games (:class:`Game`,
 with the signed list score that ``skattisch score`` gives), eingepasst rows

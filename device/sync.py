@@ -333,7 +333,7 @@ def plan_batch(entries: Sequence[JournalEntry], *, held: int, known: Mapping[int
 def journal_entries(events: Iterable[Mapping[str, Any]], *, prev: str = GENESIS) -> list[JournalEntry]:
     """A list's events as journal entries: the chain from ``prev`` (GENESIS for a whole list).
 
-    The fallback for a store without ``entries_after``: the same chain the journal writes.
+    The same chain the journal writes (tests and benchmarks build batches with it).
 
     >>> entries = journal_entries([{"seq": 1}, {"seq": 2}])
     >>> entries[0].prev == GENESIS and entries[1].prev == entries[0].hash

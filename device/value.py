@@ -1,5 +1,8 @@
 """Game value and outcome by the ISkO (section 5), including shortened games (4.1–4.3).
 
+(One module over 600 lines on purpose: the game value of ISkO section 5 in one place, read beside
+the rule text: declarations, matadors, levels, overbid, shortened games.)
+
 :func:`score_game` turns a declaration, the bid and the counted result of play into the
 list entry. Suit and Grand games multiply the base value by the sum of matadors and levels
 (Summe der Fälle, 5.3.2); Null games have fixed values (5.1.2); a lost game counts double

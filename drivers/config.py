@@ -1,5 +1,8 @@
 """The table's configuration: one TOML file, every key with a default, every mistake named.
 
+(One module over 600 lines on purpose: every key, its default and its check read as one table;
+split, a key's default and its check would sit in different files.)
+
 An empty file (or none at all) gives a working configuration; ``deploy/skattisch.example.toml``
 documents every key. Where the file is looked for: :func:`find_config`.
 

@@ -1,5 +1,8 @@
 """The serial card reader: barcode scanners and RFID readers behind a serial port.
 
+(One module over 600 lines on purpose: the one reader adapter, its three layers below each usable
+alone and tested alone.)
+
 Three layers, each usable alone:
 
 1. **Framing** (pure, no port): a :class:`Framing` turns the bytes read into frames and hands

@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from device.errors import SkatError
 from device.journal import JournalEntry
 from device.ports import EventStore
-from device.sync import API, MAX_BATCH, PROTOCOL_VERSION, batch_body, journal_entries, sign_request
+from device.sync import API, MAX_BATCH, PROTOCOL_VERSION, batch_body, sign_request
 from device.table.commands import SyncAcknowledged, SyncStatus
 from drivers.store import atomic_write
 
@@ -99,36 +99,14 @@ class EntrySource(Protocol):
 
 
 class StoreEntries:
-    """Entries from a store: the journal's own ``entries_after`` where the store has it, else
-    computed from each list's events (the same chain) and cached per list as it grows."""
+    """This device's entries from its store (the journal's own ``entries_after``)."""
 
     def __init__(self, store: EventStore, device: str) -> None:
         self._store = store
         self._device = device
-        self._chains: dict[str, list[JournalEntry]] = {}
 
     def entries_after(self, seq: int, limit: int | None = None) -> list[JournalEntry]:
-        native = getattr(self._store, "entries_after", None)
-        if native is not None:
-            found: list[JournalEntry] = native(seq, limit)
-            return found
-        wanted: list[JournalEntry] = []
-        for list_id in self._store.list_ids():
-            events = self._store.load(list_id)
-            chain = self._chains.get(list_id, [])
-            if len(chain) > len(events) or any(c.event != e for c, e in zip(chain[-1:], events[len(chain) - 1:])):
-                chain = []  # the list is not what it was: compute it anew
-            prev = chain[-1].hash if chain else None
-            chain = chain + (journal_entries(events[len(chain):], prev=prev) if prev else journal_entries(events))
-            self._chains[list_id] = chain
-            wanted.extend(e for e in chain if e.event.get("device") == self._device and _seq(e) > seq)
-        wanted.sort(key=_seq)
-        return wanted if limit is None else wanted[:limit]
-
-
-def _seq(entry: JournalEntry) -> int:
-    seq = entry.event.get("seq")
-    return seq if isinstance(seq, int) else 0
+        return self._store.entries_after(seq, limit)
 
 
 def entry_source(store: EventStore, device: str) -> EntrySource:

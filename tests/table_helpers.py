@@ -37,9 +37,23 @@ from device.table.service import PumpResult, TableService
 from device.table.snapshot import RowView, TableSnapshot
 from device.tricks import PlayedGame, play_game
 from tests.strategies import Revoke, deal, play_with_revoke
+from ui.i18n import refusal_text
+from ui.refusal_words import REFUSALS_DE, REFUSALS_EN
 
 POSITIONS = {"V": 0, "M": 1, "H": 2}
 DEVICE = "tisch-1"
+
+
+def german(refusal: Any) -> str:
+    """A refusal (or the snapshot's view of it) in the table's German words."""
+    assert refusal.key in REFUSALS_DE, f"no German words for the refusal {refusal.key!r}"
+    return refusal_text(refusal, "de")
+
+
+def english(refusal: Any) -> str:
+    """A refusal (or the snapshot's view of it) in the table's English words."""
+    assert refusal.key in REFUSALS_EN, f"no English words for the refusal {refusal.key!r}"
+    return refusal_text(refusal, "en")
 
 
 class ListStore:
@@ -133,16 +147,16 @@ class Table:
 
     def ok(self, *commands: object) -> PumpResult:
         result = self.do(*commands)
-        assert not result.refusals, [r.reason_de for r in result.refusals]
+        assert not result.refusals, [german(r) for r in result.refusals]
         return result
 
     def refused(self, command: object, code: str) -> Refusal:
-        """Send ``command``; it must be refused with ``code`` and a German and English reason."""
+        """Send ``command``; it must be refused with ``code`` and words for it in German and English."""
         before = self.service.state
         result = self.do(command)
-        assert [r.code for r in result.refusals] == [code], [(r.code, r.reason_de) for r in result.refusals]
+        assert [r.code for r in result.refusals] == [code], [(r.code, german(r)) for r in result.refusals]
         refusal = result.refusals[0]
-        assert refusal.reason and refusal.reason_de
+        assert english(refusal) and german(refusal)  # both languages have words for its key
         if code != "false_following":
             assert self.service.state == before and not result.events
         return refusal

@@ -1,15 +1,17 @@
 """The table screen's words: German by default, English selectable.
 
+(One module over 600 lines on purpose: the German and the English table side by side, so each
+key's two texts are found and checked together; the refusals' words are in ui/refusal_words.py.)
+
 Screens never hold a literal text: they ask :func:`tr` for a key. The German table is the
 reference; the English one must have the same keys (a test checks it) and the same
 ``{placeholders}``. The Skat terms English players use as they are (Vorhand, Schneider,
 Schwarz, Hand, Grand, Null, ouvert, Kontra, Bock, …) stay German in the English table too;
 the suits are Clubs, Spades, Hearts, Diamonds, and an eingepasst deal is "passed in".
 
-The texts the table service words itself (the result, the list's rows, the prompts, the
-reasons it refuses a step) come in the snapshot in German with an English counterpart
-beside them (``text`` / ``text_en``, a refusal's ``reason_de`` / ``reason``): :func:`pick`
-chooses the one for the current language.
+The texts the table service words itself (the result, the list's rows, the prompts) come in the snapshot in German with an English counterpart
+beside them (``text`` / ``text_en``): :func:`pick` chooses the one for the current language. A
+refusal says what happened (a key and its values): :func:`refusal_text` words it.
 
 >>> set_language("de"); tr("pass")
 'passe'
@@ -23,7 +25,7 @@ chooses the one for the current language.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -650,3 +652,106 @@ def pick(german: T, english: T | None) -> T:
     'gewonnen'
     """
     return english if _current == "en" and english else german
+
+
+# --- house-core (issue 22): the service's refusals are worded here, from their key and values ---
+
+
+def refusal_text(refusal: Any, lang: str | None = None) -> str:
+    """A refusal (:class:`device.table.flow.Refusal` or the snapshot's ``RefusalView``) in the
+    words of ``lang`` (default: the current language); the texts are in :mod:`ui.refusal_words`.
+
+    >>> from device.table.flow import Refusal
+    >>> refusal_text(Refusal("bad_bid", "not_a_bid_value", {"value": 19}), "en")
+    '19 is not a bid value (18, 20, 22, 23, 24, 27, …)'
+    """
+    from ui.refusal_words import refusal_words
+
+    return refusal_words(refusal.key, refusal.values, lang or _current)
+
+
+GERMAN.update({
+    "transfer_pays": "{payer} zahlt {payee} {amount}",
+    "question_text": "{position} ({player}) hat im {trick}. Stich nicht bedient ({discarded} auf {led}) und spielt "
+                     "jetzt {card}. Falsch bedient (ISkO 4.2.4)?",
+    "question_accept": "Ja, falsch bedient: Spiel endet",
+    "question_reject": "Nein, falsch gescannt: Karte verwerfen",
+    "null_lost_at_once": "{value} < {bid}: sofort verloren",
+    "sync_not_yet": "noch nicht synchronisiert",
+})
+ENGLISH.update({
+    "transfer_pays": "{payer} pays {payee} {amount}",
+    "question_text": "{position} ({player}) did not follow in trick {trick} ({discarded} on {led}) and now plays "
+                     "{card}. False following (ISkO 4.2.4)?",
+    "question_accept": "Yes, false following: the game ends",
+    "question_reject": "No, a wrong scan: drop the card",
+    "null_lost_at_once": "{value} < {bid}: lost at once",
+    "sync_not_yet": "not synced yet",
+})
+
+_SUITS_EN = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
+_RANKS_EN = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+
+
+def money(cents: int, lang: str | None = None) -> str:
+    """An amount in cents as players read it.
+
+    >>> money(134, "de"), money(-5, "de"), money(0, "de")
+    ('1,34 €', '-0,05 €', '0,00 €')
+    >>> money(134, "en"), money(-5, "en"), money(0, "en")
+    ('€1.34', '-€0.05', '€0.00')
+    """
+    sign = "-" if cents < 0 else ""
+    if (lang or _current) == "en":
+        return f"{sign}€{abs(cents) // 100}.{abs(cents) % 100:02d}"
+    return f"{sign}{abs(cents) // 100},{abs(cents) % 100:02d} €"
+
+
+def card_words(code: str, lang: str | None = None) -> str:
+    """A card (its code) as players say it.
+
+    >>> card_words("CJ", "de"), card_words("CJ", "en"), card_words("HT", "en")
+    ('Kreuz Bube', 'Jack of Clubs', '10 of Hearts')
+    """
+    if (lang or _current) == "en":
+        return f"{_RANKS_EN[code[1]]} of {_SUITS_EN[code[0]]}"
+    from device.cards import Card
+
+    return Card.parse(code).german
+
+
+def transfer_text(transfer: Any, lang: str | None = None) -> str:
+    """One payment of the settlement (the snapshot's ``TransferView``): who pays whom how much."""
+    return _in(lang, "transfer_pays", payer=transfer.payer, payee=transfer.payee,
+               amount=money(transfer.amount, lang))
+
+
+def question_text(question: Any, lang: str | None = None) -> str:
+    """The false-following question (the snapshot's ``QuestionView``) in words."""
+    from device.table.rotation import POSITION_NAMES
+
+    cards = {name: card_words(getattr(question, name), lang) for name in ("discarded", "led", "card")}
+    return _in(lang, "question_text", position=POSITION_NAMES[question.position], player=question.player,
+               trick=question.trick, **cards)
+
+
+def option_reason(option: Any, lang: str | None = None) -> str:
+    """Why a declaration option (the snapshot's ``DeclarationOption``) is greyed; "" if allowed."""
+    from ui.refusal_words import refusal_words
+
+    return "" if option.refused is None else refusal_words(option.refused, {}, lang or _current)
+
+
+def sync_text(sync: Any, lang: str | None = None) -> str:
+    """How far the sync got (the snapshot's ``SyncView``): no laptop, not yet, or up to game n."""
+    if not sync.laptop:
+        return _in(lang, "sync_no_laptop")
+    return _in(lang, "sync_upto", game=sync.synced_games) if sync.synced_games else _in(lang, "sync_not_yet")
+
+
+def _in(lang: str | None, key: str, **values: object) -> str:
+    """:func:`tr` in ``lang`` (default: the current language)."""
+    return _TABLES[lang or _current][key].format(**values)
+
+
+# --- end of house-core's block -------------------------------------------------------------

@@ -20,8 +20,8 @@ Service (``device.table.service``)::
     service.events_after(seq)      # this device's events as JSON dicts (for the sync)
     service.state / .events / .device_id / .last_seq / .list_id
 
-``pump`` never raises: a refused command gives a :class:`flow.Refusal` (``code``,
-``reason`` English, ``reason_de`` for the screen; also ``snapshot().refusal`` until the next
+``pump`` never raises: a refused command gives a :class:`flow.Refusal` (``code``, and what
+happened as ``key`` and ``values``, worded by ``ui/i18n.py``; also ``snapshot().refusal`` until the next
 accepted command). Events are appended to the store (durable) before the state changes and
 before listeners hear of them.
 
@@ -87,9 +87,9 @@ Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; German text ready
     correction   CorrectionView(entry, proposed_by, old_text, new_text, consented,
                  waiting_for) | None
     reader       ReaderView(connected, port, detail)
-    sync         SyncView(acked_seq, last_seq, synced_games, text)
+    sync         SyncView(acked_seq, last_seq, synced_games, laptop, reachable)
     setup        SetupView(roster, scoring, profiles, tournament_lengths, last_players)
-    refusal      RefusalView(code, text, reason) | None
+    refusal      RefusalView(code, key, values) | None
     may_undo, may_join, may_end_series, bock_games, bock_text, kontra_enabled, bock_enabled
 
 Events (``device.table.events``): ``Event(id, seq, device, list_id, body, at)`` with

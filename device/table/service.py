@@ -253,12 +253,10 @@ class TableService:
             return self._record(decision, list_id), decision.refusal
         except OSError as exc:  # the store could not make the events durable: nothing happened
             log.error("store failed for %r: %s", command, exc)
-            return (), Refusal("store_failed", f"the events could not be stored: {exc}",
-                               f"Speichern fehlgeschlagen, nichts wurde eingetragen: {exc}", command)
+            return (), Refusal("store_failed", "store_failed", {"error": str(exc)}, command)
         except Exception as exc:  # never let a bug escape pump: refuse and log it
             log.exception("command %r failed", command)
-            return (), Refusal("internal_error", f"internal error: {exc!r}",
-                               f"Interner Fehler, bitte melden: {exc}", command)
+            return (), Refusal("internal_error", "internal_error", {"error": str(exc), "error_repr": repr(exc)}, command)
 
     def _offered(self, offer: NextSeriesOffered) -> None:
         """Keep the laptop's latest offer (shown at the table) unless it was opened already."""
@@ -275,33 +273,26 @@ class TableService:
         if isinstance(command, CardScanned):
             if not setting_up:
                 return None
-            return Refusal("playing_card_at_setup", f"a playing card ({command.card.code}) while no list is open",
-                           "Spielkarte erkannt: zum Hinsetzen die Mitgliedskarte auflegen", command)
+            return Refusal("playing_card_at_setup", "playing_card_at_setup", {"card": command.card.code}, command)
         member = self._member_cards.get(card_id(command.raw))
         if not setting_up:
             if member is None:
                 return None
-            return Refusal("member_card_in_play", f"{member}'s member card during the game",
-                           f"Mitgliedskarte von {member}: jetzt wird eine Spielkarte erwartet", command)
+            return Refusal("member_card_in_play", "member_card_in_play", {"member": member}, command)
         if member is None and self._card_wanted and self._card_reporter is not None:
             self._card_wanted = False  # one card per assignment; the laptop says again if it still waits
             self._card_reporter(card_id(command.raw))
-            return Refusal("card_to_laptop", "the card went to the laptop, which assigns it",
-                           "Karte an den Laptop gemeldet: dort wird sie zugeordnet", command)
+            return Refusal("card_to_laptop", "card_to_laptop", {"raw": command.raw}, command)
         if member is None:
-            return Refusal("unknown_member_card", f"card {command.raw!r} is in no roster the laptop sent",
-                           "Karte unbekannt: bitte am Laptop anmelden", command)
+            return Refusal("unknown_member_card", "unknown_member_card", {"raw": command.raw}, command)
         there = self._elsewhere.get(self._member_ids.get(member.casefold(), ""))
         if there and member not in self._card_seats and member not in self._told_elsewhere:
             self._told_elsewhere.add(member)  # the other list may just not be closed yet: the next tap seats him
-            return Refusal("seated_elsewhere", f"{member} is on the open list of {there}",
-                           f"{member} sitzt laut Laptop an {there}: noch einmal auflegen, um hier Platz zu nehmen",
-                           command)
+            return Refusal("seated_elsewhere", "seated_elsewhere", {"member": member, "table": there}, command)
         if member in self._card_seats:
             self._card_seats = tuple(n for n in self._card_seats if n != member)
         elif len(self._card_seats) >= max(TABLE_SIZES):
-            return Refusal("table_full", "a table seats at most five players", "Am Tisch sitzen höchstens fünf Spieler",
-                           command)
+            return Refusal("table_full", "table_full", {}, command)
         else:
             self._card_seats = (*self._card_seats, member)
         self._changed()
@@ -323,8 +314,7 @@ class TableService:
         """The OpenList of the one tap: the offered players, the last list's settings."""
         offer = self._offer
         if offer is None:
-            return Refusal("no_next_series", "the laptop has sent no next series for this table",
-                           "Der Laptop hat noch keine nächste Serie für diesen Tisch freigegeben", OpenNextSeries())
+            return Refusal("no_next_series", "no_next_series", {}, OpenNextSeries())
         setup = self._state.setup
         if setup is None:
             return OpenList(offer.players, series_length=TOURNAMENT_LENGTHS.get(len(offer.players)),
@@ -380,8 +370,7 @@ class TableService:
             log.error("store failed for %d commands: %s", len(produced), exc)
             self._restore(self._stored)
             for command, _ in produced:
-                refusals.append(Refusal("store_failed", f"the events could not be stored: {exc}",
-                                        f"Speichern fehlgeschlagen, nichts wurde eingetragen: {exc}", command))
+                refusals.append(Refusal("store_failed", "store_failed", {"error": str(exc)}, command))
             self._refusal = refusals[-1]
             return
         events.extend(new)

@@ -1,20 +1,21 @@
 """The snapshot: a frozen, plain view of the table for the UI, with no rules left to apply.
 
-Everything a screen draws is here, already decided and worded in German, with the English in
-a ``*_en`` field beside each text (``text`` / ``text_en``, ``prompt`` / ``prompt_en``, …; a
-refusal's ``reason`` is English): the phase, game n of N, who deals, who sits out,
+Everything a screen draws is here, already decided; most texts worded in German, with the
+English in a ``*_en`` field beside each (``text`` / ``text_en``, ``prompt`` / ``prompt_en``, …),
+while a refusal, a greyed declaration's reason, the false-following question and the payments
+carry their facts and ``ui/i18n.py`` words them: the phase, game n of N, who deals, who sits out,
 Vorhand/Mittelhand/Hinterhand, what the bidder may say, which declarations are possible (and
 why the others are greyed out), the trick on the table, each party's points and tricks, the
 result as the list entry, the list with running totals, the end-of-series totals, ranking and
 money, the reader and the sync. Fields are str, int, bool,
 None and tuples of those or of other views; a screen only reads them and sends commands.
 
-Build it with :meth:`device.table.service.TableService.snapshot`.
+Build it with :meth:`device.table.service.TableService.snapshot`. The views themselves are in
+:mod:`device.table.views` (re-exported here).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from device.cards import Card, Rank, Suit
@@ -25,21 +26,26 @@ from device.scoring import ScoringSystem
 from device.table.commands import Declare
 from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
-    Refusal, cards_since_kontra, dealer_seat, option_refusal, option_warning, parse_stake, withdrawable_passed_in,
+    Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
 )
 from device.table.listing import ListFigures, figures, paper_rows
 from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
 from device.table.state import Deal, Phase, Row, TableState
+from device.table.views import (
+    BiddingView, CorrectionView, DeclarationOption, DeclarationView, EndView, ListView, PlayView,
+    PlayedCardView, QuestionView, RamschView, ReaderView, RefusalView, ResultView, RowView,
+    SeatView, SetupView, StandingView, SyncView, TableSnapshot, TransferView, TrickView,
+)
 from device.tricks import trick_winner
-from device.value import GameResult, describe_declaration_en
+from device.value import GameResult, describe_declaration_en, is_overbid_null
 from device.variants import BOCK_FACTOR, BockState, may_say_kontra, may_say_re
 
 __all__ = [
     "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
     "PlayView", "PlayedCardView", "QuestionView", "RamschView", "ReaderView", "RefusalView", "ResultView", "RowView",
     "SeatView", "SetupView", "StandingView", "SyncView", "TableSnapshot", "TransferView", "TrickView",
-    "build_snapshot", "card_en", "declaration_options", "money_de", "money_en",
+    "build_snapshot", "card_en", "declaration_options",
 ]
 
 SCORING_LABELS = {
@@ -54,376 +60,7 @@ SCORING_LABELS_EN = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """One player at the table. ``position`` 0/1/2 (Vorhand …) in the current game, None if out."""
-
-    seat: int
-    number: int  # Platz 1, 2, …
-    name: str
-    dealer: bool
-    sits_out: bool
-    position: int | None
-    position_name: str | None
-    declarer: bool
-    total: int  # under the list's scoring system
-
-
-@dataclass(frozen=True, slots=True)
-class BiddingView:
-    """Who speaks and what he may say: bid buttons ``values``, "ja" if ``may_hold``, "passe"."""
-
-    prompt: str
-    speaker: int
-    speaker_name: str
-    role: str  # "bidding", "answering", "deciding"
-    partner: int | None
-    current: int | None
-    values: tuple[int, ...]
-    may_hold: bool
-    may_pass: bool
-    history: tuple[str, ...]
-    prompt_en: str = ""
-    history_en: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class DeclarationOption:
-    """One declaration button: send ``Declare.parse(key)``; greyed out with ``reason`` if not allowed."""
-
-    key: str
-    label: str
-    game: str
-    hand: bool
-    ouvert: bool
-    announced: str | None
-    allowed: bool
-    reason: str
-    label_en: str = ""
-    reason_en: str = ""
-    #: Allowed, but what it leads to: a Null after a bid above its value is lost at once (ISkO 3.4.4).
-    warning: str = ""
-    warning_en: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class DeclarationView:
-    declarer: int
-    declarer_name: str
-    bid: int
-    skat_taken: bool
-    may_take_skat: bool
-    options: tuple[DeclarationOption, ...]
-    skat: tuple[str, ...]  # pushed cards scanned or tapped so far
-    prompt: str
-    prompt_en: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedCardView:
-    position: int
-    name: str
-    card: str
-    german: str
-
-
-@dataclass(frozen=True, slots=True)
-class TrickView:
-    number: int  # 1-based
-    cards: tuple[PlayedCardView, ...]
-    winner: int | None  # position holding or taking it
-    winner_name: str | None
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class QuestionView:
-    """A question for the table (false following): answer with AcceptFalseFollowing/RejectCard."""
-
-    text: str
-    accept_label: str
-    reject_label: str
-    text_en: str = ""
-    accept_label_en: str = ""
-    reject_label_en: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayView:
-    """The game being played. During play the declarer's points are his tricks only: the pushed
-    skat stays hidden until the result (UI.md: hidden information stays hidden)."""
-
-    declaration: str
-    declarer: int
-    declarer_name: str
-    bid: int
-    to_play: int | None
-    to_play_name: str | None
-    trick: TrickView
-    last_trick: TrickView | None
-    tricks_done: int
-    declarer_points: int
-    declarer_tricks: int
-    defender_points: int
-    defender_tricks: int
-    kontra: bool
-    re: bool
-    may_kontra: tuple[int, ...]  # positions that may say Kontra now
-    may_re: bool
-    null_lost: bool  # the declarer of a Null took a trick: offer EndGame(NULL_LOST)
-    question: QuestionView | None
-    cards_seen: tuple[str, ...]  # cards the picker greys out
-    may_enter_result: bool
-    may_push_skat: bool
-    game: str | None = None  # the declared game: "clubs", "spades", "hearts", "diamonds", "grand", "null"
-    matador_choices: tuple[int, ...] = ()  # what a directly entered result may give: +1 "mit 1" … -n "ohne n"
-    declaration_en: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ResultView:
-    """The result as the list entry, waiting for the declarer and one defender to confirm."""
-
-    text: str
-    won: bool | None
-    base_value: int | None
-    matadors: str | None
-    levels: tuple[str, ...]
-    value: int | None
-    score: int | None
-    overbid: bool
-    multiplier: int
-    marks: tuple[str, ...]
-    ending: str | None
-    note: str | None
-    needs_matadors: bool
-    matador_choices: tuple[int, ...]
-    problem: str | None
-    confirmed: tuple[str, ...]
-    waiting_for: str
-    may_confirm: tuple[int, ...]  # seats whose confirmation counts now
-    may_add_skat: bool
-    game: str | None = None  # the game ("clubs" … "null"); None for a Ramsch
-    text_en: str = ""
-    waiting_for_en: str = ""
-    ending_en: str | None = None
-    note_en: str | None = None
-    declarer_points: int | None = None  # the counts the result was scored with (the skat included)
-    declarer_tricks: int | None = None
-    bid: int | None = None  # the final bid (an overbid game is valued at it)
-
-
-@dataclass(frozen=True, slots=True)
-class RowView:
-    number: int
-    kind: str  # "game", "passed_in", "ramsch"
-    dealer: str
-    declarer: str | None
-    text: str
-    score: int | None
-    points: tuple[int | None, ...]  # per list player: classic points written (None: not at the table)
-    totals: tuple[int, ...]  # per list player: running totals under the scoring system
-    marks: tuple[str, ...]  # "Kontra", "Re", "Bock"
-    corrected: bool
-    earlier: tuple[str, ...]  # the texts this entry had before corrections, oldest first
-    game: str | None = None  # the record's game ("clubs" … "null"); None for eingepasst and Ramsch
-    declarer_seat: int | None = None  # the declarer's list seat when it was played (for a correction)
-    declarer_points: int | None = None  # the counts the entry was scored with (skat included)
-    declarer_tricks: int | None = None
-    matadors: int | None = None  # signed; None in Null
-    matador_choices: tuple[int, ...] = ()  # what a corrected entry of this game may give
-    declaration: str | None = None  # the declaration in words ("Kreuz Hand"), without the counts
-    text_en: str = ""
-    earlier_en: tuple[str, ...] = ()
-    declaration_en: str | None = None  # "Clubs Hand"
-    # the paper list's columns (:class:`device.table.listing.PaperRow`)
-    short: str = ""  # "Kreuz H", "eingepasst", "Ramsch"
-    short_en: str = ""
-    base_value: int | None = None  # Grundwert
-    tops: int | None = None  # Spitzen, signed: +2 "mit 2", -3 "ohne 3"
-    levels: int | None = None  # Gewinnstufen beyond the Spitzen
-    game_points: tuple[int | None, ...] = ()  # per list player: running game points where this row changed them
-
-
-@dataclass(frozen=True, slots=True)
-class RamschView:
-    """A Ramsch (everybody passed and the profile plays it), by position (0 Vorhand, 1
-    Mittelhand, 2 Hinterhand): what the table enters with ``EnterRamsch``, and once entered
-    each position's card points (with the skat where it went), tricks and list score."""
-
-    positions: tuple[str, ...]  # names of Vorhand, Mittelhand, Hinterhand
-    may_push: bool  # Schieberamsch: ask how many players pushed the skat on unseen
-    max_pushes: int
-    bock: int  # the deal's Bock multiplier (1: none)
-    prompt: str
-    entered: bool
-    points: tuple[int, ...]  # () until entered
-    tricks: tuple[int, ...]
-    scores: tuple[int, ...]
-    skat_to: int | None  # the position that got the skat's points, if anybody
-    prompt_en: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ListView:
-    players: tuple[str, ...]
-    system: str
-    system_label: str
-    rows: tuple[RowView, ...]
-    totals: tuple[int, ...]
-    classic: tuple[int, ...]
-    won: tuple[int, ...]
-    lost: tuple[int, ...]
-    system_label_en: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class StandingView:
-    rank: int
-    name: str
-    total: int
-    won: int
-    lost: int
-
-
-@dataclass(frozen=True, slots=True)
-class TransferView:
-    payer: str
-    payee: str
-    amount: int  # coins (cents)
-    text: str
-    text_en: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class EndView:
-    """Totals, ranking (SkWO tie-breaks) and money; the closing confirmations."""
-
-    system_label: str
-    totals: tuple[int, ...]
-    ranking: tuple[StandingView, ...]
-    stake: str
-    endzahlen: tuple[int, ...]
-    amounts: tuple[int, ...]  # per list player, coins: + receives, - pays
-    transfers: tuple[TransferView, ...]
-    bierlachs_losses: tuple[int, ...] | None
-    confirmed: tuple[str, ...]
-    waiting_for: tuple[str, ...]
-    closed: bool
-    system_label_en: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class CorrectionView:
-    entry: int
-    proposed_by: str
-    old_text: str
-    new_text: str
-    consented: tuple[str, ...]
-    waiting_for: tuple[str, ...]
-    old_text_en: str = ""
-    new_text_en: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ReaderView:
-    connected: bool
-    port: str
-    detail: str
-
-
-@dataclass(frozen=True, slots=True)
-class SyncView:
-    acked_seq: int
-    last_seq: int
-    synced_games: int
-    text: str
-    text_en: str = ""
-    laptop: str = ""  # "" when no laptop is paired: the club plays without one (no alarm)
-    reachable: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SetupView:
-    roster: tuple[str, ...]
-    scoring: tuple[tuple[str, str], ...]  # (value, label), default first
-    profiles: tuple[str, ...]
-    tournament_lengths: tuple[tuple[int, int], ...]  # (players, games)
-    last_players: tuple[str, ...]
-    card_seats: tuple[str, ...] = ()  # the names seated by their member cards, in the order tapped
-
-
-@dataclass(frozen=True, slots=True)
-class RefusalView:
-    code: str
-    text: str  # German, for the screen
-    reason: str  # English
-
-
-@dataclass(frozen=True, slots=True)
-class TableSnapshot:
-    """The whole table as plain data. Sub-views are None when they do not apply."""
-
-    phase: str
-    list_id: str | None
-    device: str
-    players: tuple[str, ...]  # seat order
-    table_size: int
-    game_no: int  # the game being played (or the next), 1-based
-    series_length: int | None
-    game_text: str  # "Spiel 5 von 36"
-    round_no: int
-    dealer: int | None
-    dealer_name: str | None
-    seats: tuple[SeatView, ...]
-    positions: tuple[str, ...]  # names of Vorhand, Mittelhand, Hinterhand
-    sitting_out: tuple[str, ...]
-    bidding: BiddingView | None
-    declaration: DeclarationView | None
-    play: PlayView | None
-    result: ResultView | None
-    list: ListView | None
-    end: EndView | None
-    correction: CorrectionView | None
-    reader: ReaderView
-    sync: SyncView
-    refusal: RefusalView | None
-    setup: SetupView
-    may_undo: bool
-    may_join: bool
-    may_end_series: bool
-    bock_games: int  # Bock deals still to play (the current one included)
-    bock_text: str  # e.g. "Bock (noch 3 Spiele)"; "" without Bock
-    kontra_enabled: bool
-    bock_enabled: bool
-    ramsch: RamschView | None = None  # phases "ramsch" and the Ramsch's "result"
-    game_text_en: str = ""  # "Game 5 of 36"
-    bock_text_en: str = ""  # "Bock (3 games left)"
-    next_series: str = ""  # what the laptop released: "Serie 2 · Tisch 3: Anna (Platz 1), Bernd, …"; "" if none
-    next_series_players: tuple[str, ...] = ()  # its players in seat order (OpenNextSeries opens the list)
-
-
 # --------------------------------------------------------------------------- building
-
-
-def money_de(cents: int) -> str:
-    """An amount in cents as players read it.
-
-    >>> money_de(134), money_de(-5), money_de(0)
-    ('1,34 €', '-0,05 €', '0,00 €')
-    """
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100},{abs(cents) % 100:02d} €"
-
-
-def money_en(cents: int) -> str:
-    """An amount in cents as English players read it.
-
-    >>> money_en(134), money_en(-5), money_en(0)
-    ('€1.34', '-€0.05', '€0.00')
-    """
-    sign = "-" if cents < 0 else ""
-    return f"{sign}€{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
 _SUITS_EN = {Suit.CLUBS: "Clubs", Suit.SPADES: "Spades", Suit.HEARTS: "Hearts", Suit.DIAMONDS: "Diamonds"}
@@ -480,16 +117,16 @@ def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
                          Declare(game, hand=True, announced=Level.SCHWARZ),
                          Declare(game, hand=True, ouvert=True)]
     options = []
+    bid = deal.bid
+    assert bid is not None
     for variant in variants:
         declaration = Declaration.make(variant.game, hand=variant.hand, ouvert=variant.ouvert, announced=variant.announced)
         refused = option_refusal(deal, declaration)
-        warned = option_warning(deal, declaration)
         options.append(DeclarationOption(
             key=variant.key, label=declaration.describe_de(), game=variant.game.value, hand=declaration.hand,
             ouvert=declaration.ouvert, announced=declaration.announced.record_name,
-            allowed=refused is None, reason="" if refused is None else refused[1],
-            label_en=describe_declaration_en(declaration), reason_en="" if refused is None else refused[0],
-            warning="" if warned is None else warned[1], warning_en="" if warned is None else warned[0]))
+            allowed=refused is None, refused=refused, label_en=describe_declaration_en(declaration),
+            lost_at_once=(declaration.null_value, bid) if is_overbid_null(declaration, bid) else None))
     return tuple(options)
 
 
@@ -535,15 +172,8 @@ def _play(state: TableState, deal: Deal) -> PlayView:
     question = None
     if deal.query is not None:
         q = deal.query
-        who = f"{POSITION_NAMES[q.position]} ({state.seating[deal.active[q.position]]})"
-        question = QuestionView(
-            text=(f"{who} hat im {q.trick_index + 1}. Stich nicht bedient ({q.discarded.german} auf {q.led.german}) "
-                  f"und spielt jetzt {q.card.german}. Falsch bedient (ISkO 4.2.4)?"),
-            accept_label="Ja, falsch bedient: Spiel endet", reject_label="Nein, falsch gescannt: Karte verwerfen",
-            text_en=(f"{who} did not follow in trick {q.trick_index + 1} ({card_en(q.discarded)} on "
-                     f"{card_en(q.led)}) and now plays {card_en(q.card)}. False following (ISkO 4.2.4)?"),
-            accept_label_en="Yes, false following: the game ends",
-            reject_label_en="No, a wrong scan: drop the card")
+        question = QuestionView(q.position, state.seating[deal.active[q.position]], q.trick_index + 1,
+                                q.discarded.code, q.led.code, q.card.code)
     # Hidden information stays hidden: during play the declarer's points are his tricks only
     # (the pushed skat is his secret until the game ends), and only played cards are "seen".
     return PlayView(
@@ -737,9 +367,7 @@ def _end(state: TableState, figs: ListFigures) -> EndView:
     settlement = figs.settlement
     transfers: tuple[TransferView, ...] = ()
     if settlement is not None:
-        transfers = tuple(TransferView(figs.players[t.payer], figs.players[t.payee], t.amount,
-                                       f"{figs.players[t.payer]} zahlt {figs.players[t.payee]} {money_de(t.amount)}",
-                                       f"{figs.players[t.payer]} pays {figs.players[t.payee]} {money_en(t.amount)}")
+        transfers = tuple(TransferView(figs.players[t.payer], figs.players[t.payee], t.amount)
                           for t in settlement.transfers)
     confirmed = tuple(state.seating[s] for s in state.list_confirmations)
     waiting = tuple(n for s, n in enumerate(state.seating) if s not in state.list_confirmations)
@@ -831,11 +459,7 @@ def build_snapshot(
     length = setup.series_length if setup is not None else None
     game_text = "" if setup is None else (f"Spiel {game_no} von {length}" if length else f"Spiel {game_no}")
     game_text_en = "" if setup is None else (f"Game {game_no} of {length}" if length else f"Game {game_no}")
-    sync_text = f"synchronisiert bis Spiel {synced_games}" if synced_games else "noch nicht synchronisiert"
-    sync_text_en = f"synced up to game {synced_games}" if synced_games else "not synced yet"
-    if not laptop:
-        sync_text, sync_text_en = "ohne Laptop", "no laptop"
-    refusal_view = None if refusal is None else RefusalView(refusal.code, refusal.reason_de, refusal.reason)
+    refusal_view = None if refusal is None else RefusalView(refusal.code, refusal.key, refusal.values)
     deal_busy = deal is not None and bool(deal.steps)
     playing = deal is not None and phase not in (Phase.SERIES_OVER, Phase.CLOSED, Phase.SETUP)
     return TableSnapshot(
@@ -851,7 +475,7 @@ def build_snapshot(
         list=_list(state, figs) if figs is not None else None,
         end=_end(state, figs) if figs is not None else None,
         correction=_correction(state), reader=reader,
-        sync=SyncView(acked_seq, last_seq, synced_games, sync_text, sync_text_en, laptop, laptop_reachable), refusal=refusal_view,
+        sync=SyncView(acked_seq, last_seq, synced_games, laptop, laptop_reachable), refusal=refusal_view,
         setup=SetupView(roster=roster, scoring=tuple(SCORING_LABELS.items()), profiles=profiles,
                         tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players,
                         card_seats=card_seats),

@@ -42,7 +42,7 @@ from typing import Any
 
 from device.journal import JournalEntry
 from device.table import TableService
-from drivers.legacy_store import LegacyTinyDBStore
+from drivers.store.legacy import LegacyTinyDBStore
 from drivers.store import JournalEventStore
 from tests.e2e.service_crash_writer import next_command
 

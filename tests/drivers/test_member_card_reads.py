@@ -15,7 +15,7 @@ from drivers.barcode import Symbology
 from drivers.deck import Deck
 from drivers.reader import Mode, SerialCardReader, rdm6300_frame
 from tests.drivers.test_reader import FAST_RETRY, PtyDevice, take, take_status
-from tests.table_helpers import Table
+from tests.table_helpers import Table, german
 
 TAGS = [f"0A0000{i:04X}" for i in range(32)]
 DECK = Deck(zip(TAGS, Deck().missing()), source="club-deck")
@@ -65,5 +65,5 @@ def test_a_playing_cards_tag_at_setup_is_told_apart(tmp_path: Path) -> None:
     finally:
         device.close()
     assert isinstance(item, CardScanned)
-    assert "Mitgliedskarte" in table.refused(item, "playing_card_at_setup").reason_de
+    assert "Mitgliedskarte" in german(table.refused(item, "playing_card_at_setup"))
     assert table.snap.setup.card_seats == ()

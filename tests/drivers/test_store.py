@@ -17,7 +17,7 @@ import pytest
 from device.errors import SkatError
 from device.journal import GENESIS, chain_hash, parse_line, verify_chain
 from device.ports import EventStore
-from drivers.legacy_store import LegacyTinyDBStore
+from drivers.store.legacy import LegacyTinyDBStore
 from drivers.store import (
     InvalidEventError,
     InvalidListIdError,

@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from device.journal import verify_chain
-from device.sync import journal_entries
 from device.table import SyncStatus
 from drivers.club.app import new_pairing_code
 from drivers.club.store import SqliteCollectorStore
@@ -56,26 +54,6 @@ def paired_client(collector: Collector, table: Table, directory: Path, **options
     finally:
         store.close()
     return client
-
-
-def test_the_fallback_gives_each_lists_chain_in_seq_order_and_follows_growth(tmp_path: Path) -> None:
-    store = TinyDBEventStore(tmp_path / "store")
-    table = a_table(store.device_id, store)
-    play(table, 5)  # a list of 4 games, then a new list
-    source = StoreEntries(store, table.service.device_id)
-    entries = source.entries_after(0)
-    lists = store.list_ids()
-    assert len(lists) == 2
-    for list_id in lists:
-        own = [e for e in entries if e.event["list_id"] == list_id]
-        assert own == journal_entries(store.load(list_id))  # the chain from GENESIS over the list's events
-        verify_chain((e.prev, e.hash, e.event) for e in own)
-    assert [e.event["seq"] for e in entries] == list(range(1, table.service.last_seq + 1))
-    seen = table.service.last_seq
-    play(table, 1)
-    assert source.entries_after(seen) == journal_entries(store.load(lists[-1]))[-(table.service.last_seq - seen):]
-    assert [e.event["seq"] for e in source.entries_after(3, limit=2)] == [4, 5]
-    store.close()
 
 
 def test_the_state_is_durable_private_and_a_damaged_file_means_unpaired(tmp_path: Path) -> None:

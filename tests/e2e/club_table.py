@@ -23,6 +23,7 @@ from typing import Any
 
 from device.hardware import UnknownCardScanned
 from device.table import ConfirmList, OpenNextSeries, TableService
+from ui.i18n import refusal_text
 from drivers.store import TinyDBEventStore, device_id
 from drivers.sync import STATE_FILE, SyncStateFile, make_client, pair_with_laptop
 from tests.e2e.service_crash_writer import next_command
@@ -97,7 +98,7 @@ def main() -> int:
             result = service.pump()
             snap = service.snapshot()
             print(json.dumps({"shown": shown, "players": list(snap.players),
-                              "refused": [r.reason for r in result.refusals]}), flush=True)
+                              "refused": [refusal_text(r, "en") for r in result.refusals]}), flush=True)
         elif words[0] == "tag":  # a member card on the table's reader (a payload the deck does not know)
             service.submit(UnknownCardScanned(words[1], "unbekannt"))
             result = service.pump()

@@ -20,6 +20,7 @@ from device.table import Bid, Confirm, ConfirmList, Declare, EnterResult, OpenLi
 from device.tricks import play_game
 from device.games import GameType
 from drivers.store import JournalEventStore, device_id
+from ui.i18n import refusal_text
 from tests.strategies import deal, play_random
 
 PLAYERS = ("Anna", "Bernd", "Carla")
@@ -81,7 +82,7 @@ def main(directory: str, games: int) -> int:
         result = service.pump()
         for refusal in result.refusals:
             if refusal.code not in ("already_confirmed",):
-                print(f"refused {refusal.code}: {refusal.reason}", file=sys.stderr, flush=True)
+                print(f"refused {refusal.code}: {refusal_text(refusal, 'en')}", file=sys.stderr, flush=True)
         for event in result.events:
             if event.body.TYPE == "game_recorded":
                 done += 1

@@ -16,7 +16,7 @@ import pytest
 
 from device.journal import journal_line
 from device.table import TableService
-from drivers.legacy_store import LegacyTinyDBStore
+from drivers.store.legacy import LegacyTinyDBStore
 from drivers.store import JournalEventStore
 from tests.e2e.service_crash_writer import next_command
 

@@ -62,7 +62,8 @@ def test_the_end_shows_every_payment_and_the_game_points_beside_the_ranking() ->
     end, view = snap.end, snap.list
     assert end is not None and view is not None
     assert len(end.transfers) == 3
-    assert money_lines(end) == [t.text.replace(" €", "\u00a0€") for t in end.transfers]
+    assert money_lines(end) == [f"{t.payer} zahlt {t.payee} {t.amount // 100},{t.amount % 100:02d}\u00a0€"
+                                for t in end.transfers]
     lines = standing_lines(end, view)
     classic = dict(zip(view.players, view.classic))
     assert [line.name for line in lines] == [s.name for s in end.ranking]

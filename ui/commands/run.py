@@ -176,6 +176,7 @@ class _Parts:
 def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts, *,
          store_problem: str | None = None) -> int:
     from device.table import OpenList, TableService
+    from ui.i18n import refusal_text
     from drivers.adapters import DeckLoad, build_panel, build_reader, build_store, load_deck
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
@@ -190,7 +191,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         names = tuple(n.strip() for n in args.players.split(",") if n.strip())
         result = service.handle(OpenList(names, series_length=None if len(names) > 4 else {3: 36, 4: 48}[len(names)]))
         if result.refusals:
-            print(f"skattisch run: --players: {result.refusals[0].reason}", file=sys.stderr)
+            print(f"skattisch run: --players: {refusal_text(result.refusals[0], 'en')}", file=sys.stderr)
             return 2
     runner: ScriptRunner | None = None
     report = parts.add(open(args.report, "w", encoding="utf-8")) if args.report else None

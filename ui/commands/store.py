@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from drivers.config import ConfigError, load_config
     from drivers.store import JOURNAL_DIR, JournalEventStore, StoreError, act_as_store_owner
-    from drivers.legacy_store import has_legacy_lists
+    from drivers.store.legacy import has_legacy_lists
 
     try:
         directory = Path(args.path) if args.path else load_config(args.config).store.path

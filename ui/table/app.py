@@ -1,5 +1,8 @@
 """The table App: the controller between the service and the screens.
 
+(One module over 600 lines on purpose: the App is the one controller between the service and the
+screens; its intents, pumping and refresh share its state.)
+
 Threads: only the Kivy main thread touches widgets. The reader and the GPIO panel submit
 their commands to the service from their own threads; the App pumps the service on the main
 thread from a clock interval (every :data:`PUMP_SECONDS`) and, when something happened,
@@ -9,7 +12,7 @@ coalesces bursts of events).
 Screens never hold rules: they read the snapshot and call the App's intents (``app.bid(18)``,
 ``app.pass_()``, ``app.declare(key)``, ``app.confirm_seat(seat)``, …), which send the
 service's commands. What the service refuses comes back as a refusal and is shown in the
-hint banner, in the service's words (its German ``reason_de`` or its English ``reason``).
+hint banner, worded by :func:`ui.i18n.refusal_text` from its key and values.
 """
 
 from __future__ import annotations
@@ -183,7 +186,7 @@ class TableApp(App):
         self.hint_banner: Hint = root.ids.hint
         self.manager: ScreenManager = root.ids.manager
         self.manager.transition = NoTransition()  # no animation that delays the next tap
-        from ui.table.screens import SCREEN_CLASSES
+        from ui.table.screens.registry import SCREEN_CLASSES
 
         for name, cls in SCREEN_CLASSES.items():
             self.manager.add_widget(cls(name=name))
@@ -241,7 +244,7 @@ class TableApp(App):
                 self.counters.refusals.append(refusal.code)
                 if isinstance(getattr(refusal, "command", None), cmd.EnterResult):
                     self._reopen_result_entry(refusal.command)  # what was typed stays, to be corrected
-                self.hint(i18n.pick(refusal.reason_de, refusal.reason), level="error")
+                self.hint(i18n.refusal_text(refusal), level="error")
             for event in result.events:
                 self._announce(event)
             for listener in list(self.listeners):

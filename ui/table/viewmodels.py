@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ui.i18n import pick, tr
+from ui.i18n import option_reason, pick, tr, transfer_text
 
 WORDS = ("hand", "schneider", "schwarz", "ouvert")
 GAMES = ("clubs", "spades", "hearts", "diamonds", "grand", "null")
@@ -222,7 +222,7 @@ def game_choices(options: Sequence[Any], selected: str | None) -> list[Choice]:
     for game in GAMES:
         best = _best(options, game, sel_words)
         listed = [o for o in options if key_words(o.key)[0] == game]
-        reason = next((pick(o.reason, o.reason_en) for o in listed if o.reason), tr("not_possible_now"))
+        reason = next((option_reason(o) for o in listed if o.refused), tr("not_possible_now"))
         choices.append(Choice(
             name=f"game_{game}", label=tr(f"game_{game}"), key=None if best is None else best.key,
             on=game == sel_game, greyed=best is None or not best.allowed,
@@ -248,7 +248,7 @@ def word_choices(options: Sequence[Any], selected: str | None) -> list[Choice]:
             choices.append(Choice(f"word_{word}", labels[word], None, on, True, reason))
         else:
             choices.append(Choice(f"word_{word}", labels[word], target.key, on, not target.allowed,
-                                  pick(target.reason, target.reason_en)))
+                                  option_reason(target)))
     return choices
 
 
@@ -439,7 +439,7 @@ def money_lines(end: Any) -> list[str]:
     """Every payment of the settlement, one line each ("Dieter zahlt Bernd 0,24 €"), or
     "Niemand zahlt" when the stake is set and nobody owes; nothing without a stake."""
     if end.transfers:  # the amount never breaks from its € sign
-        return [pick(t.text, t.text_en).replace(" €", "\u00a0€") for t in end.transfers]
+        return [transfer_text(t).replace(" €", "\u00a0€") for t in end.transfers]
     return [tr("nobody_pays")] if end.stake not in ("", "0") else []
 
 

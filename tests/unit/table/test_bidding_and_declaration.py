@@ -7,7 +7,8 @@ from device.declaration import Level
 from device.games import GameType
 from device.hardware import CardScanned
 from device.table.commands import Bid, Confirm, Declare, EnterMatadors, Hold, Pass, PushSkat, TakeSkat, Undo
-from tests.table_helpers import Table
+from tests.table_helpers import Table, english, german
+from ui.i18n import option_reason
 
 
 def table() -> Table:
@@ -31,23 +32,23 @@ def test_the_snapshot_says_who_speaks_and_what_he_may_say() -> None:
 def test_bidding_out_of_turn_is_refused_with_a_reason() -> None:
     t = table()
     refusal = t.refused(Bid(2, 18), "not_your_turn")
-    assert "Hinterhand (Anna) ist nicht an der Reihe" in refusal.reason_de
-    assert "Mittelhand" in refusal.reason
+    assert "Hinterhand (Anna) ist nicht an der Reihe" in german(refusal)
+    assert "Mittelhand" in english(refusal)
     t.refused(Pass(0), "not_your_turn")  # Vorhand waits for a value first (3.3.6)
 
 
 def test_wrong_bids_are_refused_with_reasons() -> None:
     t = table()
-    assert "kein Reizwert" in t.refused(Bid(1, 19), "bad_bid").reason_de
+    assert "kein Reizwert" in german(t.refused(Bid(1, 19), "bad_bid"))
     t.refused(Hold(1), "bad_bid")
     t.say("M 20", "V ja")
     refusal = t.refused(Bid(1, 20), "bad_bid")
-    assert "mehr als 20" in refusal.reason_de and "22" in refusal.reason_de
+    assert "mehr als 20" in german(refusal) and "22" in german(refusal)
     t.say("M passe")
-    assert "gepasst" in t.refused(Bid(1, 30), "not_your_turn").reason_de
+    assert "gepasst" in german(t.refused(Bid(1, 30), "not_your_turn"))
     t.refused(Bid(0, 22), "not_your_turn")  # Hinterhand bids now
     t.say("H 22")
-    assert "antwortet" in t.refused(Bid(0, 23), "bad_bid").reason_de
+    assert "antwortet" in german(t.refused(Bid(0, 23), "bad_bid"))
 
 
 def test_vorhand_alone_plays_for_18_or_passes() -> None:
@@ -55,7 +56,7 @@ def test_vorhand_alone_plays_for_18_or_passes() -> None:
     t.say("M passe", "H passe")
     b = t.snap.bidding
     assert b is not None and b.role == "deciding" and b.values == (18,)
-    assert "18" in t.refused(Bid(0, 20), "bad_bid").reason_de
+    assert "18" in german(t.refused(Bid(0, 20), "bad_bid"))
     t.say("V 18")
     d = t.snap.declaration
     assert d is not None and (d.declarer_name, d.bid) == ("Bernd", 18)
@@ -96,18 +97,18 @@ def test_before_the_skat_only_hand_games_and_after_it_no_hand_game() -> None:
     options = {o.key: o for o in d.options}
     assert len(options) == 29
     assert options["clubs/hand"].allowed and options["grand/hand/ouvert"].allowed and options["null/hand"].allowed
-    assert not options["clubs"].allowed and "Skat aufnehmen" in options["clubs"].reason
+    assert not options["clubs"].allowed and "Skat aufnehmen" in option_reason(options["clubs"], "de")
     assert options["grand/hand/ouvert"].label == "Grand ouvert" and options["grand/hand/ouvert"].announced == "schwarz"
     refusal = t.refused(Declare(GameType.SPADES), "bad_declaration")
-    assert "Skat aufnehmen" in refusal.reason_de
+    assert "Skat aufnehmen" in german(refusal)
     t.ok(TakeSkat())
     d = t.snap.declaration
     assert d is not None and d.skat_taken and not d.may_take_skat
     options = {o.key: o for o in d.options}
     assert options["clubs"].allowed and options["null/ouvert"].allowed and options["null"].allowed
     for key in ("clubs/hand", "hearts/hand/schneider", "grand/hand/ouvert", "null/hand/ouvert"):
-        assert not options[key].allowed and "3.4.4" in options[key].reason
-    assert "3.4.4" in t.refused(Declare(GameType.HEARTS, hand=True), "bad_declaration").reason_de
+        assert not options[key].allowed and "3.4.4" in option_reason(options[key], "de")
+    assert "3.4.4" in german(t.refused(Declare(GameType.HEARTS, hand=True), "bad_declaration"))
     t.refused(Declare(GameType.HEARTS, announced=Level.SCHNEIDER), "bad_declaration")
     t.refused(TakeSkat(), "skat_taken")
 
@@ -119,13 +120,13 @@ def test_a_null_below_the_bid_is_declared_and_lost_at_once_as_the_cheapest_suit_
     t = table()
     t.say("M 24", "V passe", "H passe")  # Carla plays for 24
     options = {o.key: o for o in t.snap.declaration.options}  # type: ignore[union-attr]
-    assert options["null/hand"].allowed and not options["null/hand"].warning  # Null Hand is 35 >= 24
+    assert options["null/hand"].allowed and not options["null/hand"].lost_at_once  # Null Hand is 35 >= 24
     t.ok(TakeSkat())
     t.push("S7", "S8")
     options = {o.key: o for o in t.snap.declaration.options}  # type: ignore[union-attr]
     null = options["null"]
-    assert null.allowed and null.warning == "23 < 24: sofort verloren" and null.warning_en == "23 < 24: lost at once"
-    assert not options["null/ouvert"].warning  # Null ouvert is 46
+    assert null.allowed and null.lost_at_once == (23, 24)
+    assert not options["null/ouvert"].lost_at_once  # Null ouvert is 46
     t.declare("null")
     t.assert_phase("result")
     result = t.snap.result
@@ -149,7 +150,7 @@ def test_a_null_below_the_bid_is_declared_and_lost_at_once_as_the_cheapest_suit_
 def test_an_overbid_null_hand_is_lost_without_the_skat_and_undo_takes_the_announcement_back() -> None:
     t = table()
     t.say("M 36", "V passe", "H passe")
-    assert {o.key: o for o in t.snap.declaration.options}["null/hand"].warning  # type: ignore[union-attr]
+    assert {o.key: o for o in t.snap.declaration.options}["null/hand"].lost_at_once  # type: ignore[union-attr]
     t.declare("null/hand")
     t.assert_phase("result")
     t.undo()  # a mistyped declaration is taken back as any step (the table's entry, not the game)
@@ -182,4 +183,4 @@ def test_pushed_cards_are_scanned_after_taking_up_the_skat() -> None:
     # hidden information: the pushed cards are neither shown as seen nor counted on screen
     assert play is not None and play.declarer_points == 0 and "S7" not in play.cards_seen
     # ... but a pushed card still cannot be played
-    assert "Skat" in t.refused(CardScanned(Card.parse("S8")), "card_seen").reason_de
+    assert "Skat" in german(t.refused(CardScanned(Card.parse("S8")), "card_seen"))

@@ -25,7 +25,8 @@ from device.table.commands import (
 )
 from device.table.service import PumpResult
 from device.table.snapshot import TableSnapshot
-from tests.table_helpers import Table, play_up_to_the_question, revoke_game
+from tests.table_helpers import Table, english, german, play_up_to_the_question, revoke_game
+from ui.i18n import ENGLISH, option_reason, question_text, sync_text, transfer_text
 
 #: German words of the table that must not show in an English text (whole words).
 GERMAN_WORDS = (
@@ -127,16 +128,17 @@ def test_the_declaration_labels_prompts_and_greyed_reasons_in_english() -> None:
     assert options["clubs/hand/schneider"].label_en == "Clubs Hand Schneider announced"
     assert options["spades/hand/ouvert"].label_en == "Spades ouvert"
     assert options["null/hand/ouvert"].label_en == "Null ouvert Hand"
-    assert options["hearts"].reason_en == "take up the skat first, or declare a hand game"
+    assert option_reason(options["hearts"], "en") == "take up the skat first, or declare a hand game"
     null_hand = options["null/hand"]  # 35 is below the bid of 36: allowed, but lost at once (ISkO 3.4.4)
-    assert null_hand.allowed and null_hand.warning_en == "35 < 36: lost at once"
+    assert null_hand.allowed and null_hand.lost_at_once == (35, 36)
+    assert ENGLISH["null_lost_at_once"].format(value=35, bid=36) == "35 < 36: lost at once"
     table.take_skat()
     view = table.snap.declaration
     assert view is not None
     assert view.prompt_en == "Carla: scan the two discarded cards (or at the end) and declare the game"
     options = {o.key: o for o in view.options}
-    assert options["diamonds/hand"].reason_en == "no hand game after taking up the skat (ISkO 3.4.4)"
-    assert options["diamonds/hand"].reason.startswith("Nach der Skataufnahme")
+    assert option_reason(options["diamonds/hand"], "en") == "no hand game after taking up the skat (ISkO 3.4.4)"
+    assert option_reason(options["diamonds/hand"], "de").startswith("Nach der Skataufnahme")
     table.push("S7", "S8")
     view = table.snap.declaration
     assert view is not None and view.prompt_en == "Carla: declare the game"
@@ -204,13 +206,14 @@ def test_false_following_asked_and_noted_in_english() -> None:
     revoke = game.revoke
     table = EnglishTable("Anna", "Bernd", "Carla")
     refusal = play_up_to_the_question(table, game)
-    assert "did not follow" in refusal.reason and "false following or a wrong scan" in refusal.reason
-    assert not _GERMAN.search(refusal.reason), refusal.reason
+    assert "did not follow" in english(refusal) and "false following or a wrong scan" in english(refusal)
+    assert not _GERMAN.search(english(refusal)), english(refusal)
     question = table.snap.play.question  # type: ignore[union-attr]
     assert question is not None
-    assert f"did not follow in trick {revoke.trick_index + 1} (" in question.text_en
-    assert question.text_en.endswith("False following (ISkO 4.2.4)?")
-    assert (question.accept_label_en, question.reject_label_en) == (
+    asked = question_text(question, "en")
+    assert f"did not follow in trick {revoke.trick_index + 1} (" in asked and not _GERMAN.search(asked), asked
+    assert asked.endswith("False following (ISkO 4.2.4)?")
+    assert (ENGLISH["question_accept"], ENGLISH["question_reject"]) == (
         "Yes, false following: the game ends", "No, a wrong scan: drop the card")
     table.ok(AcceptFalseFollowing())
     result = table.snap.result
@@ -266,7 +269,7 @@ def test_a_correction_in_english() -> None:
 def test_the_end_of_the_series_the_money_and_the_status_lines_in_english() -> None:
     table = EnglishTable("Anna", "Bernd", "Carla", stake="1/2", scoring="classic", series_length=36)
     assert (table.snap.game_text, table.snap.game_text_en) == ("Spiel 1 von 36", "Game 1 of 36")
-    assert table.snap.sync.text_en == "no laptop"
+    assert sync_text(table.snap.sync, "en") == "no laptop"
     table.say("M 18", "V passe", "H passe")
     table.declare("clubs/hand")
     table.ok(EnterResult(6, 75, 2))
@@ -276,22 +279,23 @@ def test_the_end_of_the_series_the_money_and_the_status_lines_in_english() -> No
     assert end is not None and listing is not None
     assert (listing.system_label, listing.system_label_en) == ("klassisch", "classic")
     assert end.system_label_en == "classic"
-    texts = [(t.text, t.text_en) for t in end.transfers]
+    texts = [(transfer_text(t, "de"), transfer_text(t, "en")) for t in end.transfers]
     assert ("Anna zahlt Carla 0,24 €", "Anna pays Carla €0.24") in texts, texts
 
 
 def test_a_refusal_has_its_reason_in_english_for_the_screen() -> None:
     table = EnglishTable("Anna", "Bernd", "Carla")
     refusal = table.refused(Bid(0, 18), "not_your_turn")
-    assert refusal.reason == "it is not Vorhand's turn: Mittelhand says … — to Vorhand"
-    assert refusal.reason_de.startswith("Vorhand (Bernd) ist nicht an der Reihe")
+    assert english(refusal) == "it is not Vorhand's turn: Mittelhand says … — to Vorhand"
+    assert german(refusal).startswith("Vorhand (Bernd) ist nicht an der Reihe")
     table.say("M 18", "V passe", "H passe")
     table.declare("clubs/hand")
     table.scan("CJ")
     refusal = table.refused(CardScanned(Card.parse("CJ")), "card_seen")
-    assert refusal.reason.startswith("CJ already played") and refusal.reason_de.startswith("Kreuz Bube")
+    assert english(refusal).startswith("CJ already played") and german(refusal).startswith("Kreuz Bube")
     view = table.snap.refusal
-    assert view is not None and (view.text, view.reason) == (refusal.reason_de, refusal.reason)
+    assert view is not None and (view.key, view.values) == (refusal.key, refusal.values)
+    assert (german(view), english(view)) == (german(refusal), english(refusal))
 
 
 def test_the_sweep_read_many_english_texts() -> None:

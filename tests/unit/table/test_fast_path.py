@@ -11,7 +11,7 @@ from device.record import score_record
 from device.table.commands import Bid, Confirm, EnterBidding, EnterResult, Undo
 from device.table.events import BiddingEntered, Event, ResultEntered
 from device.table.state import replay
-from tests.table_helpers import Table
+from tests.table_helpers import Table, english, german
 
 
 def table() -> Table:
@@ -34,7 +34,7 @@ def test_the_bidding_outcome_entered_at_once_makes_the_declarer() -> None:
 
 def test_a_wrong_bidding_outcome_is_refused_in_german_and_undo_takes_it_back() -> None:
     t = table()
-    assert "kein Reizwert" in t.refused(EnterBidding(1, 19), "bad_bid").reason_de
+    assert "kein Reizwert" in german(t.refused(EnterBidding(1, 19), "bad_bid"))
     t.refused(EnterBidding(3, 18), "bad_position")
     t.ok(EnterBidding(2, 48))
     t.refused(EnterBidding(1, 20), "not_now")
@@ -103,10 +103,10 @@ def test_a_refused_direct_result_says_why_in_plain_german_and_english() -> None:
     t.take_skat()
     t.declare("clubs")
     refusal = t.refused(EnterResult(0, 75, 2), "bad_result")
-    assert refusal.reason_de == ("Dieses Ergebnis ist nicht möglich: 75 Augen passen nicht in 0 Stiche und den Skat "
+    assert german(refusal) == ("Dieses Ergebnis ist nicht möglich: 75 Augen passen nicht in 0 Stiche und den Skat "
                                  "(höchstens 22)")
-    assert refusal.reason == "this result is not possible: 75 points cannot be in 0 tricks and the skat"
+    assert english(refusal) == "this result is not possible: 75 points cannot be in 0 tricks and the skat"
     for command in (EnterResult(4, 0, 2), EnterResult(None, 95, -7), EnterResult(10, 120, -1)):
-        german = t.refused(command, "bad_result").reason_de
-        assert "declarer_" not in german and "points" not in german and "tricks" not in german, german
-    assert "Kreuz-Buben" in t.refused(EnterResult(10, 120, -1), "bad_result").reason_de
+        words = german(t.refused(command, "bad_result"))
+        assert "declarer_" not in words and "points" not in words and "tricks" not in words, words
+    assert "Kreuz-Buben" in german(t.refused(EnterResult(10, 120, -1), "bad_result"))

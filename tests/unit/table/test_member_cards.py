@@ -7,7 +7,7 @@ from __future__ import annotations
 from device.cards import Card
 from device.hardware import CardScanned, UnknownCardScanned
 from device.table import OpenList, RosterReceived
-from tests.table_helpers import Table
+from tests.table_helpers import Table, german
 
 ROSTER = [{"name": "Jürgen", "short": "Jürgen", "id": "pJ", "card": "04A1B2C3"},
           {"name": "Anna", "short": "Anna", "id": "pA", "card": "0012345678"},
@@ -37,9 +37,9 @@ def test_cards_seat_members_in_the_order_tapped_and_a_second_tap_stands_one_up()
 def test_an_unknown_card_and_a_playing_card_at_setup_are_told_apart() -> None:
     table = seated_table()
     unknown = table.refused(UnknownCardScanned("DEADBEEF", "unbekannt"), "unknown_member_card")
-    assert unknown.reason_de == "Karte unbekannt: bitte am Laptop anmelden"
+    assert german(unknown) == "Karte unbekannt: bitte am Laptop anmelden"
     playing = table.refused(CardScanned(Card.parse("CJ"), raw="CJ"), "playing_card_at_setup")
-    assert "Mitgliedskarte" in playing.reason_de
+    assert "Mitgliedskarte" in german(playing)
     assert table.snap.setup.card_seats == ()
 
 
@@ -51,7 +51,7 @@ def test_the_list_opened_gets_the_member_ids_and_a_member_card_in_play_is_refuse
     assert opened.members == ("pJ", "pA", "", "pC")  # Carla picked from the roster by name: her id too
     assert table.snap.setup.card_seats == ()
     during = table.refused(UnknownCardScanned("04A1B2C3", "unbekannt"), "member_card_in_play")
-    assert during.reason_de == "Mitgliedskarte von Jürgen: jetzt wird eine Spielkarte erwartet"
+    assert german(during) == "Mitgliedskarte von Jürgen: jetzt wird eine Spielkarte erwartet"
     # a card neither deck nor roster knows, during play: the reader's own words as before
     assert table.refused(UnknownCardScanned("FFFF", "nicht im Kartensatz"), "unknown_card")
 
@@ -82,6 +82,6 @@ def test_a_member_on_another_tables_open_list_is_told_where_and_a_second_tap_sea
     table = seated_table()
     table.ok(SeatedElsewhere.from_ack({"pJ": "Tisch 3", "pX": "Tisch 2"}))
     told = table.refused(UnknownCardScanned("04A1B2C3", "unbekannt"), "seated_elsewhere")
-    assert told.reason_de == "Jürgen sitzt laut Laptop an Tisch 3: noch einmal auflegen, um hier Platz zu nehmen"
+    assert german(told) == "Jürgen sitzt laut Laptop an Tisch 3: noch einmal auflegen, um hier Platz zu nehmen"
     table.ok(UnknownCardScanned("04A1B2C3", "unbekannt"))
     assert table.snap.setup.card_seats == ("Jürgen",)

@@ -18,7 +18,8 @@ from device.table.commands import (
 from device.table.outcome import game_record
 from device.tricks import play_game, trick_winner
 from tests.strategies import deal, play_random
-from tests.table_helpers import Table, play_up_to_the_question, revoke_game
+from tests.table_helpers import Table, german, play_up_to_the_question, revoke_game
+from ui.i18n import question_text
 
 GAMES = {"clubs": GameType.CLUBS, "grand": GameType.GRAND, "null": GameType.NULL, "hearts": GameType.HEARTS}
 
@@ -95,8 +96,8 @@ def test_a_card_seen_twice_is_refused_with_where_it_was() -> None:
     table, tricks, _ = carla_plays("grand")
     table.scan(*codes(tricks[0]))
     refusal = table.refused(CardScanned(tricks[0][1]), "card_seen")
-    assert "wurde schon gespielt" in refusal.reason_de and "1. Stich" in refusal.reason_de
-    assert tricks[0][1].german in refusal.reason_de
+    assert "wurde schon gespielt" in german(refusal) and "1. Stich" in german(refusal)
+    assert tricks[0][1].german in german(refusal)
 
 
 def test_undo_takes_back_the_last_card_even_across_a_trick() -> None:
@@ -117,9 +118,11 @@ def test_false_following_is_put_to_the_table_and_ends_the_game_when_confirmed() 
     skat, tricks, revoke, full, cards, proof = game.skat, game.tricks, game.revoke, game.played, game.cards, game.proof
     table = Table("Anna", "Bernd", "Carla")
     refusal = play_up_to_the_question(table, game)
-    assert "ISkO 4.2.4" in refusal.reason_de and "nicht bedient" in refusal.reason_de
+    assert "ISkO 4.2.4" in german(refusal) and "nicht bedient" in german(refusal)
     question = table.snap.play.question  # type: ignore[union-attr]
-    assert question is not None and f"{revoke.trick_index + 1}. Stich" in question.text
+    assert question is not None and question.trick == revoke.trick_index + 1
+    assert (question.discarded, question.led, question.card) == (revoke.card.code, revoke.led.code, cards[proof].code)
+    assert f"{revoke.trick_index + 1}. Stich" in question_text(question, "de")
     if proof + 1 < len(cards):
         table.refused(CardScanned(cards[proof + 1]), "question_pending")
     # a wrong scan: the card is dropped and play goes on as before
@@ -167,7 +170,7 @@ def test_declarer_gives_up_and_the_table_gives_the_matadors() -> None:
     table.end(EndHow.DECLARER_GAVE_UP)
     result = table.snap.result
     assert result is not None and result.needs_matadors and -11 in result.matador_choices
-    assert table.refused(Confirm(table.seat("Carla")), "needs_matadors").reason_de
+    assert german(table.refused(Confirm(table.seat("Carla")), "needs_matadors"))
     table.refused(EnterMatadors(12), "bad_result")
     table.ok(EnterMatadors(-2))
     result = table.snap.result
@@ -198,7 +201,7 @@ def test_matadors_that_the_cards_contradict_are_refused() -> None:
     assert known is not None
     wrong = -known
     refusal = table.refused(EndGame(EndHow.DECLARER_VIOLATION, matadors=wrong), "bad_result")
-    assert "Die Karten zeigen" in refusal.reason_de
+    assert "Die Karten zeigen" in german(refusal)
 
 
 def test_the_result_typed_in_instead_of_cards() -> None:
@@ -290,7 +293,7 @@ def test_ramsch_instead_of_eingepasst_when_the_profile_says_so(club: None) -> No
 def test_scans_go_nowhere_while_bidding_and_unknown_cards_are_refused() -> None:
     from device.hardware import UnknownCardScanned
     table = Table("Anna", "Bernd", "Carla")
-    assert "gereizt" in table.refused(CardScanned(Card.parse("CJ")), "no_card_expected").reason_de
+    assert "gereizt" in german(table.refused(CardScanned(Card.parse("CJ")), "no_card_expected"))
     refusal = table.refused(UnknownCardScanned("0x1234", "not in the deck file"), "unknown_card")
-    assert "0x1234" in refusal.reason_de
+    assert "0x1234" in german(refusal)
     table.refused(PlayCard(Card.parse("CJ")), "not_now")

@@ -10,7 +10,7 @@ from device.table.commands import EndSeries, JoinPlayer, LeavePlayer, Undo
 from device.table.rotation import (
     Rotation, RotationError, active_seats, draw_seating, sitting_out, tournament_length,
 )
-from tests.table_helpers import Table
+from tests.table_helpers import Table, german
 
 
 @pytest.mark.parametrize("size", [3, 4, 5])
@@ -99,7 +99,7 @@ def test_a_new_player_joins_only_at_the_start_of_a_round_to_the_right_of_platz_1
     table = Table("Anna", "Bernd", "Carla")
     table.say("M passe", "H passe", "V passe")  # game 1 eingepasst, Bernd deals game 2
     refusal = table.refused(JoinPlayer("Dora"), "not_at_round_start")
-    assert "3.1.2" in refusal.reason_de and "Spiel 3" in refusal.reason_de
+    assert "3.1.2" in german(refusal) and "Spiel 3" in german(refusal)
     assert not table.snap.may_join
     for _ in range(2):
         table.say("M passe", "H passe", "V passe")

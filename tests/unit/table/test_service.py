@@ -19,7 +19,8 @@ from device.table.state import replay
 from device.games import GameType
 from drivers.store import MemoryDisk, MemoryEventStore, JournalEventStore
 from tests.strategies import deal, play_random
-from tests.table_helpers import DEVICE, ListStore, StepClock, Table, make_service, seeded_ids
+from tests.table_helpers import DEVICE, ListStore, StepClock, Table, english, german, make_service, seeded_ids
+from ui.i18n import sync_text
 
 
 def test_commands_from_many_threads_are_each_processed_once() -> None:
@@ -65,7 +66,7 @@ def test_a_failing_store_refuses_the_command_and_changes_nothing() -> None:
     from device.table.commands import Bid
     result = table.do(Bid(1, 18))
     assert [r.code for r in result.refusals] == ["store_failed"] and not result.events
-    assert "Speichern fehlgeschlagen" in result.refusals[0].reason_de
+    assert "Speichern fehlgeschlagen" in german(result.refusals[0])
     assert table.service.state == before and table.service.last_seq == seq
     table.say("M 18")  # the next try works, with the next sequence number
     assert table.service.events[-1].seq == seq + 1
@@ -79,7 +80,7 @@ def test_a_bug_never_escapes_pump(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr("device.table.service.decide", broken)
     result = table.do(UnknownCardScanned("x", "y"))
-    assert [r.code for r in result.refusals] == ["internal_error"] and "boom" in result.refusals[0].reason
+    assert [r.code for r in result.refusals] == ["internal_error"] and "boom" in english(result.refusals[0])
     assert table.snap.refusal is not None and table.snap.refusal.code == "internal_error"
 
 
@@ -113,11 +114,11 @@ def test_every_event_has_a_unique_id_and_the_devices_contiguous_sequence_across_
 def test_sync_progress_and_the_panel_view() -> None:
     table = Table("Anna", "Bernd", "Carla")
     table.say("M passe", "H passe", "V passe")
-    assert table.snap.sync.text == "ohne Laptop" and table.snap.sync.laptop == ""  # no laptop paired: no alarm
+    assert sync_text(table.snap.sync, "de") == "ohne Laptop" and table.snap.sync.laptop == ""  # no laptop paired: no alarm
     table.ok(SyncStatus(laptop="Vereinsheim", reachable=True))
-    assert table.snap.sync.text == "noch nicht synchronisiert" and not table.service.panel_view().sync_ok
+    assert sync_text(table.snap.sync, "de") == "noch nicht synchronisiert" and not table.service.panel_view().sync_ok
     table.ok(SyncAcknowledged(table.service.last_seq))
-    assert table.snap.sync.synced_games == 1 and table.snap.sync.text == "synchronisiert bis Spiel 1"
+    assert table.snap.sync.synced_games == 1 and sync_text(table.snap.sync, "de") == "synchronisiert bis Spiel 1"
     assert table.service.panel_view().sync_ok
     table.ok(ReaderStatus(True, "/dev/skattisch-reader", "verbunden"))
     assert table.snap.reader.connected and table.service.panel_view().reader_connected

@@ -27,28 +27,3 @@ class TableScreen(Screen):
 
     def retranslate(self) -> None:
         """The language changed: texts built in Python are rebuilt on the next ``show``."""
-
-
-from ui.table.screens.declare import DeclareScreen  # noqa: E402
-from ui.table.screens.end import EndScreen  # noqa: E402
-from ui.table.screens.game import GameScreen  # noqa: E402
-from ui.table.screens.listing import ListScreen  # noqa: E402
-from ui.table.screens.play import PlayScreen  # noqa: E402
-from ui.table.screens.ramsch import RamschScreen  # noqa: E402
-from ui.table.screens.result import ResultScreen  # noqa: E402
-from ui.table.screens.settings import SettingsScreen  # noqa: E402
-from ui.table.screens.setup import SetupScreen  # noqa: E402
-from ui.table.screens.store import StoreScreen  # noqa: E402
-
-SCREEN_CLASSES: dict[str, type[TableScreen]] = {
-    "setup": SetupScreen,
-    "store": StoreScreen,
-    "game": GameScreen,
-    "declare": DeclareScreen,
-    "play": PlayScreen,
-    "ramsch": RamschScreen,
-    "result": ResultScreen,
-    "list": ListScreen,
-    "end": EndScreen,
-    "settings": SettingsScreen,
-}

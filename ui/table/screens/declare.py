@@ -10,7 +10,7 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
 
-from ui.i18n import pick, tr
+from ui.i18n import option_reason, pick, tr
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import GAME_SUITS, Choice, game_choices, word_choices
@@ -107,13 +107,13 @@ class DeclareScreen(TableScreen):
         option = next((o for o in options if o.key == self.selected), None)
         self.summary_text = (tr("hand_or_skat") if first else
                              pick(option.label, option.label_en) if option is not None else tr("choose_game"))
-        if not first and option is not None and option.warning:  # allowed, but lost at once (overbid Null)
-            self.summary_text += " — " + pick(option.warning, option.warning_en)
+        if not first and option is not None and option.lost_at_once:  # allowed, but lost at once (overbid Null)
+            self.summary_text += " — " + tr("null_lost_at_once", value=option.lost_at_once[0], bid=option.lost_at_once[1])
         self.summary_suit = GAME_SUITS.get(option.game, "") if option is not None else ""
         confirm = self.ids.declare
         confirm.greyed = first or option is None or not option.allowed
         confirm.reason = (tr("hand_or_skat_first") if first else
-                          tr("choose_game_first") if option is None else pick(option.reason, option.reason_en))
+                          tr("choose_game_first") if option is None else option_reason(option))
         skat = self.ids.skat
         skat.clear_widgets()
         for code in view.skat:  # face down: the pushed skat is the declarer's secret until the end

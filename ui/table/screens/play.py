@@ -11,7 +11,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from ui.i18n import pick, tr
+from ui.i18n import pick, question_text, tr
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import game_suit, is_null
@@ -118,11 +118,11 @@ class PlayScreen(TableScreen):
             return
         self._question = ChoicePopup(
             tr("question_title"), [
-                Option(pick(question.accept_label, question.accept_label_en), "accept_false_following",
+                Option(tr("question_accept"), "accept_false_following",
                        lambda: self.app.answer_question(True)),
-                Option(pick(question.reject_label, question.reject_label_en), "reject_card",
+                Option(tr("question_reject"), "reject_card",
                        lambda: self.app.answer_question(False)),
-            ], text=pick(question.text, question.text_en), cancel=False)
+            ], text=question_text(question), cancel=False)
         self._question.bind(on_dismiss=lambda *_: setattr(self, "_question", None))
         self._question.open()
 

@@ -14,7 +14,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.properties import StringProperty
 
-from ui.i18n import pick, tr
+from ui.i18n import sync_text, tr
 from ui.table.popups import ChoicePopup, Option, TablePopup
 from ui.table.screens import TableScreen
 
@@ -50,8 +50,8 @@ class SettingsScreen(TableScreen):
             if self.app.deck_problem:
                 self.reader_text = f"[b]{tr('deck_missing')}[/b]"  # the one thing to do here
         url = config.sync.url if config is not None and config.sync.url else tr("no_sync_target")
-        self.sync_text = f"{url} · {pick(snap.sync.text, snap.sync.text_en)}".rstrip(" ·")
-        self.laptop_text = snap.sync.laptop or pick(snap.sync.text, snap.sync.text_en)
+        self.sync_text = f"{url} · {sync_text(snap.sync)}".rstrip(" ·")
+        self.laptop_text = snap.sync.laptop or sync_text(snap.sync)
         self.table_text = str(self.app.table_number)
 
     def opened(self) -> None:

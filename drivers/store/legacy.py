@@ -2,7 +2,7 @@
 
 Stores written by skattisch before the journal (issue 8) hold ``index.json`` and
 ``lists/<list_id>.json`` (TinyDB's layout, table "events", each file replaced atomically with a
-``.prev`` copy beside it). :class:`drivers.store.JournalEventStore` converts such a store on its
+``.prev`` copy beside it). :mod:`drivers.store.migration` converts such a store on its
 first start with :func:`read_legacy_lists`; :class:`LegacyTinyDBStore` is the old store itself,
 unchanged, so tests can write a store exactly as the old code did.
 """
@@ -22,10 +22,15 @@ from tinydb import Query, TinyDB
 from tinydb.table import Table
 
 from device.ports import JSONDict
-from drivers.store import (
-    _LIST_ID, CORRUPT_SUFFIX, PREV_SUFFIX, AtomicJSONStorage, Recovery, StoreError, Tables,
-    _acquire_process_lock, _decode_tables, _dump, _events_to_json, _free_name, _fsync_dir,
-    _make_dirs, _meta_to_json, _read_file, atomic_write, check_list_id, default_directory, device_id,
+from drivers.store.documents import AtomicJSONStorage
+from drivers.store.errors import Recovery, StoreError
+from drivers.store.files import (
+    CORRUPT_SUFFIX, PREV_SUFFIX, _acquire_process_lock, _free_name, _fsync_dir, _make_dirs, _read_file,
+    atomic_write, default_directory,
+)
+from drivers.store.identity import device_id
+from drivers.store.values import (
+    _LIST_ID, Tables, _decode_tables, _dump, _events_to_json, _meta_to_json, check_list_id,
 )
 
 __all__ = ["LegacyTinyDBStore", "read_legacy_lists", "has_legacy_lists"]

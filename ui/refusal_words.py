@@ -1,0 +1,314 @@
+"""The words for the table service's refusals, German and English (the German is the screen's
+default; the English is also what ``skattisch run`` prints).
+
+A refusal (:class:`device.table.flow.Refusal`) says what happened: a ``key`` and its
+``values``. Each key has a text per language with ``{placeholders}`` for the values;
+``{name|way}`` words a value in the language's own way (a card code as "Kreuz Bube", a
+position number as "Vorhand", …, see :data:`WAYS`).
+
+>>> refusal_words("not_a_bid_value", {"value": 19}, "de")
+'19 ist kein Reizwert (18, 20, 22, 23, 24, 27, …)'
+>>> refusal_words("card_in_skat", {"card": "CJ"}, "de"), refusal_words("card_in_skat", {"card": "CJ"}, "en")
+('Kreuz Bube liegt im Skat', 'CJ in the skat')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from device.cards import Card, Suit
+from device.games import GameType
+from device.table.rotation import POSITION_NAMES
+
+REFUSALS_DE: dict[str, str] = {
+    "already_agreed": "{seat|seat_name} hat schon zugestimmt",
+    "already_confirmed": "{seat|seat_name} hat schon bestätigt",
+    "already_confirmed_list": "{seat|seat_name} hat schon bestätigt",
+    "announced_not_hand": "Schneider oder Schwarz ansagen geht nur im Handspiel (ISkO 5.2.5)",
+    "answer_hold_or_pass": "{position|position} ({player}) antwortet auf {current} mit „ja“ oder „passe“",
+    "bad_bierlachs_limit": "Die Bierlachs-Grenze ist eine Zahl von 1 bis {most} (z. B. 301)",
+    "bad_bock": "Bock: mindestens ein Spiel",
+    "bad_card": "Das ist keine Karte",
+    "bad_end_how": "Unbekanntes Spielende",
+    "bad_entry": "Spiel {entry} steht nicht auf der Liste",
+    "bad_matadors": "Spitzen: mit 1 bis {most} oder ohne 1 bis {most}",
+    "bad_name_characters": "Ein Name darf keine Steuerzeichen oder Schreibrichtungszeichen enthalten ({shown})",
+    "bad_name_length": "Ein Name hat 1 bis {most} Zeichen",
+    "bad_position": "Unbekannte Position: Vorhand, Mittelhand oder Hinterhand",
+    "bad_profile": "Unbekanntes Regelprofil {profile!r}",
+    "bad_scoring": "Unbekanntes Wertungssystem: Seeger-Fabian, klassisch oder Bierlachs",
+    "bad_seat": "Diesen Platz gibt es nicht (Platz 1 bis {table_size})",
+    "bad_series_length": "Spielzahl {length!r}: 1 bis {most} Spiele oder offen",
+    "bad_stake": "Einsatz pro Punkt: eine Zahl wie 1, 1/4 oder 0,5 (Cent), höchstens {most}",
+    "bad_table_size": "Am Tisch sitzen 3, 4 oder 5 Spieler, nicht {players}",
+    "bid_only_pass": "{current} ist das höchste Gebot: {position|position} ({player}) kann nur passen",
+    "bid_play_or_pass": "{position|position} ({player}) spielt für 18 oder passt (ISkO 3.3.6)",
+    "bid_refused": "Nicht möglich: {error}",
+    "bid_too_low": "{position|position} ({player}) muss mehr als {current} sagen: mindestens {min_value}",
+    "bierlachs_five": "Bierlachs zu fünft: bitte eine Grenze vereinbaren (z. B. 501)",
+    "bock_open": "Erst die offenen Bockrunden zu Ende spielen ({bock_status})",
+    "button_does_nothing": "Diese Taste hat hier keine Funktion",
+    "card_in_skat": "{card|card} liegt im Skat",
+    "card_played": "{card|card} wurde schon gespielt ({position|position}, {trick}. Stich)",
+    "cards_played": "Es wurden schon Karten erfasst: zu Ende spielen, Spiel beenden oder Karten zurücknehmen",
+    "cards_show_matadors": "Die Karten zeigen {known|matadors}",
+    "correction_open": "Erst die offene Korrektur abschließen oder zurückziehen",
+    "correction_undecided": "Erst über die Korrektur entscheiden",
+    "declarer_not_at_game": "Alleinspieler muss einer der drei Spieler von Spiel {entry} sein",
+    "declarer_not_in_record": "Alleinspieler im Spielbericht passt nicht zum gewählten Platz",
+    "false_following": "{position|position} ({player}) hat im {trick}. Stich {follow|follow} nicht bedient ({discarded|card} auf {led|card}) und spielt jetzt {card|card}: falsch bedient (ISkO 4.2.4) oder falsch gescannt?",
+    "game_running": "Erst das laufende Spiel beenden oder zurücknehmen",
+    "hand_after_skat": "Nach der Skataufnahme kein Handspiel, kein Ouvert außer Null, keine Ansage (ISkO 3.4.4)",
+    "has_passed": "{position|position} ({player}) hat gepasst und reizt nicht mehr mit (ISkO 3.3.8)",
+    "hold_not_asked": "{position|position} ({player}) sagt einen Wert oder passt — „ja“ sagt, wer gefragt wird",
+    "internal_error": "Interner Fehler, bitte melden: {error}",
+    "kontra_after_passing_18": "{position|position} ({player}) hat bei 18 gepasst: kein Kontra",
+    "kontra_by_declarer": "{position|position} ({player}) ist Alleinspieler: Kontra sagen die Gegenspieler",
+    "kontra_said": "Kontra ist schon gesagt",
+    "kontra_too_late": "Zu spät für Kontra ({position|position} ({player}))",
+    "list_closed": "Die Liste ist abgeschlossen und kann nicht mehr geändert werden",
+    "list_open": "Eine Liste ist noch offen: erst beenden und von allen bestätigen lassen",
+    "matadors_differ": "Die Karten zeigen {known|matadors}, nicht {matadors|matadors}",
+    "matadors_from_cards": "Die Spitzen ergeben sich hier aus den Karten",
+    "matadors_missing": "Bitte die Spitzen angeben (mit/ohne …)",
+    "name_at_table": "{name} sitzt schon am Tisch",
+    "names_not_different": "Jeder Spieler braucht einen eigenen Namen",
+    "needs_matadors": "Erst die Spitzen eingeben (mit/ohne …)",
+    "needs_service": "Auslosen macht der Tisch-Dienst",
+    "no_bock_in_profile": "Bockrunden gibt es nach diesem Regelprofil nicht",
+    "no_card_expected": "Jetzt wird keine Karte erwartet ({phase|waiting})",
+    "no_correction": "Es ist keine Korrektur vorgeschlagen",
+    "no_declarer_trick": "Der Alleinspieler hat noch keinen Stich",
+    "no_kontra_in_profile": "Kontra und Re werden nach diesem Regelprofil nicht gespielt",
+    "no_list": "Keine Liste offen: erst eine Liste anlegen",
+    "no_next_series": "Der Laptop hat noch keine nächste Serie für diesen Tisch freigegeben",
+    "no_question": "Es gibt keine offene Frage",
+    "not_a_bid_value": "{value} ist kein Reizwert (18, 20, 22, 23, 24, 27, …)",
+    "not_at_round_start": "Spieler kommen und gehen nur zu Beginn einer Runde (ISkO 3.1.2); diese Runde endet nach Spiel {round_ends}",
+    "not_now": "Jetzt nicht möglich: {phase|phase_now}",
+    "not_your_turn": "{position|position} ({player}) ist nicht an der Reihe — {prompt_de}",
+    "nothing_to_confirm": "Jetzt gibt es nichts zu bestätigen",
+    "nothing_to_undo": "Nichts zurückzunehmen: eingetragene Spiele nur per Korrektur ändern",
+    "null_announced": "Null hat kein Schneider oder Schwarz anzusagen",
+    "null_no_matadors": "Null hat keine Spitzen",
+    "null_only": "Nur ein Nullspiel ist mit einem Stich verloren",
+    "other_correction_pending": "Eine andere Korrektur wartet noch auf Zustimmung",
+    "ouvert_not_hand": "{game|game} ouvert ist immer ein Handspiel (ISkO 3.4.4, 5.2.6)",
+    "points_missing": "Bitte die Augen des Alleinspielers angeben",
+    "question_pending": "Erst die Frage entscheiden: falsch bedient oder falsch gescannt?",
+    "ramsch_not_possible": "Dieses Ramsch-Ergebnis ist nicht möglich: {error}",
+    "re_by_defender": "Re sagt der Alleinspieler",
+    "re_too_late": "Zu spät: Re gleich nach dem Kontra",
+    "re_without_kontra": "Re gibt es nur als Antwort auf Kontra, einmal",
+    "record_not_possible": "Dieser Spielbericht ist nicht möglich: {problem_field|record_problem}",
+    "result_impossible": "Das Ergebnis ist nicht möglich: {problem}",
+    "result_not_possible": "Dieses Ergebnis ist nicht möglich: {problem_field|record_problem}",
+    "series_already_over": "Die Serie ist schon beendet",
+    "series_over": "Die Serie ist beendet",
+    "series_over_correct": "Die Serie ist beendet: Einträge nur noch per Korrektur ändern",
+    "series_over_no_more_games": "Die Serie ist beendet: keine weiteren Spiele auf dieser Liste",
+    "series_running": "Die Serie läuft noch",
+    "skat_before_first_card": "Den Skat vor der ersten Karte (gedrückte Karten) oder am Ende eingeben",
+    "skat_full": "Der Skat hat schon zwei Karten",
+    "skat_known": "Der Skat steht fest: die zwei Karten, die niemand gespielt hat",
+    "skat_not_taken": "Erst den Skat aufnehmen, dann die zwei gedrückten Karten",
+    "skat_or_hand": "Erst den Skat aufnehmen — oder ein Handspiel ansagen",
+    "skat_taken": "Der Skat ist schon aufgenommen",
+    "store_failed": "Speichern fehlgeschlagen, nichts wurde eingetragen: {error}",
+    "table_full": "Am Tisch sitzen höchstens fünf Spieler",
+    "member_ids_count": "{given} Mitgliedskennungen für {players} Spieler",
+    "member_id_twice": "Dieselbe Mitgliedskennung für zwei Spieler",
+    "playing_card_at_setup": "Spielkarte erkannt: zum Hinsetzen die Mitgliedskarte auflegen",
+    "member_card_in_play": "Mitgliedskarte von {member}: jetzt wird eine Spielkarte erwartet",
+    "unknown_member_card": "Karte unbekannt: bitte am Laptop anmelden",
+    "card_to_laptop": "Karte an den Laptop gemeldet: dort wird sie zugeordnet",
+    "seated_elsewhere": "{member} sitzt laut Laptop an {table}: noch einmal auflegen, um hier Platz zu nehmen",
+    "table_too_small": "Mindestens drei Spieler müssen bleiben",
+    "unknown_card": "Unbekannte Karte ({raw}): {reader_reason}",
+    "unknown_command": "Diesen Befehl kennt der Tisch nicht",
+    "wrong_confirmer": "{seat|seat_name} spielt dieses Spiel nicht mit: bestätigen müssen der Alleinspieler und ein Gegenspieler (oder der Geber)",
+}
+
+REFUSALS_EN: dict[str, str] = {
+    "already_agreed": "seat {seat} has already agreed",
+    "already_confirmed": "seat {seat} has already confirmed",
+    "already_confirmed_list": "seat {seat} has already confirmed",
+    "announced_not_hand": "{error}",
+    "answer_hold_or_pass": "{position|position} answers {current}: hold or pass",
+    "bad_bierlachs_limit": "a Bierlachs limit is a number from 1 to {most}, not {given!r}",
+    "bad_bock": "{games!r} Bock games: 1 or more",
+    "bad_card": "{card!r} is not a card",
+    "bad_end_how": "unknown way to end a game: {how!r}",
+    "bad_entry": "entry {entry!r} is not on the list",
+    "bad_matadors": "matadors {matadors!r}: 'mit' 1 to {most} or 'ohne' 1 to {most} (negative)",
+    "bad_name_characters": "a player's name may not hold control or text-direction characters ({shown})",
+    "bad_name_length": "a player's name is 1 to {most} characters, not {name!r}",
+    "bad_position": "position {position!r} is not 0 (Vorhand), 1 (Mittelhand) or 2 (Hinterhand)",
+    "bad_profile": "{error}",
+    "bad_scoring": "{error}",
+    "bad_seat": "seat {seat!r} is not at this table (0 to {last_seat})",
+    "bad_series_length": "series length {length!r}: 1 to {most} games or open-ended",
+    "bad_stake": "{error}",
+    "bad_table_size": "a table has 3, 4 or 5 players, not {players}",
+    "bid_only_pass": "{value} is not allowed now (allowed: {min_value} to {max_value})",
+    "bid_play_or_pass": "{value} is not allowed now (allowed: {min_value} to {max_value})",
+    "bid_refused": "{error}",
+    "bid_too_low": "{value} is not allowed now (allowed: {min_value} to {max_value})",
+    "bierlachs_five": "{error}",
+    "bock_open": "open Bock rounds are played out first ({bock_deals} deals)",
+    "button_does_nothing": "the {button} button does nothing here",
+    "card_in_skat": "{card} in the skat",
+    "card_played": "{card} already played by {position|position} in trick {trick}",
+    "cards_played": "cards were scanned: finish the play, end it, or undo the cards first",
+    "cards_show_matadors": "the cards show {known:+d} matadors",
+    "correction_open": "a correction is waiting for consent: finish or withdraw it first",
+    "correction_undecided": "first decide the proposed correction",
+    "declarer_not_at_game": "the declarer must be one of the seats at game {entry}: {seats}",
+    "declarer_not_in_record": "the record's declarer {record_declarer!r} is not position {position} of seat {declarer_seat}",
+    "false_following": "{position|position} did not follow {follow|follow} in trick {trick} ({discarded} on {led}) and now plays {card}: false following or a wrong scan?",
+    "game_running": "finish or undo the game being played first",
+    "hand_after_skat": "no hand game after taking up the skat (ISkO 3.4.4)",
+    "has_passed": "{position|position} has passed (ISkO 3.3.8)",
+    "hold_not_asked": "{position|position} says a value or passes",
+    "internal_error": "internal error: {error_repr}",
+    "kontra_after_passing_18": "{error}",
+    "kontra_by_declarer": "only a defender says Kontra",
+    "kontra_said": "Kontra was already said",
+    "kontra_too_late": "{error}",
+    "list_closed": "the list is closed and read-only",
+    "list_open": "a list is open: finish and close it first",
+    "matadors_differ": "the cards show {known:+d} matadors, not {matadors:+d}",
+    "matadors_from_cards": "the matadors come from the cards here",
+    "matadors_missing": "give the matadors",
+    "name_at_table": "{name} is already at the table",
+    "names_not_different": "every player needs a different name",
+    "needs_matadors": "give the matadors first",
+    "needs_service": "OpenList with draw is decided by the service (it holds the random generator)",
+    "no_bock_in_profile": "this rule profile has no Bock rounds",
+    "no_card_expected": "no card is expected now ({phase})",
+    "no_correction": "no correction is proposed",
+    "no_declarer_trick": "the declarer has not taken a trick yet",
+    "no_kontra_in_profile": "this rule profile has no Kontra and Re",
+    "no_list": "no list is open: set one up first",
+    "no_next_series": "the laptop has sent no next series for this table",
+    "no_question": "no card is in question",
+    "not_a_bid_value": "{value!r} is not a bid value (18, 20, 22, 23, 24, 27, …)",
+    "not_at_round_start": "players join or leave only at the start of a round (ISkO 3.1.2)",
+    "not_now": "not possible now ({phase})",
+    "not_your_turn": "it is not {position|position}'s turn: {prompt_en}",
+    "nothing_to_confirm": "nothing to confirm now",
+    "nothing_to_undo": "nothing to take back in this game",
+    "null_announced": "{error}",
+    "null_no_matadors": "Null games have no matadors",
+    "null_only": "only a Null game is lost by taking a trick",
+    "other_correction_pending": "another correction waits for consent",
+    "ouvert_not_hand": "{error}",
+    "points_missing": "give the declarer's card points",
+    "question_pending": "first decide the false-following question",
+    "ramsch_not_possible": "{error}",
+    "re_by_defender": "only the declarer says Re",
+    "re_too_late": "{error}",
+    "re_without_kontra": "Re answers a Kontra, once",
+    "record_not_possible": "{error}",
+    "result_impossible": "{problem|or_no_result}",
+    "result_not_possible": "this result is not possible: {error}",
+    "series_already_over": "the series is already over",
+    "series_over": "the series is over",
+    "series_over_correct": "the series is over: correct entries instead",
+    "series_over_no_more_games": "the series is over: no more games on this list",
+    "series_running": "the series is still being played",
+    "skat_before_first_card": "the skat is entered before the first card (pushed cards) or at the end",
+    "skat_full": "the skat has its two cards",
+    "skat_known": "the skat is known: it is the two cards nobody played",
+    "skat_not_taken": "take up the skat before pushing cards",
+    "skat_or_hand": "take up the skat first, or declare a hand game",
+    "skat_taken": "the skat is already taken up",
+    "store_failed": "the events could not be stored: {error}",
+    "table_full": "a table seats at most five players",
+    "member_ids_count": "{given} member ids for {players} players",
+    "member_id_twice": "one member id for two players",
+    "playing_card_at_setup": "a playing card: to sit down, tap the member card",
+    "member_card_in_play": "{member}'s member card: a playing card is expected now",
+    "unknown_member_card": "unknown card: please register it at the laptop",
+    "card_to_laptop": "card sent to the laptop, which assigns it",
+    "seated_elsewhere": "{member} is on {table}'s list (says the laptop): tap again to sit here",
+    "table_too_small": "at least three players must stay",
+    "unknown_card": "unknown card {raw!r}: {reader_reason}",
+    "unknown_command": "the table does not know the command {command_type}",
+    "wrong_confirmer": "seat {seat} is not at this game: the declarer and a defender (or the dealer) confirm",
+}
+
+REFUSALS = {"de": REFUSALS_DE, "en": REFUSALS_EN}
+
+_PHASE_NOW_DE = {
+    "bidding": "es wird gereizt",
+    "declaring": "das Spiel ist noch nicht angesagt",
+    "playing": "das Spiel läuft",
+    "ramsch": "das Ramsch-Ergebnis fehlt",
+    "result": "das Ergebnis wartet auf Bestätigung",
+}
+_WAITING_DE = {
+    "bidding": "es wird gereizt", "declaring": "erst Skat aufnehmen oder Hand ansagen",
+    "result": "das Ergebnis wartet auf Bestätigung", "ramsch": "Ramsch-Ergebnis eingeben",
+    "series_over": "die Serie ist beendet", "closed": "die Liste ist abgeschlossen",
+    "setup": "keine Liste offen",
+}
+#: What a player did not follow (by the follow class's value: trumps or a suit).
+_FOLLOW_EN = {"trump": "trumps", "C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
+_RECORD_PROBLEM_DE = {
+    "declarer_points": "Die Augen passen nicht zu den Stichen",
+    "declarer_tricks": "Die Stiche passen nicht zu den Augen",
+    "matadors": "Die Spitzen passen nicht zum Spiel",
+    "bid": "Der Reizwert passt nicht zum Spiel",
+}
+
+
+def _record_problem_de(field: Any, values: Mapping[str, Any]) -> str:
+    """The record check's own German, else which count does not fit (never the developer's
+    English on the screen)."""
+    return str(values.get("problem_german") or _RECORD_PROBLEM_DE.get(field, "Die Zahlen passen nicht zusammen"))
+
+
+Way = Callable[[Any, Mapping[str, Any]], str]
+
+#: ``{name|way}``: how a value is worded, per language (a way missing in a language shows the value).
+WAYS: dict[str, dict[str, Way]] = {
+    "de": {
+        "position": lambda v, _: POSITION_NAMES[v],
+        "card": lambda v, _: Card.parse(v).german,
+        "game": lambda v, _: GameType(v).german,
+        "phase_now": lambda v, _: _PHASE_NOW_DE[v],
+        "waiting": lambda v, _: str(_WAITING_DE.get(v, v)),
+        "matadors": lambda v, _: f"{'mit' if v > 0 else 'ohne'} {abs(v)}",
+        "seat_name": lambda v, values: f"Platz {v + 1} ({values['player']})",
+        "follow": lambda v, _: "Trumpf" if v == "trump" else Suit(v).german,
+        "record_problem": _record_problem_de,
+    },
+    "en": {
+        "position": lambda v, _: POSITION_NAMES[v],
+        "follow": lambda v, _: _FOLLOW_EN[v],
+        "or_no_result": lambda v, _: v or "no result",
+    },
+}
+
+_WORDED = re.compile(r"\{(\w+)\|(\w+)\}")
+
+
+def refusal_words(key: str, values: Mapping[str, Any], language: str) -> str:
+    """A refusal in ``language``'s words; an unknown key comes back as itself with its values
+    (a missing word shows on screen instead of crashing the table)."""
+    template = REFUSALS[language].get(key)
+    if template is None:
+        return " ".join([key, *(f"{name}={value!r}" for name, value in values.items())])
+    ways = WAYS[language]
+    worded = dict(values)
+
+    def word(match: re.Match[str]) -> str:
+        name, way = match.groups()
+        shown = ways[way](values[name], values) if way in ways else str(values[name])
+        worded[f"{name}__{way}"] = shown
+        return "{" + f"{name}__{way}" + "}"
+
+    return _WORDED.sub(word, template).format(**worded)
