@@ -1,6 +1,6 @@
 """Members sit down by tapping their cards, at the real table under Xvfb (issue 21): the roster
 the laptop sent last is kept beside the store (the table starts offline), a member card fills
-the next free seat with the short name, a second tap stands him up, a playing card at setup
+the next free seat with the short name shown large, a second tap stands him up, a playing card at setup
 and an unknown card are told apart in words, a member card during play is refused as one; the
 list opened carries the member ids. Screenshots in tests/artifacts/screens/800x480/."""
 
@@ -38,11 +38,15 @@ def test_member_cards_seat_the_players_and_are_told_apart_from_playing_cards(dis
         "screenshot member-cards-unknown",
         *SEATING,
         'expect_text "Carla: Platz 4"',
+        *[f"expect_large seat_card_{seat}" for seat in range(4)],  # each name large, read across the table
         "screenshot member-cards-seated",
         "tag 0012345678",  # Anna stands up again: her seat is free
         'expect_text "Anna ist aufgestanden"',
+        "expect_shown name_1",  # a field again: it can be typed
+        "expect_large seat_card_0",
         "screenshot member-cards-anna-up",
         "tag 0012345678",  # and sits down in the free seat
+        "expect_large seat_card_1",
         "tap setup_next", "tap length_tournament", "tap setup_next",
         "wait_screen game",
         'expect_text "Jürgen"', 'expect_text "Carla"',
@@ -63,6 +67,39 @@ def test_member_cards_seat_the_players_and_are_told_apart_from_playing_cards(dis
     seating = [line for line in seating if line["step"] not in ("tag 0012345678",)] + [run.step("tag 0012345678")]
     print(f"seating a four-table by cards: {len(seating)} reads and taps, "
           f"{sum(line['ms'] for line in seating) / 1000:.2f} s of the table's handling")
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+def test_a_seat_taken_by_card_shows_the_name_large_beside_the_typed_ones(display: str, tmp_path: Path,
+                                                                         size: str) -> None:
+    """One player types his name (a guest), three tap their cards: the typed seat keeps its
+    field, the three card seats show the short names large; the list opens with all four."""
+    table_dir = tmp_path / "table"
+    table_dir.mkdir()
+    (table_dir / "laptop-roster.json").write_text(json.dumps(ROSTER), encoding="utf-8")
+    run = run_table(display, [
+        "wait_screen setup",
+        "tap name_0", 'type "Gast"',
+        *SEATING[:3],
+        'expect_text "Bernd: Platz 4"',
+        "expect_shown name_0",
+        *[f"expect_large seat_card_{seat}" for seat in (1, 2, 3)],
+        "screenshot member-cards-large",
+        "tap setup_next", "tap length_tournament", "tap setup_next",
+        "wait_screen game",
+    ], size=size, config=f'[store]\npath = "{table_dir}"\n')
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    opened = [json.loads(line)["event"] for path in (table_dir / "journal").glob("*.jsonl")
+              for line in path.read_text(encoding="utf-8").splitlines()]
+    first = next(e for e in opened if e["type"] == "list_opened")
+    assert first["data"]["players"] == ["Gast", "Jürgen", "Anna", "Bernd"]
+
+
+def test_words_drawn_small_are_not_large(display: str) -> None:
+    """The check itself: a button's words (20 px) are not large, the script says why."""
+    run = run_table(display, ["wait_screen setup", "expect_large add_player"])
+    assert run.returncode == 1
+    assert str(run.report[-1]["reason"]).startswith("'Spieler +' is drawn at 20 px"), run.report[-1]
 
 
 def _tap_when_open(master: int, slave: int) -> None:

@@ -34,6 +34,9 @@ button, e.g. ``bid_18``; the documentation lists them):
 ``expect_screen NAME``   the screen shown is NAME, now
 ``expect_shown NAME``    the widget NAME is on the screen and in view (a list row not
                          scrolled away), now
+``expect_large NAME``    the widget NAME is in view and its text drawn large and whole: at
+                         least ``FONT_SEAT_NAME`` (40 px at 800×480, scaled with the
+                         window), as a name seated by member card (``seat_card_0``)
 ``screenshot NAME``      save a PNG ``NAME.png`` (into ``--screenshots DIR``)
 ``sleep SECONDS``        let the clock run (demos only; tests do not need it)
 =======================  ===================================================================
@@ -43,7 +46,7 @@ button, e.g. ``bid_18``; the documentation lists them):
 >>> parse_script("jump 3")
 Traceback (most recent call last):
 ...
-ui.table.script.ScriptError: line 1: unknown step 'jump': one of card, expect_no_text, expect_screen, expect_shown, expect_text, press, scan, screenshot, sleep, tag, tap, tap_text, type, wait_screen
+ui.table.script.ScriptError: line 1: unknown step 'jump': one of card, expect_large, expect_no_text, expect_screen, expect_shown, expect_text, press, scan, screenshot, sleep, tag, tap, tap_text, type, wait_screen
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ STEPS: dict[str, int] = {
     "expect_no_text": 1,
     "expect_screen": 1,
     "expect_shown": 1,
+    "expect_large": 1,
     "screenshot": 1,
     "sleep": 1,
 }

@@ -63,6 +63,13 @@ class NameField(TextInput):
             NameKeyboard(self, tr("player_n", n=int(self.name.split("_")[1]) + 1)).open()
 
 
+class CardSeat(TLabel):
+    """A seat taken by a member card: the short name large on a chip, for the players across
+    the table (``seat_card_N`` for scripts). Tapping the card again frees the seat."""
+
+    name = StringProperty("")
+
+
 class SetupScreen(TableScreen):
     page = NumericProperty(0)
     draw = BooleanProperty(False)
@@ -176,8 +183,11 @@ class SetupScreen(TableScreen):
         for index in range(self.count):
             row = BoxLayout(size_hint_y=None, height=scale * 54, spacing=scale * 8)
             row.add_widget(TLabel(text=tr("player_n", n=index + 1), size_hint_x=None, width=scale * 90))
-            field = NameField(name=f"name_{index}", text=self._names[index] if index < len(self._names) else "")
-            row.add_widget(field)
+            name = self._names[index] if index < len(self._names) else ""
+            if name and name in self._card_seats:
+                row.add_widget(CardSeat(name=f"seat_card_{index}", text=escape(name)))
+            else:
+                row.add_widget(NameField(name=f"name_{index}", text=name))
             seats.add_widget(row)
         known = []
         for name in (*self._snap.setup.roster, *self._snap.setup.last_players):
