@@ -3,6 +3,7 @@
 A list document is what ``skattisch sheet`` reads and what the table exports::
 
     {"v": 1, "players": ["Anna", "Bernd", "Carla", "Dieter"],   # seat order, Platz 1 first
+     "members": ["m-17", "m-4", "", "m-23"],                    # optional: member ids, "" a guest
      "scoring": "seeger_fabian", "profile": "isko", "stake": "1/2",
      "series_length": 48,
      "entries": [
@@ -17,7 +18,8 @@ Entries are in play order; Platz 1 (seat 0) deals the first game and every entry
 too) passes the deal on (ISkO 3.2, 3.3.7). A game entry is a game record (see
 :mod:`device.record`) plus ``seat``: the declarer's seat on the list (0 = Platz 1). A Ramsch
 gives signed ``scores`` for Vorhand, Mittelhand, Hinterhand, only under a profile that plays
-Ramsch (the ISkO does not, SkWO 9.4). A correction replaces an earlier
+Ramsch (the ISkO does not, SkWO 9.4). ``members`` (optional) gives each seat's member id from
+the club's roster beside its name ("" for a guest); a list without it reads as before. A correction replaces an earlier
 entry (numbered from 1) with every player's consent (ISkO 5.5.3); the original stays visible.
 
 The figures come from :func:`device.table.listing.figures`, exactly as the table shows them.
@@ -41,7 +43,7 @@ from device.table.state import Row
 
 DOCUMENT_VERSION = 1
 _TOP_FIELDS = {"v", "id", "list_id", "table", "title", "date", "players", "scoring", "bierlachs_limit", "profile",
-               "stake", "series_length", "entries"}
+               "stake", "series_length", "entries", "members"}
 
 
 class ListDocumentError(SkatError, ValueError):
@@ -65,6 +67,7 @@ class ListDocument:
     series_length: int | None
     rows: tuple[Row, ...]
     title: str = ""
+    members: tuple[str, ...] = ()  # member ids by seat ("" for a guest), or empty
 
     def figures(self) -> ListFigures:
         return figures(self.rows, self.players, self.scoring, bierlachs_limit=self.bierlachs_limit, stake=self.stake)
@@ -91,7 +94,7 @@ def parse_list_document(doc: object) -> ListDocument:
     rows = _rows(raw_entries, players, profile)
     return ListDocument(players=players, scoring=scoring, bierlachs_limit=limit, profile=profile,
                         stake=_stake(doc.get("stake", 0)), series_length=_optional_int(doc, "series_length", MAX_SERIES),
-                        rows=tuple(rows), title=str(doc.get("title", "")))
+                        rows=tuple(rows), title=str(doc.get("title", "")), members=_members(doc.get("members"), players))
 
 
 def _rows(raw_entries: Sequence[object], players: tuple[str, ...], profile: RuleProfile) -> list[Row]:
@@ -187,6 +190,7 @@ def to_list_document(document: ListDocument) -> dict[str, Any]:
         "scoring": document.scoring.value, "bierlachs_limit": document.bierlachs_limit,
         "profile": document.profile.name, "stake": str(document.stake), "series_length": document.series_length,
         "entries": entries + corrections,
+        **({"members": list(document.members)} if any(document.members) else {}),
     }
 
 
@@ -211,6 +215,21 @@ def _players(raw: object) -> tuple[str, ...]:
             raise ListDocumentError(f"players[{index}]", "a name may not hold control or text-direction characters "
                                     f"({', '.join(f'U+{ord(c):04X}' for c in bad)})")
     return tuple(p.strip() for p in raw)
+
+
+def _members(raw: object, players: tuple[str, ...]) -> tuple[str, ...]:
+    """The optional member ids: one string per player ("" for a guest), no id twice."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) != len(players) or not all(isinstance(m, str) for m in raw):
+        raise ListDocumentError("members", f"one member id (a string, \"\" for a guest) per player: {len(players)}")
+    ids = [m.strip() for m in raw]
+    for index, member in enumerate(ids):
+        if member and member in ids[:index]:
+            raise ListDocumentError(f"members[{index}]", f"{member!r} is already {players[ids.index(member)]}'s id")
+        if unsafe_name_characters(member):
+            raise ListDocumentError(f"members[{index}]", "a member id may not hold control or text-direction characters")
+    return tuple(ids)
 
 
 def _profile(raw: object) -> RuleProfile:

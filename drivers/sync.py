@@ -201,6 +201,8 @@ class SyncClient:
         self.sent_batches = 0
         self._shown: SyncStatus | None = None
         self._current = ""
+        self._cards: list[str] = []  # member cards read for the laptop's "Karte zuordnen"
+        self._cards_lock = threading.Lock()
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -284,12 +286,12 @@ class SyncClient:
         last = entries[-1].event["seq"] if entries else state.acked
         return cursor < last or len(entries) == self._batch or cursor < state.acked
 
-    def _signed_post(self, url: str, path: str, body: bytes) -> dict[str, Any]:
+    def _signed_post(self, url: str, path: str, body: bytes, endpoint: str = "events") -> dict[str, Any]:
         for attempt in range(2):
             headers = sign_request(self._state.secret, self._device, "POST", path, body,
                                    now=self._clock() + self._offset, nonce=secrets.token_hex(16))
             try:
-                answer = _post(url, f"{API}/events", body, headers, self._timeout)
+                answer = _post(url, f"{API}/{endpoint}", body, headers, self._timeout)
             except LaptopError as exc:
                 laptop_time = exc.answer.get("time")
                 if exc.code == "stale" and isinstance(laptop_time, (int, float)) and attempt == 0:
@@ -314,6 +316,27 @@ class SyncClient:
     def wake(self) -> None:
         self._wake.set()
 
+    def send_card(self, card: str) -> None:
+        """Report a member card read at this table to the laptop (its organiser is assigning a
+        card: "Karte zuordnen"); sent from the client's thread, then the roster is asked again."""
+        with self._cards_lock:
+            self._cards.append(card)
+        self.wake()
+
+    def _send_cards(self) -> None:
+        with self._cards_lock:
+            cards, self._cards = self._cards, []
+        url = self._resolve()
+        path = urllib.parse.urlsplit(url).path.rstrip("/") + f"{API}/card"
+        for card in cards:
+            body = json.dumps({"v": PROTOCOL_VERSION, "device": self._device, "card": card}).encode("utf-8")
+            try:
+                answer = self._signed_post(url, path, body, endpoint="card")
+            except LaptopError as exc:  # nobody waits for a card now, or it is another's: said on the laptop
+                answer = {"error": exc.code, **exc.answer}
+            if self._on_answer is not None:
+                self._on_answer({"card_answer": answer})
+
     def close(self, timeout: float = 5.0) -> None:
         self._stop.set()
         self._wake.set()
@@ -325,6 +348,8 @@ class SyncClient:
         while not self._stop.is_set():
             self._wake.clear()
             try:
+                if self._cards:
+                    self._send_cards()
                 more = self.sync_once()
             except LaptopError as exc:
                 self._note_error(exc)

@@ -114,7 +114,7 @@ from device.table.commands import (
     LeavePlayer, OpenList, Pass, PlayCard, ProposeCorrection, PushSkat, Re, RejectCard,
     SyncAcknowledged, SyncStatus, TakeSkat, Undo, WithdrawCorrection,
 )
-from device.table.commands import NextSeriesOffered, OpenNextSeries, RosterReceived
+from device.table.commands import CardWanted, NextSeriesOffered, OpenNextSeries, RosterReceived, SeatedElsewhere
 from device.table.events import Event, EventFormatError
 from device.table.flow import Refusal
 from device.table.service import PumpResult, TableService
@@ -128,5 +128,5 @@ __all__ = [
     "PlayCard", "ProposeCorrection", "PumpResult", "PushSkat", "Re", "Refusal", "RejectCard",
     "SyncAcknowledged", "SyncStatus", "TableService", "TableSnapshot", "TableState", "TakeSkat", "Undo",
     "WithdrawCorrection", "replay",
-    "NextSeriesOffered", "OpenNextSeries", "RosterReceived",
+    "CardWanted", "NextSeriesOffered", "OpenNextSeries", "RosterReceived", "SeatedElsewhere",
 ]

@@ -52,7 +52,8 @@ class OpenList:
     a :class:`device.scoring.ScoringSystem` value ("seeger_fabian", "classic", "bierlachs").
     ``bierlachs_limit``: 301 at three and 401 at four when not given. ``profile``: a rule
     profile name (:func:`device.profile.find_profile`). ``stake``: coins (cents) per point
-    for the money settlement; 0 for none (SkWO 9.2).
+    for the money settlement; 0 for none (SkWO 9.2). ``members``: each player's member id
+    from the club's roster, in the order of ``players`` ("" for a guest), or empty.
     """
 
     players: tuple[str, ...]
@@ -62,6 +63,7 @@ class OpenList:
     bierlachs_limit: int | None = None
     profile: str = "isko"
     stake: Fraction | int | str = 0
+    members: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +73,18 @@ class NextSeriesOffered:
     "Serie 2 · Tisch 3: Anna (Platz 1), Bernd, Carla, Dieter". From the sync driver.
 
     >>> NextSeriesOffered.from_ack({"v": 1, "series": 2, "table": 3, "players": ["A", "B", "C"], "text": "…"})
-    NextSeriesOffered(series=2, table=3, players=('A', 'B', 'C'), text='…')
+    NextSeriesOffered(series=2, table=3, players=('A', 'B', 'C'), text='…', members=())
     >>> NextSeriesOffered.from_ack({"series": 2, "players": "A,B"}) is None
     True
+    >>> NextSeriesOffered.from_ack({"series": 2, "table": 1, "players": ["A", "B", "C"], "members": ["m1", "", "m3"]}).members
+    ('m1', '', 'm3')
     """
 
     series: int
     table: int
     players: tuple[str, ...]
     text: str = ""
+    members: tuple[str, ...] = ()  # each player's member id ("" for a guest), or empty
 
     @classmethod
     def from_ack(cls, body: object) -> NextSeriesOffered | None:
@@ -92,7 +97,10 @@ class NextSeriesOffered:
         if not all(isinstance(p, str) and p.strip() for p in players):
             return None
         text = body.get("text")
-        return cls(series, table, tuple(players), text if isinstance(text, str) else "")
+        members = body.get("members")
+        ids = tuple(members) if isinstance(members, list) and len(members) == len(players) and all(
+            isinstance(m, str) for m in members) else ()
+        return cls(series, table, tuple(players), text if isinstance(text, str) else "", ids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +117,7 @@ class JoinPlayer:
 
     name: str
     replaces: int | None = None
+    member: str = ""  # his member id from the roster; "" for a guest
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,21 +385,77 @@ class RosterReceived:
     """The club's roster as the laptop sent it with an ack (from the sync driver): the names
     the setup offers, ahead of the config's ``[table] roster``.
 
+    ``cards``: (card id, name) of the members' cards, the id as a reader reports it (no
+    blanks, upper case); ``ids``: (name, member id) for the list's ``members``.
+
     >>> RosterReceived.from_ack([{"name": "Anna Berg", "short": "Anna"}, "Bernd", {"short": "x"}, 3])
-    RosterReceived(names=('Anna Berg', 'Bernd'))
+    RosterReceived(names=('Anna Berg', 'Bernd'), cards=(), ids=())
+    >>> RosterReceived.from_ack([{"name": "Jürgen", "id": "p1", "card": " 04a1 "}]).cards
+    (('04A1', 'Jürgen'),)
     >>> RosterReceived.from_ack(None) is None
     True
     """
 
     names: tuple[str, ...]
+    cards: tuple[tuple[str, str], ...] = ()
+    ids: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_ack(cls, value: object) -> RosterReceived | None:
-        """The roster from an ack's ``roster`` (players as objects with a ``name``, or names)."""
+        """The roster from an ack's ``roster`` (players as objects with a ``name`` and maybe
+        ``id`` and ``card``, or names)."""
         if not isinstance(value, list):
             return None
-        names = (item.get("name") if isinstance(item, dict) else item for item in value)
-        return cls(tuple(dict.fromkeys(n.strip() for n in names if isinstance(n, str) and n.strip())))
+        names: dict[str, None] = {}
+        cards: list[tuple[str, str]] = []
+        ids: list[tuple[str, str]] = []
+        for item in value:
+            name = item.get("name") if isinstance(item, dict) else item
+            if not isinstance(name, str) or not name.strip():
+                continue
+            name = name.strip()
+            names[name] = None
+            if isinstance(item, dict):
+                card, ident = item.get("card"), item.get("id")
+                if isinstance(card, str) and card.strip():
+                    cards.append((card_id(card), name))
+                if isinstance(ident, str) and ident.strip():
+                    ids.append((name, ident.strip()))
+        return cls(tuple(names), tuple(cards), tuple(ids))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedElsewhere:
+    """Members on another table's open list (the ack's ``seated``: member id -> table name).
+
+    >>> SeatedElsewhere.from_ack({"pJ": "Tisch 3", "x": 4})
+    SeatedElsewhere(seats=(('pJ', 'Tisch 3'),))
+    """
+
+    seats: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def from_ack(cls, value: object) -> SeatedElsewhere:
+        if not isinstance(value, dict):
+            return cls(())
+        return cls(tuple((str(k), v) for k, v in value.items() if isinstance(v, str)))
+
+
+@dataclass(frozen=True, slots=True)
+class CardWanted:
+    """The laptop's organiser is assigning a member card ("Karte zuordnen"; the ack's
+    ``card_wanted``): the next card read at setup that no roster knows goes to the laptop."""
+
+    wanted: bool
+
+
+def card_id(raw: str) -> str:
+    """A member card's id as the roster and the reader compare it: no blanks, upper case.
+
+    >>> card_id(" 04a1b2 \\r")
+    '04A1B2'
+    """
+    return raw.strip().upper()
 
 
 Command: TypeAlias = (
@@ -399,5 +464,5 @@ Command: TypeAlias = (
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
     | NextSeriesOffered | OpenNextSeries | RosterReceived
-    | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus
+    | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus | CardWanted | SeatedElsewhere
 )

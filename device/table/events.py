@@ -73,7 +73,12 @@ class EventBody:
 
 @dataclass(frozen=True, slots=True)
 class ListOpened(EventBody):
-    """A new list (series): the players in seat order (seat 0 = Platz 1 deals first)."""
+    """A new list (series): the players in seat order (seat 0 = Platz 1 deals first).
+
+    ``members``: each seat's member id from the club's roster ("" for a guest), in seat
+    order; empty for lists without ids (every list written before them). Written only when
+    some seat has one, so a list without ids reads as before.
+    """
 
     TYPE: ClassVar[str] = "list_opened"
     players: tuple[str, ...]
@@ -83,6 +88,7 @@ class ListOpened(EventBody):
     bierlachs_limit: int | None
     profile: str  # device.profile name
     stake: str  # coins per point as a fraction, e.g. "1/4"; "0": no money
+    members: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +100,7 @@ class PlayerJoined(EventBody):
     name: str
     seat: int
     replaces: str | None
+    member: str = ""  # his member id from the roster; "" for a guest (written only when given)
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,7 +418,8 @@ class Event:
         return {
             "v": EVENT_VERSION, "type": self.body.TYPE, "id": self.id, "seq": self.seq,
             "device": self.device, "list_id": self.list_id, "at": self.at,
-            "data": {f.name: _encode(getattr(self.body, f.name)) for f in dataclasses.fields(self.body)},  # type: ignore[arg-type]
+            "data": {f.name: _encode(getattr(self.body, f.name)) for f in dataclasses.fields(self.body)  # type: ignore[arg-type]
+                     if not (f.name in _WRITTEN_WHEN_GIVEN and getattr(self.body, f.name) == f.default)},
         }
 
     @classmethod
@@ -438,6 +446,10 @@ class Event:
 
 
 B = TypeVar("B", bound=EventBody)
+
+_WRITTEN_WHEN_GIVEN = frozenset({"members", "member"})
+"""Optional fields added later that an event carries only when set: without them the event is
+the same JSON as before (an older laptop or table still reads it)."""
 
 
 _FIELD_TYPES: dict[type[EventBody], tuple[tuple[str, Any], ...]] = {}

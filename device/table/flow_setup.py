@@ -72,9 +72,23 @@ def _open_list(state: TableState, command: OpenList, rng: random.Random) -> List
         stake = parse_stake(command.stake)
     except ScoreListError as exc:
         raise Refuse("bad_setup", "bad_stake", error=str(exc), most=MAX_STAKE) from None
+    ids = _member_ids(names, command.members)
     seating = draw_seating(names, rng) if command.draw else names
     return ListOpened(players=seating, drawn=command.draw, series_length=length, scoring=system.value,
-                      bierlachs_limit=limit, profile=command.profile, stake=str(stake))
+                      bierlachs_limit=limit, profile=command.profile, stake=str(stake),
+                      members=tuple(ids.get(n, "") for n in seating) if ids else ())
+
+
+def _member_ids(names: tuple[str, ...], members: tuple[str, ...]) -> dict[str, str]:
+    """Each name's member id (those with one); refused if not one per name or one id twice."""
+    if not members:
+        return {}
+    if len(members) != len(names) or not all(isinstance(m, str) for m in members):
+        raise Refuse("bad_setup", "member_ids_count", given=len(members), players=len(names))
+    given = [m.strip() for m in members if m.strip()]
+    if len(set(given)) != len(given):
+        raise Refuse("bad_setup", "member_id_twice")
+    return {n: m.strip() for n, m in zip(names, members) if m.strip()}
 
 
 def _bierlachs_limit(system: ScoringSystem, given: int | None, players: int) -> int | None:
@@ -137,11 +151,11 @@ def _join(state: TableState, command: JoinPlayer) -> Decision:
         raise Refuse("bad_setup", "name_at_table", name=name)
     if command.replaces is not None:
         seat = _seat(state, command.replaces)
-        return Decision(events=(PlayerJoined(name, seat, state.seating[seat]),))
+        return Decision(events=(PlayerJoined(name, seat, state.seating[seat], command.member.strip()),))
     if state.table_size >= max(TABLE_SIZES):
         raise Refuse("table_full", "table_full")
     # ISkO 3.1.2: a new player sits down to the right of Platz 1, that is in the last seat.
-    return Decision(events=(PlayerJoined(name, state.table_size, None),))
+    return Decision(events=(PlayerJoined(name, state.table_size, None, command.member.strip()),))
 
 
 def _leave(state: TableState, command: LeavePlayer) -> Decision:

@@ -33,24 +33,24 @@ import random
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
-from device.hardware import PanelView, ReaderStatus
+from device.hardware import CardScanned, PanelView, ReaderStatus, UnknownCardScanned
 from device.inbox import Inbox
 from device.journal import GENESIS, chain_hash
 from device.ports import EventStore
 from device.profile import PROFILES
 from device.table import checkpoint
 from device.table.commands import (
-    NextSeriesOffered, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus,
+    CardWanted, NextSeriesOffered, SeatedElsewhere, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus, card_id,
 )
 from device.table.events import (
     Event, EventBody, GameRecorded, ListClosed, ListConfirmed, PassedIn, RamschRecorded,
 )
 from device.table.flow import Decision, Refusal, decide, open_list
-from device.table.rotation import TOURNAMENT_LENGTHS, sitting_out
+from device.table.rotation import TABLE_SIZES, TOURNAMENT_LENGTHS, sitting_out
 from device.table.snapshot import ReaderView, TableSnapshot, build_snapshot
 from device.table.state import TableState, apply, replay
 
@@ -100,6 +100,13 @@ class TableService:
         self._rng = rng if rng is not None else random.Random()
         self._new_id = new_id
         self._config_roster = self._roster = tuple(roster)
+        self._member_cards: dict[str, str] = {}  # card id -> name, from the laptop's roster
+        self._member_ids: dict[str, str] = {}  # name (casefolded) -> member id, from the laptop's roster
+        self._card_seats: tuple[str, ...] = ()  # seated at setup by their member cards
+        self._card_wanted = False  # the laptop assigns a card: the next unknown one goes there
+        self._elsewhere: dict[str, str] = {}  # member id -> the other table whose open list has him
+        self._told_elsewhere: set[str] = set()  # told once: a second tap seats him here all the same
+        self._card_reporter: Callable[[str], None] | None = None
         self._inbox: Inbox[object] = Inbox()
         self._listeners: list[Callable[[PumpResult], None]] = []
         self._reader = ReaderView(False, "", "")
@@ -210,10 +217,22 @@ class TableService:
                 return (), None
             if isinstance(command, RosterReceived):  # the laptop's roster first, then the config's
                 roster = tuple(dict.fromkeys(command.names + self._config_roster))
+                self._member_cards = dict(command.cards)
+                self._member_ids = {name.casefold(): ident for name, ident in command.ids}
                 if roster != self._roster:
                     self._roster = roster
                     self._changed()
                 return (), None
+            if isinstance(command, CardWanted):
+                self._card_wanted = command.wanted
+                return (), None
+            if isinstance(command, SeatedElsewhere):
+                self._elsewhere = dict(command.seats)
+                return (), None
+            if isinstance(command, (CardScanned, UnknownCardScanned)):
+                told = self._member_card(command)
+                if told is not None:
+                    return (), told if isinstance(told, Refusal) else None
             offer = None
             if isinstance(command, OpenNextSeries):
                 offer, command = self._offer, self._next_series_list()
@@ -221,8 +240,11 @@ class TableService:
                     return (), command
             list_id = self._state.list_id
             if isinstance(command, OpenList):
+                command = self._with_member_ids(command)
                 decision = open_list(self._state, command, self._rng)
                 list_id = self._new_id()
+                if decision.events and self._card_seats:
+                    self._card_seats, self._told_elsewhere = (), set()
                 if offer is not None and decision.events:
                     self._opened.add((offer.series, offer.table))
                     self._offer, self._opening = None, offer
@@ -243,6 +265,51 @@ class TableService:
             self._offer = latest
             self._changed()
 
+    def _member_card(self, command: CardScanned | UnknownCardScanned) -> Refusal | bool | None:
+        """A card read while no list is open seats a member (a second read of his card at
+        setup stands him up again); a playing card then, or a member card during play, is
+        told apart and refused in words. None: the card is for the game (flow decides)."""
+        setting_up = self._state.setup is None or self._state.closed
+        if isinstance(command, CardScanned):
+            if not setting_up:
+                return None
+            return Refusal("playing_card_at_setup", "playing_card_at_setup", {"card": command.card.code}, command)
+        member = self._member_cards.get(card_id(command.raw))
+        if not setting_up:
+            if member is None:
+                return None
+            return Refusal("member_card_in_play", "member_card_in_play", {"member": member}, command)
+        if member is None and self._card_wanted and self._card_reporter is not None:
+            self._card_wanted = False  # one card per assignment; the laptop says again if it still waits
+            self._card_reporter(card_id(command.raw))
+            return Refusal("card_to_laptop", "card_to_laptop", {"raw": command.raw}, command)
+        if member is None:
+            return Refusal("unknown_member_card", "unknown_member_card", {"raw": command.raw}, command)
+        there = self._elsewhere.get(self._member_ids.get(member.casefold(), ""))
+        if there and member not in self._card_seats and member not in self._told_elsewhere:
+            self._told_elsewhere.add(member)  # the other list may just not be closed yet: the next tap seats him
+            return Refusal("seated_elsewhere", "seated_elsewhere", {"member": member, "table": there}, command)
+        if member in self._card_seats:
+            self._card_seats = tuple(n for n in self._card_seats if n != member)
+        elif len(self._card_seats) >= max(TABLE_SIZES):
+            return Refusal("table_full", "table_full", {}, command)
+        else:
+            self._card_seats = (*self._card_seats, member)
+        self._changed()
+        return True
+
+    def report_cards_to(self, reporter: Callable[[str], None] | None) -> None:
+        """Where a card read for the laptop's "Karte zuordnen" goes (the sync client's
+        ``send_card``); called on the pumping thread."""
+        self._card_reporter = reporter
+
+    def _with_member_ids(self, command: OpenList) -> OpenList:
+        """The list's players with their member ids from the laptop's roster (by name)."""
+        if command.members or not self._member_ids:
+            return command
+        ids = tuple(self._member_ids.get(name.strip().casefold(), "") for name in command.players)
+        return replace(command, members=ids) if any(ids) else command
+
     def _next_series_list(self) -> OpenList | Refusal:
         """The OpenList of the one tap: the offered players, the last list's settings."""
         offer = self._offer
@@ -250,9 +317,11 @@ class TableService:
             return Refusal("no_next_series", "no_next_series", {}, OpenNextSeries())
         setup = self._state.setup
         if setup is None:
-            return OpenList(offer.players, series_length=TOURNAMENT_LENGTHS.get(len(offer.players)))
+            return OpenList(offer.players, series_length=TOURNAMENT_LENGTHS.get(len(offer.players)),
+                            members=offer.members)
         return OpenList(offer.players, series_length=setup.series_length, scoring=setup.scoring,
-                        bierlachs_limit=setup.bierlachs_limit, profile=setup.profile, stake=setup.stake)
+                        bierlachs_limit=setup.bierlachs_limit, profile=setup.profile, stake=setup.stake,
+                        members=offer.members)
 
     def _record(self, decision: Decision, list_id: str | None) -> tuple[Event, ...]:
         """Fold the decision's events into the (trial) state; ``_flush`` stores them."""
@@ -338,7 +407,8 @@ class TableService:
                     self._state, device=self._device, reader=self._reader, acked_seq=self._acked,
                     last_seq=self._last_seq, synced_games=self._synced_games(), refusal=self._refusal,
                     laptop=self._link.laptop, laptop_reachable=self._link.reachable, roster=self._roster, last_players=self._last_players, profiles=tuple(sorted(PROFILES)),
-                    next_series=(self._offer.text, self._offer.players) if self._offer is not None else None)
+                    next_series=(self._offer.text, self._offer.players) if self._offer is not None else None,
+                    card_seats=self._card_seats)
             return self._snapshot
 
     def _synced_games(self) -> int:

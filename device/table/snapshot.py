@@ -341,7 +341,7 @@ def build_snapshot(
     synced_games: int = 0, refusal: Refusal | None = None, laptop: str = "", laptop_reachable: bool = False,
     roster: tuple[str, ...] = (),
     last_players: tuple[str, ...] = (), profiles: tuple[str, ...] = ("isko",),
-    next_series: tuple[str, tuple[str, ...]] | None = None,
+    next_series: tuple[str, tuple[str, ...]] | None = None, card_seats: tuple[str, ...] = (),
 ) -> TableSnapshot:
     """The snapshot of ``state`` plus what the service knows beside it (reader, sync, refusal)."""
     deal = state.deal
@@ -379,7 +379,8 @@ def build_snapshot(
         correction=_correction(state), reader=reader,
         sync=SyncView(acked_seq, last_seq, synced_games, laptop, laptop_reachable), refusal=refusal_view,
         setup=SetupView(roster=roster, scoring=SCORING_SYSTEMS, profiles=profiles,
-                        tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players),
+                        tournament_lengths=tuple(TOURNAMENT_LENGTHS.items()), last_players=last_players,
+                        card_seats=card_seats),
         may_undo=(playing and deal_busy) or withdrawable_passed_in(state),
         may_join=(playing and not deal_busy and state.rotation.at_round_start and not state.closed
                   and state.correction is None),

@@ -343,6 +343,11 @@ class TableState:
     series_over: bool = False
     list_confirmations: tuple[int, ...] = ()
     closed: bool = False
+    members: tuple[tuple[str, str], ...] = ()  # (name, member id) of everyone with an id who sat at this list
+
+    def member_of(self, name: str) -> str:
+        """``name``'s member id on this list ("" for a guest or a list without ids)."""
+        return next((member for who, member in self.members if who == name), "")
 
     @property
     def table_size(self) -> int:
@@ -383,6 +388,7 @@ def apply(state: TableState, event: Event) -> TableState:
     body = event.body
     if isinstance(body, ListOpened):
         opened = TableState(list_id=event.list_id, setup=body, seating=body.players,
+                            members=tuple((n, m) for n, m in zip(body.players, body.members) if m),
                             bock=BockState.start(len(body.players), find_profile(body.profile)))
         return replace(opened, deal=opened.new_deal())
     if state.setup is None:
@@ -457,7 +463,8 @@ def _player_joined(state: TableState, body: PlayerJoined) -> TableState:
         seating[body.seat] = body.name
     else:
         seating.insert(body.seat, body.name)
-    changed = replace(state, seating=tuple(seating), rotation=Rotation(state.rotation.round_no, 0),
+    members = state.members + ((body.name, body.member),) if body.member else state.members
+    changed = replace(state, seating=tuple(seating), members=members, rotation=Rotation(state.rotation.round_no, 0),
                       bock=None if state.bock is None else replace(state.bock, players=len(seating)))
     return replace(changed, deal=changed.new_deal())
 

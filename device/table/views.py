@@ -334,6 +334,7 @@ class SetupView:
     profiles: tuple[str, ...]
     tournament_lengths: tuple[tuple[int, int], ...]  # (players, games)
     last_players: tuple[str, ...]
+    card_seats: tuple[str, ...] = ()  # the names seated by their member cards, in the order tapped
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,10 @@ of a refused batch is stored. The protocol is documented in the README ("Sync pr
 
 from __future__ import annotations
 
+import json
 import secrets
 import sys
+from dataclasses import replace
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -21,6 +23,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from device.club.roster import Roster
 from device.sync import (
     API, H_NONCE, H_TIME, MAX_BODY, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, parse_batch, parse_pair_request, request_device,
     verify_request,
@@ -70,12 +73,16 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
             raise SyncRefused("replayed", "this request was already received once (a replay)", 401)
         return device, body
 
+    opened: dict[tuple[str, str, int], tuple[str, ...]] = {}  # a list's member ids while it is open, by length
+
     def ack(device: str, held: int, **extra: Any) -> dict[str, Any]:
         return {
             "v": PROTOCOL_VERSION, "device": device, "acked": held, **extra,
             "resend_from": 1 if store.resend_requested(device) else None,
-            "time": clock(), "roster": store.document("roster") or [],
+            "time": clock(), "roster": Roster.from_json(store.document("roster")).table_roster(),
             "next_series": store.document(device_document_name(device)),
+            "card_wanted": card_wanted(store, clock()),
+            "seated": seated_elsewhere(store, device, opened),
         }
 
     async def hello(request: Request) -> Response:
@@ -100,6 +107,12 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
                                          duplicates=result.duplicates)
         return JSONResponse(answer)
 
+    async def card(request: Request) -> Response:
+        """A member card read at a table while the organiser assigns a card ("Karte zuordnen")."""
+        device, body = await signed(request)
+        answer = await run_in_threadpool(assign_card, store, device, body, clock())
+        return JSONResponse({"v": PROTOCOL_VERSION, **answer, "time": clock()})
+
     async def api_error(request: Request, exc: Exception) -> Response:
         if isinstance(exc, SyncRefused):
             return refusal(exc)
@@ -113,6 +126,7 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
         Route(f"{API}/hello", hello, methods=["GET"]),
         Route(f"{API}/pair", pair, methods=["POST"]),
         Route(f"{API}/events", events, methods=["POST"]),
+        Route(f"{API}/card", card, methods=["POST"]),
     ]
     app = Starlette(routes=[*api, *routes],
                     exception_handlers={SyncRefused: api_error, ClientDisconnect: _dropped, Exception: api_error,
@@ -141,6 +155,65 @@ async def _not_found(request: Request, exc: Exception) -> Response:
                              "reason": f"{request.method} {request.url.path} is not part of the protocol"},
                             status_code=status)
     return Response("Nicht gefunden / not found", status_code=status, media_type="text/plain")
+
+
+CARD_ASSIGN = "card_assign"
+"""The store's document while the organiser assigns a card: {"id", "name", "until"}; then
+"card_assigned": {"name", "card", "device", "at"} or {"error", …} for the Spieler page."""
+
+
+def card_wanted(store: CollectorStore, now: float) -> bool:
+    """Whether a card is being assigned now (the tables report the next unknown card read)."""
+    pending = store.document(CARD_ASSIGN)
+    return bool(pending) and float(pending.get("until", 0)) > now
+
+
+def seated_elsewhere(store: CollectorStore, device: str, cache: dict[tuple[str, str, int], tuple[str, ...]]
+                     ) -> dict[str, str]:
+    """Member id -> the table's name, for the members on another table's open list (its
+    newest list, not yet closed): a card tapped there too is told where its member sits."""
+    out: dict[str, str] = {}
+    for table in store.tables():
+        lists = store.lists(table.device) if table.device != device else []
+        if not lists:
+            continue
+        newest = lists[-1]
+        key = (table.device, newest.list_id, newest.count)
+        if key not in cache:
+            first, last = store.event_at(table.device, newest.first_seq), store.event_at(table.device, newest.last_seq)
+            closed = last is None or last.get("type") == "list_closed"
+            data = first.get("data", {}) if first is not None and first.get("type") == "list_opened" else {}
+            members = data.get("members")
+            cache[key] = () if closed or not isinstance(members, list) else tuple(str(m) for m in members if m)
+        out.update(dict.fromkeys(cache[key], table.name))
+    return out
+
+
+def assign_card(store: CollectorStore, device: str, body: bytes, now: float) -> dict[str, Any]:
+    """Give the card read at ``device`` to the person being assigned one; refused in words."""
+    try:
+        raw = json.loads(body)
+        card = str(raw["card"]).strip().upper()
+    except (ValueError, KeyError, TypeError):
+        raise SyncRefused("bad_payload", 'a card report is {"v": 1, "device", "card"}', 400) from None
+    if not card or len(card) > 64:
+        raise SyncRefused("bad_payload", "the card id is empty or longer than 64 characters", 400)
+    pending = store.document(CARD_ASSIGN)
+    if not card_wanted(store, now):
+        raise SyncRefused("no_assignment", "no card is being assigned on the laptop now", 409)
+    roster = Roster.from_json(store.document("roster"))
+    person = roster.find("", str(pending.get("id", "")))
+    holder = roster.by_card(card)
+    if person is None:
+        raise SyncRefused("no_assignment", "the person to get the card is no longer in the roster", 409)
+    if holder is not None and holder is not person:
+        store.set_document("card_assigned", {"error": f"Die Karte {card} gehört schon {holder.name}", "at": now})
+        raise SyncRefused("card_taken", f"this card is {holder.short}'s", 409)
+    changed = roster.put(replace(person, card=card), was=person.name)
+    store.set_document("roster", changed.to_json())
+    store.set_document(CARD_ASSIGN, None)
+    store.set_document("card_assigned", {"name": person.name, "card": card, "device": device, "at": now})
+    return {"assigned": person.short, "text": f"Karte gehört jetzt {person.short}"}
 
 
 def new_pairing_code(store: CollectorStore, *, now: float, valid: float = 600.0) -> str:

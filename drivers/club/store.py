@@ -113,6 +113,7 @@ class CollectorStore(Protocol):
     def events(self, device: str, list_id: str) -> list[dict[str, Any]]: ...
     def entries(self, device: str, list_id: str) -> list[JournalEntry]: ...
     def device_events(self, device: str, after: int = 0) -> list[dict[str, Any]]: ...
+    def event_at(self, device: str, seq: int) -> dict[str, Any] | None: ...
     def conflicts(self, device: str | None = None) -> list[ConflictInfo]: ...
 
     def close(self) -> None: ...
@@ -365,6 +366,11 @@ class SqliteCollectorStore:
         rows = self._read().execute(
             "SELECT prev, hash, event FROM events WHERE device = ? AND list_id = ? ORDER BY seq", (device, list_id))
         return [JournalEntry(r[0], r[1], json.loads(r[2])) for r in rows]
+
+    def event_at(self, device: str, seq: int) -> dict[str, Any] | None:
+        """The event ``device`` recorded as ``seq`` (None if the laptop does not hold it)."""
+        row = self._read().execute("SELECT event FROM events WHERE device = ? AND seq = ?", (device, seq)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
 
     def device_events(self, device: str, after: int = 0) -> list[dict[str, Any]]:
         rows = self._read().execute("SELECT event FROM events WHERE device = ? AND seq > ? ORDER BY seq",

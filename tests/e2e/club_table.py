@@ -7,6 +7,7 @@ Pairs with the laptop (named ``--name``), then reads commands on stdin, one JSON
     play N       record games until N games are on the current list, wait until all are acked
     status       {"acked", "last_seq", "next_series"}: what the last ack carried
     open-next    sign the finished list, open the one the laptop sent (the tap at the table): {"players"}
+    tag PAYLOAD  a member card on the reader at setup: {"refusals", "seated"}
     quit
 """
 
@@ -20,11 +21,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from device.table import ConfirmList, NextSeriesOffered, OpenNextSeries, TableService
+from device.hardware import UnknownCardScanned
+from device.table import ConfirmList, OpenNextSeries, TableService
 from ui.i18n import refusal_text
 from drivers.store import TinyDBEventStore, device_id
 from drivers.sync import STATE_FILE, SyncStateFile, make_client, pair_with_laptop
 from tests.e2e.service_crash_writer import next_command
+from ui.commands.run import answer_handler
 
 
 def main() -> int:
@@ -43,16 +46,17 @@ def main() -> int:
     latest: dict[str, Any] = {}
     lock = threading.Lock()
 
+    table_answer = answer_handler(service, args.directory, wake=lambda: client.wake())
+
     def on_answer(answer: dict[str, Any]) -> None:  # as the table's composition root wires it
         with lock:
             latest.update(answer)
-        offer = NextSeriesOffered.from_ack(answer.get("next_series"))
-        if offer is not None:
-            service.submit(offer)
+        table_answer(answer)
 
     client = make_client(store, args.directory, device, service.submit, timeout=2.0, backoff=(0.05, 0.5),
                          idle_poll=0.3, on_answer=on_answer)
     service.subscribe(lambda result: client.wake() if result.events else None)
+    service.report_cards_to(client.send_card)
     client.start()
     players = tuple(args.players.split(","))
     print(json.dumps({"device": device}), flush=True)
@@ -80,7 +84,8 @@ def main() -> int:
             service.pump()
             with lock:
                 print(json.dumps({"acked": client.state.acked, "last_seq": service.snapshot().sync.last_seq,
-                                  "next_series": latest.get("next_series")}), flush=True)
+                                  "next_series": latest.get("next_series"), "card_wanted": latest.get("card_wanted"),
+                                  "roster": latest.get("roster")}), flush=True)
         elif words[0] == "open-next":
             service.pump()
             snap = service.snapshot()
@@ -94,6 +99,11 @@ def main() -> int:
             snap = service.snapshot()
             print(json.dumps({"shown": shown, "players": list(snap.players),
                               "refused": [refusal_text(r, "en") for r in result.refusals]}), flush=True)
+        elif words[0] == "tag":  # a member card on the table's reader (a payload the deck does not know)
+            service.submit(UnknownCardScanned(words[1], "unbekannt"))
+            result = service.pump()
+            print(json.dumps({"refusals": [r.code for r in result.refusals],
+                              "seated": list(service.snapshot().setup.card_seats)}), flush=True)
         elif words[0] == "quit":
             break
     client.close()

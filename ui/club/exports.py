@@ -47,8 +47,13 @@ def season_rows(lines: Sequence[SeasonLine]) -> list[tuple[Cell, ...]]:
              " ".join(str(d) for d in line.dropped)) for line in lines]
 
 
-def season_csv(lines: Sequence[SeasonLine]) -> str:
-    return csv_text([SEASON_HEAD, *season_rows(lines)])
+def season_csv(lines: Sequence[SeasonLine], members: Sequence[str] | None = None) -> str:
+    """The season as CSV; with ``members`` (the organiser's export) each line's member number
+    first. The public export leaves member numbers out."""
+    if members is None:
+        return csv_text([SEASON_HEAD, *season_rows(lines)])
+    return csv_text([("Mitgliedsnummer", *SEASON_HEAD),
+                     *((member, *row) for member, row in zip(members, season_rows(lines), strict=True))])
 
 
 def list_csv(paper: PaperList) -> str:

@@ -7,8 +7,10 @@ evening, series and table it belongs to. The organiser's data lives in the store
 
     evening          {"id", "title"}: the evening in progress (today's date by default)
     list_meta        {"device/list_id": {"evening", "series", "table"}}: where each list belongs
-    season_results   {"device/list_id": {"evening", "series", "table", "results": [[player, points, won, lost, leistung]]}}
-    roster           [{"name", "short", "publish"}]; the tables get the short names (the sync's ack)
+    season_results   {"device/list_id": {"evening", "series", "table", "results": [[player, points, won, lost, leistung]],
+                      "members"?: {player: member id}}} (the ids the list carries, if any)
+    roster           [{"name", "short", "publish", "member"?, "card"?, "aliases"?}] (device.club.roster);
+                     the tables get the short names and card ids only (the sync's ack)
     plan             the next series being prepared: {"series", "method", "seed", "tables": [[names]], "released"}
     next_series:DEV  what table DEV gets with its next ack (drivers.club.app.device_document_name)
     season_rules     {"minimum_series", "dropped_worst"}
@@ -25,10 +27,11 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from device.club.ranking import ListResult, PlayedList, RankLine, list_results, ranking, series_ranking
+from device.club.roster import Roster
 from device.club.season import SeasonLine, SeasonRules, SeriesResult, season_chart, season_ranking
 from device.table.events import Event
 from device.table.state import StateError, TableState, apply
@@ -102,6 +105,10 @@ class Evening:
         value = self.store.document(name)
         return default if value is None else value
 
+    def roster(self) -> Roster:
+        """The club's members (the ``roster`` document): whom each list's name means."""
+        return Roster.from_json(self.store.document("roster"))
+
     def evening(self) -> dict[str, str]:
         current = self.store.document("evening")
         if current is None:
@@ -156,6 +163,8 @@ class Evening:
                     folded.scored = folded.count
                 results[key] = {"evening": m["evening"], "series": m["series"], "table": m["table"],
                                 "count": info.count, "results": folded.results}
+                if folded.state.members:  # whom each name means, by the roster's member id
+                    results[key]["members"] = dict(folded.state.members)
                 changed_results = True
             if changed_meta:
                 self.store.set_document("list_meta", meta)
@@ -193,6 +202,7 @@ class Evening:
             for listed in self.store.lists():
                 newest[listed.device] = listed  # ordered by first seq: the last is the newest
             tiles = []
+            shown = self.roster().shown
             for info in self.store.tables():
                 latest = newest.get(info.device)
                 list_id = latest.list_id if latest is not None else None
@@ -204,8 +214,8 @@ class Evening:
                     device=info.device, list_id=list_id, table=numbers[info.device], name=info.name,
                     players=state.seating, game=len(state.rows),
                     series_length=state.setup.series_length if state.setup else None,
-                    in_progress=in_progress(state), status=status, status_text=text,
-                    last_entry=_row_words(last) if last is not None else "",
+                    in_progress=in_progress(state, shown), status=status, status_text=text,
+                    last_entry=_row_words(last, shown) if last is not None else "",
                     series=meta.get(list_key(info.device, list_id), {}).get("series", 0) if list_id else 0))
             return sorted(tiles, key=lambda t: (t.table, t.name))
 
@@ -218,16 +228,19 @@ class Evening:
             folded = self._fold(device, list_id, info.count)
             if folded.state.setup is None:
                 return None
-            return paper_list(folded.state, table=meta["table"], series=meta["series"], head=info.head)
+            paper = paper_list(folded.state, table=meta["table"], series=meta["series"], head=info.head)
+            return replace(paper, in_progress=in_progress(folded.state, self.roster().shown))
 
     def evening_results(self, evening: str | None = None) -> list[ListResult]:
         with self._lock:
             self.refresh()
             wanted = evening or self.evening()["id"]
+            person = self.roster().person
             out: list[ListResult] = []
             for entry in self.doc("season_results", {}).values():
                 if entry["evening"] == wanted:
-                    out.extend(ListResult(p, entry["series"], entry["table"], pts, w, lost, lei)
+                    ids = entry.get("members", {})
+                    out.extend(ListResult(person(p, ids.get(p, "")), entry["series"], entry["table"], pts, w, lost, lei)
                                for p, pts, w, lost, lei in entry["results"])
             return out
 
@@ -246,6 +259,15 @@ class Evening:
         series = sorted({r.series for r in results})
         return ([(s, series_ranking(results, s, lot_seed=seed)) for s in series], ranking(results, lot_seed=seed))
 
+    def guests(self, roster: Roster | None = None) -> list[str]:
+        """The names typed at tables that no roster entry knows (to merge into a person)."""
+        with self._lock:
+            self.refresh()
+        known = roster or self.roster()
+        names = {p for e in self.doc("season_results", {}).values() for p, *_ in e["results"]
+                 if known.find(p, e.get("members", {}).get(p, "")) is None}
+        return sorted(names, key=str.casefold)
+
     def season_rules(self) -> SeasonRules:
         raw = self.doc("season_rules", {})
         return SeasonRules(int(raw.get("minimum_series", 0)), int(raw.get("dropped_worst", 0)))
@@ -254,17 +276,22 @@ class Evening:
         with self._lock:
             self.refresh()
             lot = self.evening()["id"]
-        return season_from_documents(self.doc("season_results", {}), self.season_rules(), lot=lot)
+        return season_from_documents(self.doc("season_results", {}), self.season_rules(), lot=lot,
+                                     roster=self.roster())
 
 
-def season_from_documents(entries: dict[str, Any], rules: SeasonRules, *, lot: str | None = None) -> tuple[
+def season_from_documents(entries: dict[str, Any], rules: SeasonRules, *, lot: str | None = None,
+                          roster: Roster | None = None) -> tuple[
         tuple[SeasonLine, ...], dict[str, list[int]], list[str]]:
     """The season table, the chart's running totals and the evenings, from ``season_results``.
 
-    Equal players are drawn apart by the lot of the evening ``lot`` (the evening in progress,
-    so the Saison page orders them as its Wertung does); default: the latest evening.
+    Each list's name counts for the person ``roster`` finds (a renamed or merged member keeps
+    the season; a guest is kept by name). Equal players are drawn apart by the lot of the
+    evening ``lot`` (the evening in progress, so the Saison page orders them as its Wertung
+    does); default: the latest evening.
     """
-    results = [SeriesResult(e["evening"], e["series"], p, pts, w, lost, lei)
+    person = (roster or Roster()).person
+    results = [SeriesResult(e["evening"], e["series"], person(p, e.get("members", {}).get(p, "")), pts, w, lost, lei)
                for e in entries.values() for p, pts, w, lost, lei in e["results"]]
     evenings = sorted({r.evening for r in results})
     seed = lot if lot is not None else (evenings[-1] if evenings else "")
@@ -290,10 +317,10 @@ def _conflict_words(info: TableInfo) -> str:
     return f"{info.conflicts} Konflikt(e){sends}"
 
 
-def _row_words(row: Any) -> str:
+def _row_words(row: Any, shown: Callable[[str], str] = str) -> str:
     if row.kind == "passed_in":
         return f"Spiel {row.entry}: eingepasst"
     if row.kind == "ramsch":
         return f"Spiel {row.entry}: Ramsch"
-    return f"Spiel {row.entry}: {row.seating[row.declarer_seat]} {row.result.describe_de()}"
+    return f"Spiel {row.entry}: {shown(row.seating[row.declarer_seat])} {row.result.describe_de()}"
 

@@ -12,7 +12,7 @@ import asyncio
 import json
 import secrets
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,17 +23,21 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from device.club.ranking import RankLine
 from device.club.seating import SeatingError, TableAssignment, random_draw, seeded_draw, swap
+from device.club.roster import Roster
 from device.club.season import SeasonRules
 from device.scoring import DEFENCE_CREDIT
-from drivers.club.app import device_document_name
+from drivers.club.app import CARD_ASSIGN, device_document_name
 from drivers.club.store import CollectorStore
-from ui.club import auth, exports
+from ui.club import auth, exports, members
 from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
+from ui.club.paper import PaperList
 
 HERE = Path(__file__).parent
 STREAM_SECONDS = 300.0  # an event stream ends after 5 minutes; the browser reconnects by itself
 POLL_SECONDS = 0.4
+CARD_SECONDS = 120  # "Karte zuordnen" waits this long for a card to be read at a table
 
 _env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
                    trim_blocks=True, lstrip_blocks=True)
@@ -83,21 +87,12 @@ class Pages:
         fragment = request.query_params.get("fragment") == "1"
         page = _env.get_template(template)
         context.update(request=request, organiser=self.organiser(request), evening=self.evening.evening(),
-                       display=self.display_names(), fragment=fragment)
+                       display=Shown(self.evening.roster()), fragment=fragment)
         if fragment and "live" in page.blocks:
             html = "".join(page.blocks["live"](page.new_context(context)))
         else:
             html = page.render(**context)
         return HTMLResponse(html, status_code=status)
-
-    def display_names(self) -> dict[str, str]:
-        """How a list's name is shown: the full name where the player allows it, else the short name."""
-        shown: dict[str, str] = {}
-        for p in self.evening.doc("roster", []):
-            full = p["name"] if p.get("publish", True) else (p.get("short") or p["name"].split()[0])
-            shown[p.get("short") or p["name"]] = full
-            shown[p["name"]] = full
-        return shown
 
     def locked(self, request: Request) -> Response | None:
         """The login page unless the organiser is logged in."""
@@ -110,12 +105,13 @@ class Pages:
     def abend(self, request: Request) -> Response:
         tiles = self.evening.tiles()
         if request.url.path.endswith(".json"):
-            return JSONResponse([_dc(t) for t in tiles])
+            shown = self.evening.roster().shown
+            return JSONResponse([{**_dc(t), "players": [shown(p) for p in t.players]} for t in tiles])
         return self.render(request, "abend.html", tiles=tiles, page="abend")
 
     def liste(self, request: Request) -> Response:
         device, list_id = request.path_params["device"], request.path_params["list_id"]
-        paper = self.evening.paper(device, list_id)
+        paper = _shown_paper(self.evening.paper(device, list_id), self.evening.roster())
         if paper is None:
             return self.render(request, "message.html", 404, title="Liste nicht gefunden",
                                text=f"Die Liste {list_id} von {device} ist auf diesem Laptop nicht bekannt.")
@@ -130,7 +126,7 @@ class Pages:
         return self.render(request, template, paper=paper, device=device, list_id=list_id, page="liste")
 
     def wertung(self, request: Request) -> Response:
-        per_series, total = self.evening.ranking()
+        per_series, total = _shown_ranking(self.evening.ranking(), self.evening.roster())
         title = f"Wertung {self.evening.evening()['title']}"
         form = request.path_params.get("form", "")
         if form == "csv":
@@ -149,9 +145,18 @@ class Pages:
 
     def saison(self, request: Request) -> Response:
         lines, chart, evenings = self.evening.season()
+        roster = self.evening.roster()
+        numbers = request.query_params.get("mitgliedsnummern") == "ja"
+        if numbers and (refused := self.locked(request)) is not None:  # member numbers: the organiser's
+            return refused
+        member_of = {line.player: (found.member if (found := roster.find(line.player)) else "") for line in lines}
+        lines = tuple(replace(line, player=roster.shown(line.player)) for line in lines)
+        chart = {roster.shown(player): values for player, values in chart.items()}
         rules = self.evening.season_rules()
         form = request.path_params.get("form", "")
         if form == "csv":
+            if numbers:
+                return _csv(exports.season_csv(lines, list(member_of.values())), "saison-mitglieder")
             return _csv(exports.season_csv(lines), "saison")
         if form == "pdf":
             return Response(exports.season_pdf("Saisonwertung", lines, rules), media_type="application/pdf",
@@ -207,12 +212,13 @@ class Pages:
             else:
                 return RedirectResponse("/serie", status_code=303)
         per_series, total = self.evening.ranking()
-        order = [line.player for line in total] or [p.get("short") or p["name"] for p in self.evening.doc("roster", [])]
+        roster = self.evening.roster()
+        order = [roster.short(line.player) for line in total] or [p.short for p in roster.people]
         numbers = self.evening.table_numbers()
         unpaired = [t for t, _ in enumerate(plan.get("tables", []), start=1) if t not in numbers.values()]
         return self.render(request, "serie.html", plan=plan, order=order, error=error, unpaired=unpaired,
                            seed=secrets.randbelow(1_000_000), next_series=self._next_series_number(),
-                           setzliste=[p.get("short") or p["name"] for p in self.evening.doc("roster", [])],
+                           setzliste=[p.short for p in roster.people],
                            seat_text=seat_text, page="serie")
 
     def _next_series_number(self) -> int:
@@ -251,31 +257,57 @@ class Pages:
         """Each paired table gets its players and seat order with its next sync (the ack)."""
         numbers = self.evening.table_numbers()
         tables = plan["tables"]
+        roster = self.evening.roster()
         for device, number in numbers.items():
             players = tables[number - 1] if 0 < number <= len(tables) else None
             body = None if players is None else {
                 "v": 1, "series": plan["series"], "table": number, "players": players,
                 "text": seat_text(plan["series"], number, players)}
+            if players is not None and body is not None and any(ids := roster.ids(players)):
+                body["members"] = ids  # each player's member id ("" a guest): the list carries them
             self.store.set_document(device_document_name(device), body)
 
     async def spieler(self, request: Request) -> Response:
-        roster: list[dict[str, Any]] = self.evening.doc("roster", [])
+        """The members (organiser only: full names and member numbers): import, edit, merge, export."""
+        if (refused := self.locked(request)) is not None:
+            return refused
+        roster = self.evening.roster()
+        if request.url.path.endswith(".csv"):
+            return _csv(members.members_csv(roster), "mitglieder")
         if request.method == "POST":
-            if (refused := self.locked(request)) is not None:
-                return refused
-            form = {k: str(v) for k, v in (await request.form()).items()}
-            name = form.get("name", "").strip()
-            if form.get("aktion") == "loeschen":
-                roster = [p for p in roster if p["name"] != name]
-            elif name:
-                short = form.get("kurz", "").strip() or name.split()[0]
-                entry = {"name": name, "short": short[:12], "publish": form.get("veroeffentlichen") == "ja"}
-                roster = [entry if p["name"] == name else p for p in roster]
-                if entry not in roster:
-                    roster.append(entry)
-            self.store.set_document("roster", roster)
-            return RedirectResponse("/spieler", status_code=303)
-        return self.render(request, "spieler.html", roster=roster, page="spieler")
+            form = await request.form()
+            upload = form.get("datei")
+            data = await upload.read() if upload is not None and not isinstance(upload, str) else None
+            fields = {k: v for k, v in form.items() if isinstance(v, str)}
+            if fields.get("aktion") == "karte_zuordnen":
+                return self._assign_card(request, roster, fields.get("name", ""))
+            try:
+                changed, notice = await run_in_threadpool(members.apply_action, roster, fields, data)
+            except members.MemberFormError as exc:
+                return self._spieler_page(request, roster, 400, error=str(exc), form=fields)
+            self.store.set_document("roster", changed.to_json())
+            return self._spieler_page(request, changed, notice=notice)
+        return self._spieler_page(request, roster, editing=request.query_params.get("bearbeiten", ""))
+
+    def _assign_card(self, request: Request, roster: Roster, name: str) -> Response:
+        """"Karte zuordnen": the next member card read at setup at any paired table is this person's."""
+        person = roster.find(name)
+        if person is None:
+            return self._spieler_page(request, roster, 400, error=f"„{name}“ steht nicht in der Spielerliste")
+        until = self.evening.clock() + CARD_SECONDS
+        self.store.set_document(CARD_ASSIGN, {"id": person.id, "name": person.name, "until": until})
+        self.store.set_document("card_assigned", None)
+        return self._spieler_page(request, roster, notice=f"Karte für {person.name}: jetzt an einem Tisch auflegen "
+                                                          f"(vor dem Hinsetzen, {CARD_SECONDS // 60} Minuten lang)")
+
+    def _spieler_page(self, request: Request, roster: Roster, status: int = 200, *, error: str = "",
+                      notice: str = "", editing: str = "", form: dict[str, str] | None = None) -> Response:
+        person = roster.find(editing) if editing else None
+        pending = self.store.document(CARD_ASSIGN)
+        waiting = pending["name"] if pending and float(pending.get("until", 0)) > self.evening.clock() else ""
+        return self.render(request, "spieler.html", status, roster=roster.people, error=error, notice=notice,
+                           person=person, form=form or {}, guests=self.evening.guests(roster), page="spieler",
+                           waiting=waiting, assigned=self.store.document("card_assigned") or {})
 
     async def einstellungen(self, request: Request) -> Response:
         if (refused := self.locked(request)) is not None:
@@ -301,7 +333,8 @@ class Pages:
         now = self.evening.clock()
         parts = [(t.device, t.held, t.conflicts, t.last_contact is not None and now - t.last_contact > QUIET_AFTER,
                   t.last_contact is not None and now - t.last_contact > STALE_AFTER) for t in self.store.tables()]
-        docs = [self.store.document(n) for n in ("plan", "roster", "season_rules", "evening")]
+        docs = [self.store.document(n) for n in ("plan", "roster", "season_rules", "evening", CARD_ASSIGN,
+                                                 "card_assigned")]
         return str(hash(json.dumps([parts, docs], sort_keys=True, default=str)))
 
     async def live(self, request: Request) -> Response:
@@ -349,6 +382,7 @@ class Pages:
             Route("/saison.{form:str}", threaded(self.saison)),
             Route("/serie", self.serie, methods=["GET", "POST"]),
             Route("/spieler", self.spieler, methods=["GET", "POST"]),
+            Route("/spieler.csv", self.spieler),
             Route("/einstellungen", self.einstellungen, methods=["POST"]),
             Route("/anmelden", self.anmelden, methods=["GET", "POST"]),
             Route("/abmelden", self.abmelden, methods=["POST"]),
@@ -360,6 +394,37 @@ class Pages:
 def club_routes(store: CollectorStore) -> list[BaseRoute]:
     """The pages as routes for :func:`drivers.club.app.create_app`."""
     return Pages(store).routes()
+
+
+class Shown:
+    """The templates' ``display.get(name, name)``: the one name the roster gives a list's name."""
+
+    def __init__(self, roster: Roster) -> None:
+        self.roster = roster
+
+    def get(self, name: str, default: str | None = None) -> str:
+        return self.roster.shown(name)
+
+
+def _shown_ranking(ranked: tuple[list[tuple[int, tuple[RankLine, ...]]], tuple[RankLine, ...]], roster: Roster
+                   ) -> tuple[list[tuple[int, tuple[RankLine, ...]]], tuple[RankLine, ...]]:
+    """The evening's ranking with the names the public may see (pages, JSON, CSV and PDF alike)."""
+    def lines(ranking: tuple[RankLine, ...]) -> tuple[RankLine, ...]:
+        return tuple(replace(line, player=roster.shown(line.player)) for line in ranking)
+
+    per_series, total = ranked
+    return [(series, lines(ranking)) for series, ranking in per_series], lines(total)
+
+
+def _shown_paper(paper: PaperList | None, roster: Roster) -> PaperList | None:
+    """A table's list with the roster's names (the page, print view, CSV and PDF alike)."""
+    if paper is None:
+        return None
+    shown = roster.shown
+    rows = tuple(replace(r, dealer=shown(r.dealer) if r.dealer else r.dealer,
+                         declarer=shown(r.declarer) if r.declarer else r.declarer) for r in paper.rows)
+    return replace(paper, players=tuple(shown(p) for p in paper.players), rows=rows,
+                   confirmed=tuple(shown(p) for p in paper.confirmed))
 
 
 def _dc(value: Any) -> dict[str, Any]:

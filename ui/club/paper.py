@@ -9,7 +9,7 @@ and lost games, the credit for the others' lost games, the Leistung, the signatu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from device.games import GameType
@@ -126,8 +126,9 @@ def _credits(rows: Sequence[Row], players: Sequence[str]) -> list[tuple[int, int
     return [(out[p][0], out[p][1]) for p in players]
 
 
-def in_progress(state: TableState) -> str:
-    """The game at the table now, in a few words ("Spiel 12: Reizen", "Spiel 12: Kreuz, 4. Stich")."""
+def in_progress(state: TableState, shown: Callable[[str], str] = str) -> str:
+    """The game at the table now, in a few words ("Spiel 12: Reizen", "Spiel 12: Kreuz, 4. Stich");
+    the declarer named as ``shown`` gives him (the roster's public name)."""
     deal = state.deal
     if state.setup is None:
         return "keine Liste"
@@ -139,7 +140,7 @@ def in_progress(state: TableState) -> str:
     if deal.declaration is None:
         return f"Spiel {number}: Reizen" if not deal.auction.is_finished else f"Spiel {number}: Ansage"
     name = deal.declaration.game.german
-    declarer = state.seating[deal.declarer_seat] if deal.declarer_seat is not None else ""
+    declarer = shown(state.seating[deal.declarer_seat]) if deal.declarer_seat is not None else ""
     if deal.finished:
         return f"Spiel {number}: {name} von {declarer}, Ergebnis wird bestätigt"
     return f"Spiel {number}: {name} von {declarer}, {len(deal.tricks) + 1}. Stich"

@@ -186,6 +186,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
     store = parts.add(build_store(config, simulate=(args.simulate and args.config is None) or bool(store_problem)))
     rng = random.Random(args.seed) if args.seed is not None else None
     service = TableService(store, device_id=store.device_id, rng=rng, roster=config.table.roster)
+    _kept_roster(store, service)
     if args.players:
         names = tuple(n.strip() for n in args.players.split(",") if n.strip())
         result = service.handle(OpenList(names, series_length=None if len(names) > 4 else {3: 36, 4: 48}[len(names)]))
@@ -236,6 +237,43 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
     return runner.exit_code if runner is not None else 0
 
 
+def answer_handler(service: Any, directory: Any, *, wake: Any) -> Any:
+    """What the table does with each answer of the laptop (the sync client's ``on_answer``):
+    the club's roster (kept beside the store), whether a card is being assigned, the next
+    series released for this table; after a card reported for "Karte zuordnen", ask again
+    at once (the roster with the new card comes with that ack)."""
+    from device.table import CardWanted, NextSeriesOffered, RosterReceived, SeatedElsewhere
+    from drivers.roster_cache import RosterKeeper
+
+    keeper = RosterKeeper(directory)
+
+    def on_answer(answer: dict[str, Any]) -> None:
+        if "card_answer" in answer:
+            wake()
+            return
+        keeper.keep(answer.get("roster"))  # kept beside the store: cards seat members offline too
+        service.submit(CardWanted(answer.get("card_wanted") is True))
+        service.submit(SeatedElsewhere.from_ack(answer.get("seated")))
+        for command in (RosterReceived.from_ack(answer.get("roster")), NextSeriesOffered.from_ack(answer.get("next_series"))):
+            if command is not None:
+                service.submit(command)
+
+    return on_answer
+
+
+def _kept_roster(store: Any, service: Any) -> None:
+    """The roster the laptop sent last (kept beside the store), before any ack arrives."""
+    directory = getattr(store, "directory", None)
+    if directory is None:
+        return
+    from device.table import RosterReceived
+    from drivers.roster_cache import load_roster
+
+    received = RosterReceived.from_ack(load_roster(directory))
+    if received is not None:
+        service.handle(received)
+
+
 def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
     """The sync client in its own thread, for a table whose store is on disk (None in memory).
 
@@ -253,17 +291,12 @@ def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
         except OSError:  # no network at all: the configured address, if any
             return None
 
-    from device.table import NextSeriesOffered, RosterReceived
-
-    def on_answer(answer: dict[str, Any]) -> None:  # the club's roster and the next series released for this table
-        for command in (RosterReceived.from_ack(answer.get("roster")), NextSeriesOffered.from_ack(answer.get("next_series"))):
-            if command is not None:
-                service.submit(command)
-
+    on_answer = answer_handler(service, directory, wake=lambda: client.wake())
     client = make_client(store, directory, service.device_id, service.submit, discover=discover,
                          fallback_url=config.sync.url, idle_poll=float(config.sync.interval_seconds),
                          on_answer=on_answer)
     service.subscribe(lambda result: client.wake() if result.events else None)
+    service.report_cards_to(client.send_card)
     client.start()
     return parts.add(client)
 

@@ -76,6 +76,8 @@ def scored_sheet(document: Any) -> dict[str, Any]:
                       for s in figures.standings],
         "settlement": None,
     }
+    if any(document.members):  # the member ids beside the names, as the document gives them
+        out["members"] = list(document.members)
     if figures.bierlachs_losses is not None:
         out["bierlachs_losses"] = list(figures.bierlachs_losses)
     if figures.settlement is not None:

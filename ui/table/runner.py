@@ -31,6 +31,7 @@ from kivy.uix.textinput import TextInput
 
 from device.cards import Card
 from drivers.adapters import SimulatedReader
+from ui.table import theme
 from ui.table.script import WAIT_SECONDS, Step
 from ui.table.shots import save_png
 from ui.table.touch import ScriptedTouchProvider, window_center
@@ -74,6 +75,16 @@ def drawn_text(label: Label) -> str:
     if not lines:
         return plain(label.text)
     return plain(" ".join("".join(str(word.text) for word in line.words) for line in lines))
+
+
+def large_and_whole(label: Label, pixels: float) -> tuple[bool, str]:
+    """Whether ``label`` draws its text at ``pixels`` or larger and not cut short; and why not."""
+    drawn, whole = drawn_text(label), plain(label.text)
+    if label.font_size < pixels or label.texture_size[1] < pixels:
+        return False, f"{whole!r} is drawn at {label.font_size:.0f} px ({label.texture_size[1]} px high), not {pixels:.0f}"
+    if drawn != whole:
+        return False, f"{whole!r} is cut short: it reads {drawn!r}"
+    return True, ""
 
 
 def visible_widgets() -> Iterator[Any]:
@@ -327,6 +338,9 @@ class ScriptRunner:
         self.reader.scan(step.arg).join()
         self._settle(step)
 
+    def _do_tag(self, step: Step) -> None:
+        self._do_scan(step)  # the simulated reader reports a payload no deck knows as a real one does
+
     def _do_press(self, step: Step) -> None:
         self.app.press(step.arg)
         self._settle(step)
@@ -352,6 +366,15 @@ class ScriptRunner:
     def _do_expect_shown(self, step: Step) -> None:
         self._settle(step, lambda: (find_named(step.arg) is not None,
                                     f"no widget {step.arg!r} in view {self._what_is_there()}"))
+
+    def _do_expect_large(self, step: Step) -> None:
+        def check() -> tuple[bool, str]:
+            widget = find_named(step.arg)
+            if widget is None or not isinstance(widget, Label):
+                return False, f"no label {step.arg!r} in view {self._what_is_there()}"
+            return large_and_whole(widget, self.app.scale * theme.FONT_SEAT_NAME)
+
+        self._settle(step, check)
 
     def _do_expect_text(self, step: Step) -> None:
         wanted = " ".join(step.arg.split()).casefold()

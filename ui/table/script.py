@@ -23,6 +23,8 @@ button, e.g. ``bid_18``; the documentation lists them):
 ``card CODE``            a card through the on-screen card picker (opens it if needed and
                          taps the card, e.g. ``card CJ``)
 ``scan CODE``            a card as the reader sends it (from another thread)
+``tag PAYLOAD``          a tag or barcode that is no playing card (a member card's UID or
+                         barcode), as the reader sends it (from another thread)
 ``press BUTTON``         a panel button: ``confirm``, ``back`` or ``menu``
 ``type "TEXT"``          type text into the focused text field
 ``wait_screen NAME``     wait (up to 5 s) until screen NAME is shown: ``setup``, ``game``,
@@ -32,6 +34,9 @@ button, e.g. ``bid_18``; the documentation lists them):
 ``expect_screen NAME``   the screen shown is NAME, now
 ``expect_shown NAME``    the widget NAME is on the screen and in view (a list row not
                          scrolled away), now
+``expect_large NAME``    the widget NAME is in view and its text drawn large and whole: at
+                         least ``FONT_SEAT_NAME`` (40 px at 800×480, scaled with the
+                         window), as a name seated by member card (``seat_card_0``)
 ``screenshot NAME``      save a PNG ``NAME.png`` (into ``--screenshots DIR``)
 ``sleep SECONDS``        let the clock run (demos only; tests do not need it)
 =======================  ===================================================================
@@ -41,7 +46,7 @@ button, e.g. ``bid_18``; the documentation lists them):
 >>> parse_script("jump 3")
 Traceback (most recent call last):
 ...
-ui.table.script.ScriptError: line 1: unknown step 'jump': one of card, expect_no_text, expect_screen, expect_shown, expect_text, press, scan, screenshot, sleep, tap, tap_text, type, wait_screen
+ui.table.script.ScriptError: line 1: unknown step 'jump': one of card, expect_large, expect_no_text, expect_screen, expect_shown, expect_text, press, scan, screenshot, sleep, tag, tap, tap_text, type, wait_screen
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ STEPS: dict[str, int] = {
     "tap_text": 1,
     "card": 1,
     "scan": 1,
+    "tag": 1,
     "press": 1,
     "type": 1,
     "wait_screen": 1,
@@ -66,6 +72,7 @@ STEPS: dict[str, int] = {
     "expect_no_text": 1,
     "expect_screen": 1,
     "expect_shown": 1,
+    "expect_large": 1,
     "screenshot": 1,
     "sleep": 1,
 }
@@ -134,6 +141,15 @@ def _check(step: Step) -> None:
             Card.parse(step.arg)
         except ValueError as exc:
             raise ScriptError(f"line {step.line}: {exc}") from None
+    if step.name == "tag":
+        from device.cards import Card
+
+        try:
+            Card.parse(step.arg)
+        except ValueError:
+            pass
+        else:
+            raise ScriptError(f"line {step.line}: {step.arg!r} is a playing card: scan {step.arg}, not tag")
     if step.name == "sleep":
         try:
             seconds = float(step.arg)

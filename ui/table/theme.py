@@ -111,5 +111,6 @@ FONT_SMALL = 18
 FONT_MIN = 18  # nothing a player must read is smaller at arm's length on the 7" panel
 FONT_LARGE = 26
 FONT_HUGE = 34
+FONT_SEAT_NAME = 40  # a name seated by member card at setup: read from across the table
 SPACING = 8
 PADDING = 10

@@ -63,6 +63,13 @@ class NameField(TextInput):
             NameKeyboard(self, tr("player_n", n=int(self.name.split("_")[1]) + 1)).open()
 
 
+class CardSeat(TLabel):
+    """A seat taken by a member card: the short name large on a chip, for the players across
+    the table (``seat_card_N`` for scripts). Tapping the card again frees the seat."""
+
+    name = StringProperty("")
+
+
 class SetupScreen(TableScreen):
     page = NumericProperty(0)
     draw = BooleanProperty(False)
@@ -76,6 +83,8 @@ class SetupScreen(TableScreen):
         super().__init__(**kwargs)
         self._names: list[str] = ["", "", "", ""]
         self._prefilled = False
+        self._prefill: list[str] = []  # last evening's players as first shown (a card read clears them)
+        self._card_seats: tuple[str, ...] = ()  # the members seated by card, as last shown
         self._snap: Any = None
 
     # -- state --
@@ -84,11 +93,46 @@ class SetupScreen(TableScreen):
         self._snap = snap
         if not self._prefilled and snap.setup.last_players:
             self._names = list(snap.setup.last_players)[:MAX_PLAYERS]
+            self._prefill = list(self._names)
             self.count = max(MIN_PLAYERS, len(self._names))
             self._prefilled = True
         if not self.scoring and snap.setup.scoring:
             self.scoring = snap.setup.scoring[0]
+        if snap.setup.card_seats != self._card_seats:
+            self._seat_by_cards(snap.setup.card_seats)
         self._build()
+
+    def _seat_by_cards(self, seated: tuple[str, ...]) -> None:
+        """Members who tapped their cards take the next free seat; a second tap frees it."""
+        self._collect()
+        if self._prefill and self._names[:len(self._prefill)] == self._prefill and not self._card_seats:
+            self._names = ["" for _ in self._names]  # the first card: last evening's names make room
+        self._prefill = []
+        said = ""
+        for name in self._card_seats:
+            if name not in seated and name in self._names:
+                self._names[self._names.index(name)] = ""
+                said = tr("card_stood_up", name=name)
+        for name in seated:
+            if name in self._names[: self.count]:
+                continue
+            free = next((i for i in range(self.count) if i >= len(self._names) or not self._names[i]), None)
+            if free is None and self.count < MAX_PLAYERS:
+                free, self.count = self.count, self.count + 1
+            if free is None:
+                self.app.hint(tr("all_seats_taken"))
+                continue
+            while len(self._names) <= free:
+                self._names.append("")
+            self._names[free] = name
+            said = tr("card_seated", name=name, n=free + 1)
+        self._card_seats = seated
+        if said:  # the card was taken: an earlier refusal no longer applies
+            self.app._clear_reasons()
+            self.app.hint(said, level="info")
+        for field in self._fields():  # _build reads the fields back: the names go in there too
+            index = int(field.name.split("_")[1])
+            field.text = self._names[index] if index < len(self._names) else ""
 
     def retranslate(self) -> None:
         if self._snap is not None:
@@ -139,8 +183,11 @@ class SetupScreen(TableScreen):
         for index in range(self.count):
             row = BoxLayout(size_hint_y=None, height=scale * 54, spacing=scale * 8)
             row.add_widget(TLabel(text=tr("player_n", n=index + 1), size_hint_x=None, width=scale * 90))
-            field = NameField(name=f"name_{index}", text=self._names[index] if index < len(self._names) else "")
-            row.add_widget(field)
+            name = self._names[index] if index < len(self._names) else ""
+            if name and name in self._card_seats:
+                row.add_widget(CardSeat(name=f"seat_card_{index}", text=escape(name)))
+            else:
+                row.add_widget(NameField(name=f"name_{index}", text=name))
             seats.add_widget(row)
         known = []
         for name in (*self._snap.setup.roster, *self._snap.setup.last_players):
