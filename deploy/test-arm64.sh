@@ -253,6 +253,9 @@ check_files() {
     check "/etc/skattisch 0750 root:skattisch" stat_is /etc/skattisch 750 root skattisch
     check "/etc/skattisch/skattisch.toml 0640 root:skattisch" stat_is /etc/skattisch/skattisch.toml 640 root skattisch
     check "/opt/skattisch/venv owned by root" stat_is /opt/skattisch/venv 755 root root
+    # what SDL2's kmsdrm needs on a Pi 4 (v3d) and on the official display's KMS driver (vc4)
+    check "the Pi's GPU drivers for KMS/DRM (v3d, vc4) are installed" \
+        test -e "$R/usr/lib/aarch64-linux-gnu/dri/v3d_dri.so" -a -e "$R/usr/lib/aarch64-linux-gnu/dri/vc4_dri.so"
     check "the PIN typed at install is the one stored (hashed)" in_root /opt/skattisch/venv/bin/python -c "
 import sys, tomllib
 from device.pin import verify_pin
