@@ -187,7 +187,8 @@ as_user() {
 
 # typed PROGRAM: run the pi's login shell with PROGRAM on a terminal, typing the PIN at its prompts
 typed() {
-    python3 - "$PIN" chroot "$R" /usr/bin/env -i TERM=xterm LANG=C.UTF-8 runuser -l pi -c "$1" <<'PY'
+    python3 - "$PIN" chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin TERM=xterm LANG=C.UTF-8 \
+        runuser -l pi -c "$1" <<'PY'
 import os, pty, re, sys
 pin, command = sys.argv[1], sys.argv[2:]
 pid, fd = pty.fork()
