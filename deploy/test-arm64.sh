@@ -74,6 +74,27 @@ cannot_use_binfmt() {
         || { echo "binfmt_misc cannot be mounted at $BINFMT (a container without it?)"; return; }
 }
 
+# sudo is set-user-id: a program run through binfmt_misc gets its set-user-id bit only with
+# the C flag, which Debian's qemu-aarch64 entry leaves out. For the run, an entry of our own
+# with it (the newest entry wins), removed again at the end.
+SUDO_BINFMT=skattisch-aarch64
+
+register_sudo_binfmt() {
+    local magic mask interpreter
+    magic=$(awk '$1 == "magic" { print $2 }' /usr/share/binfmts/qemu-aarch64)
+    mask=$(awk '$1 == "mask" { print $2 }' /usr/share/binfmts/qemu-aarch64)
+    interpreter=$(awk '$1 == "interpreter" { print $2 }' /usr/share/binfmts/qemu-aarch64)
+    if [ -z "$magic" ] || [ -z "$mask" ] || [ ! -x "$interpreter" ]; then
+        die "cannot read /usr/share/binfmts/qemu-aarch64"
+    fi
+    [ ! -e "$BINFMT/$SUDO_BINFMT" ] || echo -1 >"$BINFMT/$SUDO_BINFMT"
+    printf ':%s:M:0:%s:%s:%s:OCPF' "$SUDO_BINFMT" "$magic" "$mask" "$interpreter" >"$BINFMT/register"
+}
+
+unregister_sudo_binfmt() {
+    if [ -e "$BINFMT/$SUDO_BINFMT" ]; then echo -1 >"$BINFMT/$SUDO_BINFMT"; fi
+}
+
 need_apt() {
     local missing=() pkg
     for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
@@ -149,6 +170,7 @@ cleanup() {
         if [ "$(readlink "$pid/root" 2>/dev/null)" = "$R" ]; then kill -9 "${pid#/proc/}" 2>/dev/null || true; fi
     done
     for (( i=${#MOUNTS[@]}-1; i>=0; i-- )); do umount -l "${MOUNTS[$i]}" 2>/dev/null || true; done
+    unregister_sudo_binfmt
     if [ -n "${SKATTISCH_PI_TEST_KEEP:-}" ]; then
         echo "kept the root: $R"
     else
@@ -167,6 +189,7 @@ unpack_root() {
     mount_in /dev/shm -t tmpfs tmpfs
     mount_in /run -t tmpfs -o mode=0755 tmpfs  # empty: no systemd, no udevd, as in a chroot
     mkdir -p "$R/run/lock"
+    register_sudo_binfmt
     cp --remove-destination -L /etc/resolv.conf "$R/etc/resolv.conf"
 }
 
