@@ -191,6 +191,8 @@ unpack_root() {
     mkdir -p "$R/run/lock"
     register_sudo_binfmt
     cp --remove-destination -L /etc/resolv.conf "$R/etc/resolv.conf"
+    # a chroot keeps this machine's host name: sudo looks it up
+    printf '127.0.1.1 %s\n' "$(hostname)" >>"$R/etc/hosts"
 }
 
 # in_root CMD...: as root in the root, with a clean environment

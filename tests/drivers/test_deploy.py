@@ -52,6 +52,12 @@ def test_install_script_is_valid_bash() -> None:
     assert result.returncode == 0, result.stderr
 
 
+def test_the_scripts_the_guide_runs_are_executable() -> None:
+    """The arm64 run's first stop: a fresh clone's ``sudo deploy/install.sh`` said "command not found"."""
+    for script in (INSTALL, DEPLOY / "test-arm64.sh", DEPLOY.parent / "dev.sh", DEPLOY.parent / ".ci" / "run"):
+        assert os.access(script, os.X_OK), f"{script} is not executable (git update-index --chmod=+x)"
+
+
 def test_install_script_explains_itself_without_root() -> None:
     result = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
