@@ -191,8 +191,21 @@ unpack_root() {
     mkdir -p "$R/run/lock"
     register_sudo_binfmt
     cp --remove-destination -L /etc/resolv.conf "$R/etc/resolv.conf"
+    trust_local_cas
     # a chroot keeps this machine's host name: sudo looks it up
     printf '127.0.1.1 %s\n' "$(hostname)" >>"$R/etc/hosts"
+}
+
+# This machine's own certificate authorities (e.g. a proxy that inspects TLS) are not the
+# Pi's business, but pip in the root must reach PyPI through the same network: the root trusts
+# what this machine trusts (apt's and pip's bundle), for the run only.
+trust_local_cas() {
+    local bundle=/etc/ssl/certs/ca-certificates.crt
+    cmp -s "$bundle" "$R$bundle" && return 0
+    note "this machine trusts certificate authorities of its own: so does the root, for pip"
+    cp /usr/local/share/ca-certificates/*.crt "$R/usr/local/share/ca-certificates/" 2>/dev/null || true
+    cp "$bundle" "$R$bundle"
+    printf '[global]\ncert = %s\n' "$bundle" >"$R/etc/pip.conf"
 }
 
 # in_root CMD...: as root in the root, with a clean environment
