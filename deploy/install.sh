@@ -133,14 +133,16 @@ put_dir() {
     local dir
     for dir in "$@"; do
         install -d -m "$mode" "$ROOT$dir"
-        chmod "$mode" "$ROOT$dir"  # install -d leaves an existing folder's mode alone
+        chmod "$mode" "$ROOT$dir"  # also for a folder that was there (our own folders)
     done
     set_owner "$user" "$group" "$@"
 }
 
 # put_file MODE SOURCE TARGET (root-owned)
 put_file() {
-    install -d -m 0755 "$(dirname "$ROOT$3")"
+    # a folder that is there keeps its mode: polkitd's rules.d is 0700, and GNU install -d
+    # would make it 0755 (found on the arm64 root)
+    [ -d "$(dirname "$ROOT$3")" ] || install -d -m 0755 "$(dirname "$ROOT$3")"
     install -m "$1" "$2" "$ROOT$3"
     set_owner root root "$3"
 }

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,15 @@ def test_every_daemon_call_in_install_sh_is_behind_the_check() -> None:
         assert f"running_here {daemon} " in "\n".join(lines[start:number]), f"line {number + 1}: {line}"
         guarded += 1
     assert guarded >= 6
+
+
+def test_a_slow_table_may_wait_longer_for_each_script_step() -> None:
+    """The arm64 run's table under emulation needs more than a step's 5 s (``--step-wait``)."""
+    from ui.cli import build_parser
+
+    assert build_parser().parse_args(["run", "--step-wait", "120"]).step_wait == 120.0
+    assert build_parser().parse_args(["run"]).step_wait is None  # the runner's own 5 s
+    for wrong, said in (("0", "more than 0"), ("soon", "not 'soon'")):
+        result = subprocess.run([sys.executable, "-m", "ui.cli", "run", "--step-wait", wrong],
+                                capture_output=True, text=True, cwd=DEPLOY.parent)
+        assert result.returncode == 2 and said in result.stderr, result.stderr
