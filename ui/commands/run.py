@@ -192,6 +192,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
     from drivers.adapters import DeckLoad, build_panel, build_reader, build_store, load_deck
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
+    from ui.table.script import WAIT_SECONDS as SCRIPT_STEP_WAIT
 
     # --simulate keeps the lists in memory unless a config names a store; a damaged store is
     # not opened again: the table shows the store screen over an empty memory store.
@@ -239,7 +240,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         shots_dir = Path(args.screenshots) if args.screenshots else None
         runner = ScriptRunner(app, steps, shots_dir=shots_dir, shots=args.shots, report=report,
                               exit_when_done=args.exit_when_done,
-                              **({"wait_seconds": args.step_wait} if args.step_wait else {}),
+                              wait_seconds=args.step_wait or SCRIPT_STEP_WAIT,
                               reader=reader if args.simulate else None)
     elif args.exit_when_done:
         from kivy.clock import Clock
