@@ -4,6 +4,8 @@
 #   ./dev.sh club [ARGS]  set up and start the club laptop's collector and pages (skattisch club)
 #   ./dev.sh test [ARGS]  set up and run every check: pytest (unit, drivers, UI under Xvfb,
 #                         end-to-end, benchmark smoke runs), mypy --strict on device/
+#   ./dev.sh pi-test      deploy/install.sh as deploy/README.md says, on a Debian bookworm arm64
+#                         root under qemu (deploy/test-arm64.sh; root, or sudo)
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=${SKATTISCH_VENV:-.venv}
@@ -47,6 +49,10 @@ case "$cmd" in
         "$VENV/bin/mypy" --strict device
         exec "$VENV/bin/python" -m pytest "$@"
         ;;
+    pi-test)
+        if [ "$(id -u)" -ne 0 ]; then exec sudo deploy/test-arm64.sh "$@"; fi
+        exec deploy/test-arm64.sh "$@"
+        ;;
     *)
-        echo "usage: ./dev.sh run|club|test [ARGS]" >&2; exit 2 ;;
+        echo "usage: ./dev.sh run|club|test|pi-test [ARGS]" >&2; exit 2 ;;
 esac

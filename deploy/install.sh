@@ -12,6 +12,10 @@
 #                                        building): no apt, no systemctl, no udevadm
 #   deploy/install.sh --help             this text
 #
+# Into a chroot or an image being built (nothing booted there: no systemd, no udevd running),
+# it installs all the same and skips only telling those daemons, with a line saying so; they
+# read the files when they start.
+#
 # Run it from the project's checkout (git clone or unpacked archive). It is safe to run again:
 # an update (git pull && sudo deploy/install.sh) keeps /etc/skattisch/skattisch.toml, the
 # settings PIN and the recorded lists.
@@ -48,7 +52,7 @@ APT_PACKAGES=(
     # the service user and its folders are declared, then made by systemd's own tools
     systemd polkitd
 )
-# From the Raspberry Pi OS archive (not in plain Debian): installed if available.
+# Only in the Raspberry Pi OS archive (Debian bookworm has no lgpio): installed where apt has it.
 APT_OPTIONAL=(liblgpio-dev)
 
 usage() {
@@ -129,25 +133,43 @@ put_dir() {
     local dir
     for dir in "$@"; do
         install -d -m "$mode" "$ROOT$dir"
-        chmod "$mode" "$ROOT$dir"  # install -d leaves an existing folder's mode alone
+        chmod "$mode" "$ROOT$dir"  # also for a folder that was there (our own folders)
     done
     set_owner "$user" "$group" "$@"
 }
 
 # put_file MODE SOURCE TARGET (root-owned)
 put_file() {
-    install -d -m 0755 "$(dirname "$ROOT$3")"
+    # a folder that is there keeps its mode: polkitd's rules.d is 0700, and GNU install -d
+    # would make it 0755 (found on the arm64 root)
+    [ -d "$(dirname "$ROOT$3")" ] || install -d -m 0755 "$(dirname "$ROOT$3")"
     install -m "$1" "$2" "$ROOT$3"
     set_owner root root "$3"
 }
 
-# run_here CMD...: only on the machine itself, not when staging
-run_here() {
+# --- daemons: told about new files only where they run ------------------------------------
+# Installing into an image being built or a chroot (nothing booted there) is an install too:
+# systemd and udevd read their files when they start, so telling them is skipped, with a line.
+SYSTEMD_RUN_DIR=/run/systemd/system
+
+daemon_running() {
+    case "$1" in
+        systemd) [ -d "$SYSTEMD_RUN_DIR" ] ;;  # what sd_booted() checks
+        udevd) udevadm control --ping >/dev/null 2>&1 ;;
+    esac
+}
+
+# running_here DAEMON WHAT: true if DAEMON runs on this machine; otherwise says that WHAT is
+# skipped (staged, or a chroot or an image being built, where nothing booted)
+running_here() {
     if staged; then
-        note "staged: skipped $*"
+        note "staged: skipped $2"
+    elif daemon_running "$1"; then
+        return 0
     else
-        "$@"
+        note "no $1 running here (a chroot or an image being built): skipped $2; it reads the files when it starts"
     fi
+    return 1
 }
 
 # --- the steps --------------------------------------------------------------------------------
@@ -168,8 +190,11 @@ step_packages() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${APT_PACKAGES[@]}"
     local pkg
     for pkg in "${APT_OPTIONAL[@]}"; do
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg" \
-            || warn "$pkg not available; pip must find a ready-built wheel"
+        if apt-cache policy "$pkg" 2>/dev/null | grep -q '^ *Candidate: [^(]'; then
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg"
+        else
+            note "$pkg is not in this system's archive (plain Debian): pip's ready-built lgpio is used"
+        fi
     done
 }
 
@@ -264,8 +289,10 @@ step_pin() {
 step_udev() {
     say "udev: the card reader as /dev/skattisch-reader"
     put_file 0644 "$SRC/deploy/99-skattisch-reader.rules" /etc/udev/rules.d/99-skattisch-reader.rules
-    run_here udevadm control --reload-rules
-    if ! staged; then udevadm trigger --subsystem-match=tty --action=add || true; fi
+    if running_here udevd "udevadm control --reload-rules, udevadm trigger"; then
+        udevadm control --reload-rules
+        udevadm trigger --subsystem-match=tty --action=add || true
+    fi
 }
 
 step_polkit() {
@@ -312,6 +339,12 @@ step_service() {
         note "staged: enabled, not started"
         return
     fi
+    local what="systemctl daemon-reload"
+    if [ "$start" = yes ]; then what="$what, systemctl restart skattisch"; fi
+    if ! running_here systemd "$what"; then
+        note "enabled; it starts at the next boot"
+        return
+    fi
     systemctl daemon-reload
     if [ "$start" = yes ]; then
         systemctl restart skattisch.service
@@ -337,7 +370,9 @@ step_overlay() {
 
 uninstall() {
     say "uninstall: program, service and rules (config, lists, deck and user stay)"
-    if ! staged; then
+    local systemd=no
+    if running_here systemd "systemctl disable --now skattisch, systemctl daemon-reload"; then
+        systemd=yes
         systemctl disable --now skattisch.service 2>/dev/null || true
     fi
     rm -f "$ROOT/etc/systemd/system/multi-user.target.wants/skattisch.service" \
@@ -345,8 +380,8 @@ uninstall() {
         "$ROOT/etc/udev/rules.d/99-skattisch-reader.rules" \
         "$ROOT/etc/polkit-1/rules.d/50-skattisch-power.rules"
     rm -rf "$ROOT$PREFIX"
-    run_here systemctl daemon-reload
-    run_here udevadm control --reload-rules
+    if [ "$systemd" = yes ]; then systemctl daemon-reload; fi
+    if running_here udevd "udevadm control --reload-rules"; then udevadm control --reload-rules; fi
     note "kept $CONF_DIR (config, PIN), $STATE_DIR (lists, deck) and the user $SERVICE_USER"
     note "to remove them too: sudo rm -r $CONF_DIR $STATE_DIR && sudo userdel $SERVICE_USER"
 }

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,6 +51,12 @@ def install_variable(name: str) -> str:
 def test_install_script_is_valid_bash() -> None:
     result = subprocess.run(["bash", "-n", str(INSTALL)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_scripts_the_guide_runs_are_executable() -> None:
+    """The arm64 run's first stop: a fresh clone's ``sudo deploy/install.sh`` said "command not found"."""
+    for script in (INSTALL, DEPLOY / "test-arm64.sh", DEPLOY.parent / "dev.sh", DEPLOY.parent / ".ci" / "run"):
+        assert os.access(script, os.X_OK), f"{script} is not executable (git update-index --chmod=+x)"
 
 
 def test_install_script_explains_itself_without_root() -> None:
@@ -136,3 +144,93 @@ def test_udev_rules_make_the_reader_symlink_the_config_expects() -> None:
         assert rule["GROUP ="] == "dialout"  # a group the service's user is in
     pairs = [(r["ATTRS{idVendor} =="], r["ATTRS{idProduct} =="]) for r in rules()]
     assert len(pairs) == len(set(pairs))
+
+
+TEST_ARM64 = DEPLOY / "test-arm64.sh"
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+def test_the_arm64_test_passes_shellcheck() -> None:
+    result = subprocess.run(["shellcheck", str(TEST_ARM64)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def test_the_arm64_test_explains_itself() -> None:
+    result = subprocess.run(["bash", str(TEST_ARM64), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "sudo deploy/test-arm64.sh" in result.stdout and "--can-run" in result.stdout
+    wrong = subprocess.run(["bash", str(TEST_ARM64), "--bogus"], capture_output=True, text=True)
+    assert wrong.returncode == 1 and "unknown option --bogus" in wrong.stderr
+
+
+def daemon_helpers() -> str:
+    """install.sh's own code that decides whether systemd or udevd is told about new files."""
+    text = INSTALL.read_text(encoding="utf-8")
+    start = text.index("SYSTEMD_RUN_DIR=")
+    end = text.index("\n}\n", text.index("running_here() {")) + 3
+    return text[start:end]
+
+
+def ask_daemons(tmp_path: Path, *, udevd: bool, systemd: bool) -> subprocess.CompletedProcess[str]:
+    """install.sh's helpers, not staged, on a machine where udevd and systemd run or not: a fake
+    udevadm answers the ping (or fails as in a chroot) and records every call."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    udevadm = bin_dir / "udevadm"
+    udevadm.write_text('#!/bin/sh\necho "$*" >> "$CALLS"\n'
+                       + ('exit 0\n' if udevd else 'echo "Failed to send reload request: No such file" >&2; exit 1\n'))
+    udevadm.chmod(0o755)
+    run_dir = tmp_path / "run-systemd-system"
+    if systemd:
+        run_dir.mkdir()
+    script = ('note() { printf "    %s\\n" "$*"; }\nstaged() { false; }\n' + daemon_helpers()
+              + f'SYSTEMD_RUN_DIR={run_dir}\n'
+              + 'if running_here udevd "udevadm control --reload-rules"; then echo "told udevd"; fi\n'
+              + 'if running_here systemd "systemctl daemon-reload"; then echo "told systemd"; fi\n')
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "CALLS": str(tmp_path / "calls")}
+    return subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, env=env)
+
+
+def test_an_install_into_a_chroot_skips_telling_daemons_that_do_not_run(tmp_path: Path) -> None:
+    """The arm64 run's first stop: "udevadm control --reload" failed where no udevd runs."""
+    result = ask_daemons(tmp_path, udevd=False, systemd=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "    no udevd running here (a chroot or an image being built): skipped udevadm control --reload-rules;"
+        " it reads the files when it starts",
+        "    no systemd running here (a chroot or an image being built): skipped systemctl daemon-reload;"
+        " it reads the files when it starts"]
+    assert (tmp_path / "calls").read_text() == "control --ping\n"  # asked, never told
+
+
+def test_on_a_running_pi_the_daemons_are_told(tmp_path: Path) -> None:
+    result = ask_daemons(tmp_path, udevd=True, systemd=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["told udevd", "told systemd"]
+
+
+def test_every_daemon_call_in_install_sh_is_behind_the_check() -> None:
+    """A udevadm or systemctl call comes after its function asked ``running_here`` for that daemon."""
+    lines = INSTALL.read_text(encoding="utf-8").splitlines()
+    guarded = 0
+    for number, line in enumerate(lines):
+        call = re.search(r"^\s*(?:if .*; then )?(udevadm|systemctl) ", line.split("#", 1)[0])
+        if not call or "running_here" in line:
+            continue
+        start = max(n for n in range(number) if re.match(r"^\w+\(\) \{", lines[n]))
+        daemon = "udevd" if call.group(1) == "udevadm" else "systemd"
+        assert f"running_here {daemon} " in "\n".join(lines[start:number]), f"line {number + 1}: {line}"
+        guarded += 1
+    assert guarded >= 6
+
+
+def test_a_slow_table_may_wait_longer_for_each_script_step() -> None:
+    """The arm64 run's table under emulation needs more than a step's 5 s (``--step-wait``)."""
+    from ui.cli import build_parser
+
+    assert build_parser().parse_args(["run", "--step-wait", "120"]).step_wait == 120.0
+    assert build_parser().parse_args(["run"]).step_wait is None  # the runner's own 5 s
+    for wrong, said in (("0", "more than 0"), ("soon", "not 'soon'")):
+        result = subprocess.run([sys.executable, "-m", "ui.cli", "run", "--step-wait", wrong],
+                                capture_output=True, text=True, cwd=DEPLOY.parent)
+        assert result.returncode == 2 and said in result.stderr, result.stderr

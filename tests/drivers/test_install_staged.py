@@ -60,6 +60,7 @@ def staged(tmp_path_factory: pytest.TempPathFactory) -> Staged:
     autologin = root / "etc/systemd/system/getty@tty1.service.d/autologin.conf"
     autologin.parent.mkdir(parents=True)
     autologin.write_text("[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin pi --noclear %I $TERM\n")
+    (root / "etc/polkit-1/rules.d").mkdir(parents=True, mode=0o700)  # as the polkitd package has it
     (root / "etc/skattisch").mkdir(parents=True)
     (root / "etc/skattisch/deck.json").write_text(LEGACY_DECK)  # where an older example put it
     first = install(root)
@@ -91,6 +92,8 @@ def test_unit_udev_and_polkit_rules_are_installed_and_enabled(staged: Staged) ->
         installed = staged.path(target)
         assert installed.read_bytes() == (DEPLOY / source).read_bytes(), target
         assert stat.S_IMODE(installed.stat().st_mode) == 0o644, target
+    # a folder of another package keeps its mode (the arm64 run found polkitd's made 0755)
+    assert stat.S_IMODE(staged.path("/etc/polkit-1/rules.d").stat().st_mode) == 0o700
     wants = staged.path("/etc/systemd/system/multi-user.target.wants/skattisch.service")
     assert os.readlink(wants) == "/etc/systemd/system/skattisch.service"
     assert os.readlink(staged.path("/etc/systemd/system/default.target")).endswith("/multi-user.target")

@@ -33,6 +33,16 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
+def _step_wait(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds, e.g. 5 or 60, not {text!r}") from None
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"{text}: more than 0 and at most 3600 seconds")
+    return seconds
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--simulate", action="store_true",
                         help="no hardware: a card picker on screen, on-screen panel buttons, lists in memory "
@@ -44,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shots", choices=("all", "named"), default="all",
                         help="with --screenshots: after every step (all) or only at 'screenshot NAME' steps")
     parser.add_argument("--report", metavar="FILE", help="write one JSON line per script step (what it sent)")
+    parser.add_argument("--step-wait", type=_step_wait, metavar="SECONDS",
+                        help="how long a script step waits for the table (default 5; more on a slow "
+                             "machine, e.g. an emulated Pi)")
     parser.add_argument("--exit-when-done", action="store_true",
                         help="end after the script; exit code 1 if a step failed")
     parser.add_argument("--size", type=_size, metavar="WxH",
@@ -180,6 +193,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
     from drivers.adapters import DeckLoad, build_panel, build_reader, build_store, load_deck
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
+    from ui.table.script import WAIT_SECONDS as SCRIPT_STEP_WAIT
 
     # --simulate keeps the lists in memory unless a config names a store; a damaged store is
     # not opened again: the table shows the store screen over an empty memory store.
@@ -228,6 +242,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         shots_dir = Path(args.screenshots) if args.screenshots else None
         runner = ScriptRunner(app, steps, shots_dir=shots_dir, shots=args.shots, report=report,
                               exit_when_done=args.exit_when_done,
+                              wait_seconds=args.step_wait or SCRIPT_STEP_WAIT,
                               reader=reader if args.simulate else None)
     elif args.exit_when_done:
         from kivy.clock import Clock
