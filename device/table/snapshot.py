@@ -336,6 +336,31 @@ def _figures(state: TableState) -> ListFigures:
                    bierlachs_limit=state.setup.bierlachs_limit, stake=parse_stake(state.setup.stake))
 
 
+class _ListMemo:
+    """The list's figures and view for the last rows, seating and setup seen (one entry).
+
+    They depend on nothing else, and a card, a bid or a declaration changes none of them:
+    without the memo every snapshot would compute the whole list again (most of its cost
+    with a long list). The key is compared by identity (the state's tuples are immutable
+    and kept here, so an equal identity is the same list)."""
+
+    def __init__(self) -> None:
+        self._entry: tuple[tuple[object, ...], tuple[ListFigures, ListView]] | None = None  # one object: thread-safe
+
+    def get(self, state: TableState) -> tuple[ListFigures, ListView]:
+        key = (state.rows, state.seating, state.setup)
+        entry = self._entry
+        if entry is not None and all(a is b for a, b in zip(key, entry[0])):
+            return entry[1]
+        figs = _figures(state)
+        value = (figs, _list(state, figs))
+        self._entry = (key, value)
+        return value
+
+
+_LIST_MEMO = _ListMemo()
+
+
 def build_snapshot(
     state: TableState, *, device: str, reader: ReaderView, acked_seq: int = 0, last_seq: int = 0,
     synced_games: int = 0, refusal: Refusal | None = None, laptop: str = "", laptop_reachable: bool = False,
@@ -347,7 +372,7 @@ def build_snapshot(
     deal = state.deal
     phase = state.phase
     setup = state.setup
-    figs = _figures(state) if setup is not None else None
+    figs, list_view = _LIST_MEMO.get(state) if setup is not None else (None, None)
     size = state.table_size
     dealer = dealer_seat(state) if setup is not None else None
     out = sitting_out(deal.dealer, size) if deal is not None else ()
@@ -374,7 +399,7 @@ def build_snapshot(
         declaration=_declaration(state, deal) if deal is not None and phase == Phase.DECLARING else None,
         play=_play(state, deal) if deal is not None and phase == Phase.PLAYING else None,
         result=_result(state, deal) if deal is not None and phase == Phase.RESULT else None,
-        list=_list(state, figs) if figs is not None else None,
+        list=list_view,
         end=_end(state, figs) if figs is not None else None,
         correction=_correction(state), reader=reader,
         sync=SyncView(acked_seq, last_seq, synced_games, laptop, laptop_reachable), refusal=refusal_view,

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m tests.bench.bench_ui            # full run (48-game list, 90 cards)
     .venv/bin/python -m tests.bench.bench_ui --smoke    # tiny, a few seconds
+    .venv/bin/python -m tests.bench.bench_ui --pi-class # as root: one core, CPU quota, Python 4x slower
 
 One run measures both apps, each in its own processes (Kivy runs one App per process), on
 the same private Xvfb display at 800×480, and prints each figure with its ratio to the bare
@@ -16,9 +17,19 @@ app's:
   tricks), then takes them all back, and again.
 * **resident memory after a 48-game list**: VmRSS with a 48-game list open on the list
   screen, against the bare app's VmRSS after its first frame.
+* **other screen changes (p99)**: a bid, a declaration step (skat taken, skat cards, the
+  game declared), the result (the game shortened), the list opened: from the tap (a command
+  submitted on the main thread) to the first frame showing the change, against the bare
+  app's card-to-frame p99.
 * **the store's share** (issue 8): the table's card-to-frame p99 on the real journal store
   against the same table run with the same list in the memory store (``MemoryEventStore``):
   what writing each card durably costs the screen. Goal: ≤ 1.1×.
+
+``--pi-class`` (issue 20): both apps pinned to one core and run in a cgroup whose CPU quota
+(10 ms period) is calibrated at the start so that a pure-Python loop runs 4x slower than
+unconstrained on that core (a Raspberry Pi 4 core's speed for Python); it prints the absolute
+figures against the Pi 4 goals (card to frame p99 <= 100 ms, cold start <= 5 s). Without a
+quota (not root, no cpu controller) it says so and pins the core alone.
 
 Software rendering (Mesa llvmpipe under Xvfb) makes the absolute figures slower than on the
 Pi's GPU; the ratios are the point.
@@ -43,6 +54,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (800, 480)
 PUMP_SECONDS = 0.03
+CHANGES = ("bid", "declaration", "result", "list open")  # screen changes timed besides the cards
 
 
 # --------------------------------------------------------------------------- the child processes
@@ -185,14 +197,50 @@ def child_table(store_dir: str, samples: int, *, memory: bool = False) -> dict[s
         if os.environ.get("BENCH_DEBUG"):
             print("BENCH", *a, file=sys.stderr, flush=True)
 
+    changes: dict[str, list[float]] = {name: [] for name in CHANGES}
+    result["changes"] = changes
+    waiting_change: list[tuple[str, float, Any, Any]] = []  # (change, started at, done?, then)
+
+    def change(name: str, action: Any, done: Any, then: Any) -> None:
+        """Time ``action()`` (on the main thread, as a tap) to the first frame after it for
+        which ``done()`` holds; then ``then()``."""
+        sent = time.time()
+        action()
+        waiting_change.append((name, sent, done, then))
+
+    def change_shown(now: float) -> None:
+        if waiting_change and waiting_change[0][2]():
+            name, sent, _done, then = waiting_change.pop(0)
+            log("shown", name, app.current_screen, now - sent)
+            changes[name].append(now - sent)
+            Clock.schedule_once(lambda _dt: then(), 0.05)
+
+    def refreshed_after(before: int) -> Any:
+        return lambda: app.counters.refreshes > before and app.in_flight == 0
+
+    def steps(chain: list[tuple[str, Any, Any]], then: Any) -> Any:
+        """Measured changes one after the other: (name, command or action, screen shown after)."""
+        def run() -> None:
+            if not chain:
+                then()
+                return
+            name, what, screen = chain[0]
+            before = app.counters.refreshes
+            action = what if callable(what) else (lambda: app.submit(what, "bench"))
+            shown = refreshed_after(before)
+            change(name, action, lambda: shown() and (screen is None or app.current_screen == screen),
+                   steps(chain[1:], then))
+        return run
+
     def started(table: TableApp) -> None:
         log("started")
         watch.arm()
         watch.waiting.append(lambda _now: Clock.schedule_once(show_list, 0))
 
     def show_list(_dt: float) -> None:
-        app.show_list()  # the whole list on screen: its widgets count in the memory figure
-        watch.waiting.append(lambda _now: Clock.schedule_once(list_shown, 0.05))
+        # the whole list on screen: its widgets count in the memory figure
+        change("list open", app.show_list, lambda: app.current_screen == "list",
+               lambda: Clock.schedule_once(list_shown, 0))
 
     def list_shown(_dt: float) -> None:
         log("list shown")
@@ -200,14 +248,23 @@ def child_table(store_dir: str, samples: int, *, memory: bool = False) -> dict[s
         result["rows"] = len(app.snapshot.list.rows)
         result["rss_kib"] = rss_kib()
         app.close_overlay()
-        for command in (cmd.Bid(1, 18), cmd.Hold(0), cmd.Bid(1, 20), cmd.Pass(0), cmd.Pass(2), cmd.TakeSkat(),
-                        CardScanned(Card.parse("C7")), CardScanned(Card.parse("S7")), cmd.Declare.parse("clubs")):
-            app.submit(command, "bench")
-        Clock.schedule_once(lambda _dt: play(0), 0.2)
+        Clock.schedule_once(lambda _dt: bidding(), 0.1)
+
+    def bidding() -> None:
+        steps([("bid", cmd.Bid(1, 18), "game"), ("bid", cmd.Hold(0), "game"), ("bid", cmd.Bid(1, 20), "game"),
+               ("bid", cmd.Pass(0), "game"), ("bid", cmd.Pass(2), "declare"),
+               ("declaration", cmd.TakeSkat(), "declare"), ("declaration", CardScanned(Card.parse("C7")), "declare"),
+               ("declaration", CardScanned(Card.parse("S7")), "declare"),
+               ("declaration", cmd.Declare.parse("clubs"), "play")],
+              lambda: Clock.schedule_once(lambda _dt: play(0), 0.2))()
+
+    def game_over() -> None:
+        """After the cards: the game shortened, its result on screen."""
+        steps([("result", cmd.EndGame(cmd.EndHow.DEFENDERS_GAVE_UP), "result")], app.stop)()
 
     def play(n: int) -> None:
         if n >= samples:
-            app.stop()
+            game_over()
             return
         index = n % len(order)
         if index == 0 and n > 0:  # take the nine tricks back and play them again
@@ -237,6 +294,7 @@ def child_table(store_dir: str, samples: int, *, memory: bool = False) -> dict[s
         Clock.schedule_once(lambda _dt: play(n + 1), 0)
 
     watch.always.append(after_flip)
+    watch.always.append(change_shown)
     app = TableApp(service, simulate=True, on_started=started)
     app.panel = FakePanel(app.panel_submit)
     try:
@@ -284,6 +342,112 @@ def _one_game(service: Any, game: int) -> None:
             service.handle(cmd.Confirm(seat))
 
 
+# --------------------------------------------------------------------------- Pi-class CPU
+
+CALIBRATION_LOOP = ("import time\nt, c = time.perf_counter(), time.process_time()\nx = 0\nfor i in range(1_500_000):\n"
+                    "    x += i * i % 7\nprint(time.perf_counter() - t, time.process_time() - c)")  # wall, CPU seconds
+PI_SLOWDOWN = 4.0  # a Raspberry Pi 4 core runs Python about four times slower than this machine's
+CFS_PERIOD_US = 10_000
+
+
+class PiClass:
+    """Both apps on one core (``taskset``) under a CPU quota (the cgroup cpu controller's CFS
+    quota, 10 ms period) calibrated so that :data:`CALIBRATION_LOOP` runs :data:`PI_SLOWDOWN`
+    times slower than unconstrained on that core. cgroup v2 (``cpu.max``) or, on a hybrid
+    host, v1 (``cpu.cfs_quota_us``); without either (not root, no cpu controller) it falls
+    back to taskset alone and says so (:attr:`note`). Use as a context manager: the cgroup is
+    removed at the end."""
+
+    def __init__(self, core: int | None = None) -> None:
+        self.core = core if core is not None else max(os.sched_getaffinity(0))
+        self.cgroup: Path | None = None
+        self.v2 = False
+        self.quota_us: int | None = None
+        self.slowdown = 1.0
+        self.note = ""
+
+    def __enter__(self) -> PiClass:
+        try:
+            self.cgroup = self._make_cgroup()
+        except OSError as error:
+            self.note = f"no CPU quota ({error}); taskset alone"
+        if self.cgroup is not None:
+            self._calibrate()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.cgroup is not None:
+            for _ in range(50):  # the children have ended; the kernel may take a moment to empty it
+                try:
+                    self.cgroup.rmdir()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            self.cgroup = None
+
+    def _make_cgroup(self) -> Path:
+        name = f"skattisch-bench-{os.getpid()}"
+        root = Path("/sys/fs/cgroup")
+        controllers = root / "cgroup.controllers"  # present on a cgroup v2 (unified) host
+        if controllers.exists() and "cpu" in controllers.read_text().split():
+            control = root / "cgroup.subtree_control"
+            if "cpu" not in control.read_text().split():
+                control.write_text("+cpu")
+            self.v2 = True
+            path = root / name
+        elif (root / "cpu" / "cpu.cfs_quota_us").exists():
+            path = root / "cpu" / name
+        else:
+            raise OSError("no cgroup cpu controller under /sys/fs/cgroup")
+        path.mkdir()
+        return path
+
+    def _set_quota(self, quota_us: int) -> None:
+        assert self.cgroup is not None
+        if self.v2:
+            (self.cgroup / "cpu.max").write_text(f"{quota_us} {CFS_PERIOD_US}")
+        else:
+            (self.cgroup / "cpu.cfs_period_us").write_text(str(CFS_PERIOD_US))
+            (self.cgroup / "cpu.cfs_quota_us").write_text(str(quota_us))
+        self.quota_us = quota_us
+
+    def prefix(self, *, quota: bool = True) -> list[str]:
+        """What runs a command on the core (and, with ``quota``, in the cgroup)."""
+        pin = ["taskset", "-c", str(self.core)]
+        if not quota or self.cgroup is None:
+            return pin
+        procs = self.cgroup / "cgroup.procs"
+        return [*pin, "sh", "-c", f'echo $$ > {procs} && exec "$@"', "sh"]
+
+    def loop_seconds(self, *, quota: bool = True, runs: int = 3) -> tuple[float, float]:
+        """The calibration loop's median wall and CPU seconds, on the core (in the cgroup)."""
+        runs_out = [subprocess.run([*self.prefix(quota=quota), sys.executable, "-c", CALIBRATION_LOOP], check=True,
+                                   capture_output=True, text=True, timeout=120).stdout.split() for _ in range(runs)]
+        return (statistics.median(float(wall) for wall, _cpu in runs_out),
+                statistics.median(float(cpu) for _wall, cpu in runs_out))
+
+    def _calibrate(self) -> None:
+        """Unconstrained is the loop's CPU time (what an idle core takes: the machine is shared,
+        so its wall time already includes other processes' turns); constrained, its wall time."""
+        _wall, free = self.loop_seconds(quota=False)
+        quota = int(CFS_PERIOD_US / PI_SLOWDOWN)
+        for _ in range(5):
+            self._set_quota(quota)
+            self.slowdown = self.loop_seconds()[0] / free
+            if abs(self.slowdown - PI_SLOWDOWN) <= 0.1 * PI_SLOWDOWN:
+                break
+            quota = max(1000, min(CFS_PERIOD_US, int(quota * self.slowdown / PI_SLOWDOWN)))
+            if quota == self.quota_us:
+                break  # at a bound: the machine is too busy (or too idle) to get closer
+
+    def describe(self) -> str:
+        where = f"core {self.core}"
+        if self.quota_us is None:
+            return f"Pi-class: {where}, {self.note or 'no CPU quota'}"
+        return (f"Pi-class: {where}, CPU quota {self.quota_us} µs per {CFS_PERIOD_US // 1000} ms "
+                f"(cgroup {'v2' if self.v2 else 'v1'}): a Python loop runs {self.slowdown:.1f}x slower")
+
+
 # --------------------------------------------------------------------------- the parent
 
 
@@ -294,55 +458,67 @@ class Figures:
     median_s: float
     rss_mib: float
     samples: int
+    changes: dict[str, tuple[float, int]]  # screen change -> (p99 seconds, samples)
 
 
-def _child(kind: str, display: str, store: Path, samples: int) -> tuple[float, dict[str, Any]]:
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+
+
+def _child(kind: str, display: str, store: Path, samples: int,
+           prefix: list[str] | None = None) -> tuple[float, dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="skattisch-bench-") as tmp:
         out = Path(tmp) / "result.json"
         copy = Path(tmp) / "store"
         shutil.copytree(store, copy, ignore=shutil.ignore_patterns(".lock"))
         env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(store.parent / "kivy"), "KIVY_NO_ARGS": "1"}
         started = time.time()
-        subprocess.run([sys.executable, "-m", "tests.bench.bench_ui", "--child", kind, "--store", str(copy),
-                        "--samples", str(samples), "--out", str(out)], cwd=ROOT, env=env, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
+        subprocess.run([*(prefix or []), sys.executable, "-m", "tests.bench.bench_ui", "--child", kind,
+                        "--store", str(copy), "--samples", str(samples), "--out", str(out)], cwd=ROOT, env=env,
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
         return started, json.loads(out.read_text())
 
 
-def measure(kind: str, display: str, store: Path, *, games: int, samples: int, starts: int) -> Figures:
+def measure(kind: str, display: str, store: Path, *, games: int, samples: int, starts: int,
+            prefix: list[str] | None = None) -> Figures:
     start_times, latencies, rss = [], [], []
-    _child(kind, display, store, 1)  # once unmeasured: Kivy sets up its home, the disk cache is warm
+    changes: dict[str, list[float]] = {name: [] for name in CHANGES}
+    _child(kind, display, store, 1, prefix)  # once unmeasured: Kivy sets up its home, the disk cache is warm
     for _ in range(starts):
-        spawned, data = _child(kind, display, store, samples)
+        spawned, data = _child(kind, display, store, samples, prefix)
         start_times.append(data["first_frame_at"] - spawned)
         latencies += data["latencies"]
         rss.append(data["rss_kib"])
+        for name, values in data.get("changes", {}).items():
+            changes[name] += values
         if kind.startswith("table"):
             assert data["rows"] == games, data["rows"]
     latencies.sort()
-    p99 = latencies[min(len(latencies) - 1, int(round(0.99 * (len(latencies) - 1))))]
-    return Figures(statistics.median(start_times), p99, statistics.median(latencies),
-                   statistics.median(rss) / 1024, len(latencies))
+    return Figures(statistics.median(start_times), p99(latencies), statistics.median(latencies),
+                   statistics.median(rss) / 1024, len(latencies),
+                   {name: (p99(values), len(values)) for name, values in changes.items() if values})
 
 
-def run(*, games: int, samples: int, starts: int) -> tuple[Figures, Figures, Figures]:
+def run(*, games: int, samples: int, starts: int, pi: PiClass | None = None,
+        memory_store: bool = True) -> tuple[Figures, Figures, Figures | None]:
     from tests.ui.harness import start_xvfb
 
     started = start_xvfb()
     if started is None:
         raise SystemExit("Xvfb is needed (apt install xvfb)")
     process, display = started
+    prefix = pi.prefix() if pi is not None else None
     try:
         with tempfile.TemporaryDirectory(prefix="skattisch-bench-") as tmp:
             store = Path(tmp) / "store"
             prepare_store(store, games)
-            bare = measure("bare", display, store, games=games, samples=samples, starts=starts)
-            table = measure("table", display, store, games=games, samples=samples, starts=starts)
-            memory = measure("table-memory", display, store, games=games, samples=samples, starts=starts)
+            figures = {kind: measure(kind, display, store, games=games, samples=samples, starts=starts, prefix=prefix)
+                       for kind in ("bare", "table", "table-memory")[:3 if memory_store else 2]}
     finally:
         process.terminate()
         process.wait(timeout=10)
-    return bare, table, memory
+    return figures["bare"], figures["table"], figures.get("table-memory")
 
 
 def report(bare: Figures, table: Figures, games: int, memory: Figures | None = None) -> str:
@@ -356,6 +532,8 @@ def report(bare: Figures, table: Figures, games: int, memory: Figures | None = N
         line("card to frame, median", table.median_s * 1000, bare.median_s * 1000, "ms"),
         line(f"resident memory, {games}-game list", table.rss_mib, bare.rss_mib, "MiB"),
     ]
+    for name, (value, count) in table.changes.items():  # against the bare label's change (its card p99)
+        lines.append(line(f"{name} to frame, p99 ({count})", value * 1000, bare.p99_s * 1000, "ms"))
     if memory is not None:
         lines += [
             "",
@@ -366,9 +544,21 @@ def report(bare: Figures, table: Figures, games: int, memory: Figures | None = N
     return "\n".join(lines)
 
 
+def pi_goals(table: Figures) -> str:
+    """The absolute figures against the Pi 4 goals (card to frame p99 ≤ 100 ms, start ≤ 5 s)."""
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+    return "\n".join([
+        f"Pi 4 goal: card to frame p99 <= 100 ms: {table.p99_s * 1000:.0f} ms, {verdict(table.p99_s <= 0.1)}",
+        f"Pi 4 goal: cold start <= 5 s: {table.start_s:.2f} s, {verdict(table.start_s <= 5.0)}",
+    ])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--smoke", action="store_true", help="tiny: 3 games, 6 cards, one start")
+    parser.add_argument("--pi-class", action="store_true",
+                        help="both apps on one core under a CPU quota that makes Python 4x slower (as root)")
     parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--samples", type=int, default=90, help="cards per process")
     parser.add_argument("--starts", type=int, default=3, help="processes per app")
@@ -382,8 +572,15 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out).write_text(json.dumps(data))
         return 0
     games, samples, starts = (3, 6, 1) if args.smoke else (args.games, args.samples, args.starts)
-    bare, table, memory = run(games=games, samples=samples, starts=starts)
-    print(report(bare, table, games, memory))
+    if not args.pi_class:
+        bare, table, memory = run(games=games, samples=samples, starts=starts)
+        print(report(bare, table, games, memory))
+        return 0
+    with PiClass() as pi:
+        print(pi.describe(), flush=True)
+        bare, table, _memory = run(games=games, samples=samples, starts=starts, pi=pi, memory_store=False)
+    print(report(bare, table, games))
+    print(pi_goals(table))
     return 0
 
 

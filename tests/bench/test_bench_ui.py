@@ -18,8 +18,19 @@ def test_the_smoke_run_measures_both_apps_and_prints_ratios(capsys: pytest.Captu
     assert bench_ui.main(["--smoke"]) == 0
     out = capsys.readouterr().out
     for name in ("cold start to first frame", r"card to frame, p99 \(6 cards\)", "resident memory, 3-game list",
-                 "card to frame, p99, 3-game list"):
+                 "card to frame, p99, 3-game list", r"bid to frame, p99 \(5\)", r"declaration to frame, p99 \(4\)",
+                 r"result to frame, p99 \(1\)", r"list open to frame, p99 \(1\)"):
         match = re.search(rf"^{name} +(\d+\.\d+) \S+ +(\d+\.\d+) \S+ +(\d+\.\d\d)x$", out, re.MULTILINE)
         assert match, f"no line {name!r} in:\n{out}"
         table, bare, ratio = (float(g) for g in match.groups())
         assert table > 0 and bare > 0 and math.isclose(ratio, table / bare, rel_tol=0.02, abs_tol=0.01)
+
+
+@pytest.mark.bench
+@pytest.mark.skipif(shutil.which("taskset") is None, reason="taskset is not installed (util-linux)")
+def test_the_pi_class_calibration_loop_runs_pinned_and_reports_wall_and_cpu_seconds() -> None:
+    pi = bench_ui.PiClass(core=0)  # no cgroup made: only the pinned, unconstrained loop
+    assert pi.prefix() == ["taskset", "-c", "0"]
+    wall, cpu = pi.loop_seconds(quota=False, runs=1)
+    assert 0 < cpu <= wall * 1.05
+    assert pi.describe() == "Pi-class: core 0, no CPU quota"

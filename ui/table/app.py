@@ -174,23 +174,30 @@ class TableApp(App):
         self._update_scale()
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=lambda *_: self._update_scale())
-        from ui.table import screens  # noqa: F401  (registers the screen classes for kv)
+        from ui.table.screens import registry  # noqa: F401  (registers the screen classes for kv)
 
         Builder.load_file(str(HERE / "widgets.kv"))
         Builder.load_file(str(HERE / "popups.kv"))
-        for kv in sorted((HERE / "screens").glob("*.kv")):
-            Builder.load_file(str(kv))
         Builder.load_file(str(HERE / "app.kv"))
         root = Root()
         self.status_bar: StatusBar = root.ids.status_bar
         self.hint_banner: Hint = root.ids.hint
         self.manager: ScreenManager = root.ids.manager
         self.manager.transition = NoTransition()  # no animation that delays the next tap
-        from ui.table.screens.registry import SCREEN_CLASSES
-
-        for name, cls in SCREEN_CLASSES.items():
-            self.manager.add_widget(cls(name=name))
         return root
+
+    def screen(self, name: str) -> Any:
+        """The screen ``name``, built (with its kv rules) the first time it is asked for: the
+        first frame waits only for the screen it shows, and unseen screens cost no memory."""
+        if not self.manager.has_screen(name):
+            from ui.table.screens.registry import SCREEN_CLASSES
+
+            cls = SCREEN_CLASSES[name]
+            kv = HERE / "screens" / (cls.__module__.rsplit(".", 1)[-1] + ".kv")
+            if str(kv) not in Builder.files:
+                Builder.load_file(str(kv))
+            self.manager.add_widget(cls(name=name))
+        return self.manager.get_screen(name)
 
     def on_start(self) -> None:
         self.error_handler = errors.install(self)  # an error in a callback: banner, log, go on
@@ -288,7 +295,7 @@ class TableApp(App):
         self._update_picker(snap)
 
     def _switch(self, name: str, snap: Any = None) -> None:
-        screen = self.manager.get_screen(name)
+        screen = self.screen(name)
         screen.show(snap if snap is not None else self.snapshot)
         if self.manager.current != name:
             self.manager.current = name
@@ -423,7 +430,7 @@ class TableApp(App):
 
     def _open_overlay(self, name: str) -> None:
         self._switch(name)
-        self.manager.get_screen(name).opened()
+        self.screen(name).opened()
 
     def new_list(self) -> None:
         """After a closed list: set up the next one."""
@@ -593,7 +600,7 @@ class TableApp(App):
     def _reopen_result_entry(self, refused: cmd.EnterResult) -> None:
         """A refused "Ergebnis direkt" opens again with what was typed (the reason on top)."""
         if self.current_screen == "play" and self._top_popup() is None:
-            self.manager.get_screen("play").enter_result(refused)
+            self.screen("play").enter_result(refused)
 
     def enter_matadors(self, matadors: int) -> None:
         self.submit(cmd.EnterMatadors(matadors))

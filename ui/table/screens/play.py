@@ -50,6 +50,7 @@ class PlayScreen(TableScreen):
         super().__init__(**kwargs)
         self._snap: Any = None
         self._question: ChoicePopup | None = None
+        self._extra_shown: tuple[Any, ...] = ()  # what the Kontra/Re/Null-verloren buttons were built for
 
     def show(self, snap: Any) -> None:
         self._snap = snap
@@ -94,6 +95,11 @@ class PlayScreen(TableScreen):
 
     def _build_extra(self, snap: Any, play: Any) -> None:
         """Kontra/Re and "Null verloren", only when the service offers them."""
+        key = (tuple(play.may_kontra), play.may_re, play.null_lost, snap.positions, play.declarer_name,
+               play.declarer, self.app.language)
+        if key == self._extra_shown:
+            return  # the same buttons (a card was played): keep them
+        self._extra_shown = key
         box = self.ids.extra
         box.clear_widgets()
         for position in play.may_kontra:
