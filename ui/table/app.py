@@ -65,6 +65,10 @@ PHASE_SCREENS = {
 }
 # screens a person opens on top of the game; they stay until closed
 OVERLAY_SCREENS = ("list", "settings")
+# built in idle frames after the first one, in the order a game needs them
+PREBUILT_SCREENS = ("game", "declare", "play", "result", "list", "end")
+PREBUILD_DELAY = 0.3  # seconds after the first frame: start-up's own work is done by then
+PREBUILD_IDLE = 1.0  # seconds without a command before a screen is built ahead (players deal, think)
 
 
 @dataclass
@@ -151,6 +155,7 @@ class TableApp(App):
         self._on_started = on_started
         self._send_lock = threading.Lock()
         self._in_flight = 0
+        self._last_input_at = 0.0  # perf_counter of the last command submitted (screens are built ahead when idle)
         self.feedback: Any = None  # device.table.feedback.PanelFeedback, once a panel is attached
         self._refresh_trigger = Clock.create_trigger(self.refresh, -1)
         self._pump_trigger = Clock.create_trigger(self._pump, -1)
@@ -211,6 +216,20 @@ class TableApp(App):
         self.first_frame_at = time.perf_counter()
         if self._on_started is not None:
             self._on_started(self)
+        Clock.schedule_once(self._prebuild_next, PREBUILD_DELAY)
+
+    def _prebuild_next(self, _dt: float) -> None:
+        """While the table is idle, build one screen of a game that is not built yet, then the
+        next a frame later: the first declaration or result then costs no more than later ones,
+        and neither the first frame nor a tap waits for a screen nobody asked for yet."""
+        missing = [name for name in PREBUILT_SCREENS if not self.manager.has_screen(name)]
+        if not missing:
+            return
+        if self.in_flight or time.perf_counter() - self._last_input_at < PREBUILD_IDLE:
+            Clock.schedule_once(self._prebuild_next, PREBUILD_IDLE)
+            return
+        self.screen(missing[0])
+        Clock.schedule_once(self._prebuild_next, 0)
 
     def on_stop(self) -> None:
         self._pump_event.cancel() if hasattr(self, "_pump_event") else None
@@ -225,6 +244,7 @@ class TableApp(App):
         """Hand a command to the service (safe from any thread: reader and panel use it too)."""
         with self._send_lock:
             self._in_flight += 1
+            self._last_input_at = time.perf_counter()
             self.counters.sent.append(Sent(source, command))
         self.service.submit(command)
         if threading.current_thread() is threading.main_thread():
@@ -299,6 +319,7 @@ class TableApp(App):
         screen.show(snap if snap is not None else self.snapshot)
         if self.manager.current != name:
             self.manager.current = name
+            self._last_input_at = time.perf_counter()  # someone is busy with the new screen
             if self.hint_banner.level != "info":
                 self._clear_hint()  # a reason given on the last screen does not belong to this one
 
