@@ -13,7 +13,7 @@ device.errors.DeclarationError: Schneider angesagt is only possible in a hand ga
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from device.errors import DeclarationError
 from device.games import NULL_VALUES, GameType
@@ -52,10 +52,14 @@ class Declaration:
     hand: bool = False
     ouvert: bool = False
     announced: Level = Level.SIMPLE
+    #: The rules let Schneider, Schwarz and ouvert be announced after taking up the skat too
+    #: (001 "Texas-Skat"; :attr:`device.profile.RuleProfile.announce_after_skat`); the ISkO
+    #: allows them only in a hand game (3.4.4, 5.2.5, 5.2.6).
+    late_announcements: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         # Scoring trusts a Declaration, so one built directly must already be checked and complete.
-        complete = _complete(self.game, self.hand, self.ouvert, self.announced)
+        complete = _complete(self.game, self.hand, self.ouvert, self.announced, self.late_announcements)
         if complete != (self.game, self.hand, self.ouvert, self.announced):
             raise DeclarationError(
                 f"{self.game.german} ouvert is announced Schwarz (ISkO 5.2.6): build it with Declaration.make"
@@ -63,14 +67,19 @@ class Declaration:
 
     @classmethod
     def make(
-        cls, game: GameType, *, hand: bool = False, ouvert: bool = False, announced: Level = Level.SIMPLE
+        cls, game: GameType, *, hand: bool = False, ouvert: bool = False, announced: Level = Level.SIMPLE,
+        late_announcements: bool = False,
     ) -> Declaration:
         """Check a declaration against ISkO 3.4.4 and complete it.
 
         Suit and Grand ouvert are hand games announced Schwarz (5.2.6): ``announced`` is
-        raised to Schwarz, but ``hand=False`` with them is a contradiction and refused.
+        raised to Schwarz, but ``hand=False`` with them is a contradiction and refused, unless
+        ``late_announcements`` (Texas-Skat) lets them follow the skat.
+
+        >>> Declaration.make(GameType.GRAND, ouvert=True, late_announcements=True).describe_de()
+        'Grand ouvert nach Skataufnahme'
         """
-        return cls(*_complete(game, hand, ouvert, announced))
+        return cls(*_complete(game, hand, ouvert, announced, late_announcements), late_announcements=late_announcements)
 
     def check_skat(self, *, skat_taken: bool) -> None:
         """Refuse what cannot be declared after taking up the skat (ISkO 3.4.4)."""
@@ -84,7 +93,9 @@ class Declaration:
 
     def describe_de(self) -> str:
         """How players say it: 'Kreuz Hand Schneider angesagt', 'Grand ouvert', 'Null Hand'."""
-        if self.ouvert:  # "Grand ouvert", "Null ouvert Hand": suit/Grand ouvert is always hand
+        if self.ouvert:  # "Grand ouvert", "Null ouvert Hand": suit/Grand ouvert is hand (ISkO)
+            if not self.game.is_null and not self.hand:  # Texas: ouvert after the skat
+                return f"{self.game.german} ouvert nach Skataufnahme"
             return f"{self.game.german} ouvert" + (" Hand" if self.game.is_null and self.hand else "")
         words = [self.game.german] + (["Hand"] if self.hand else [])
         if self.announced is not Level.SIMPLE:
@@ -92,18 +103,21 @@ class Declaration:
         return " ".join(words)
 
 
-def _complete(game: GameType, hand: bool, ouvert: bool, announced: Level) -> tuple[GameType, bool, bool, Level]:
-    """The checked and completed fields of a declaration (ISkO 3.4.4, 5.2.5, 5.2.6)."""
+def _complete(
+    game: GameType, hand: bool, ouvert: bool, announced: Level, late: bool = False
+) -> tuple[GameType, bool, bool, Level]:
+    """The checked and completed fields of a declaration (ISkO 3.4.4, 5.2.5, 5.2.6); ``late``:
+    announcements after taking up the skat are allowed (001 "Texas-Skat")."""
     if game.is_null:
         if announced is not Level.SIMPLE:
             raise DeclarationError(f"Null games have no Schneider or Schwarz to announce ({announced.german} angesagt)")
         return game, hand, ouvert, Level.SIMPLE
     if ouvert:
-        if not hand:
+        if not hand and not late:
             raise DeclarationError(
                 f"{game.german} ouvert is always a hand game: it cannot be declared after taking up the skat (ISkO 3.4.4, 5.2.6)"
             )
-        return game, True, True, Level.SCHWARZ
-    if announced is not Level.SIMPLE and not hand:
+        return game, hand, True, Level.SCHWARZ
+    if announced is not Level.SIMPLE and not hand and not late:
         raise DeclarationError(f"{announced.german} angesagt is only possible in a hand game (ISkO 3.4.4, 5.2.5)")
     return game, hand, False, announced

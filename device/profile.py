@@ -19,6 +19,8 @@ True
 ()
 >>> PRE_1999.variants_de()
 ('Verlorene Handspiele einfach', 'Grand ouvert Grundwert 36')
+>>> find_profile("texas").variants_de()
+('Grand Grundwert 16', 'Null 20/30/40/60', 'Schneider ab 91', 'Ansagen nach Skataufnahme', 'Ouvert verdoppelt')
 """
 
 from __future__ import annotations
@@ -335,6 +337,24 @@ class RuleProfile:
     #: 001 (2), continued: "Der Ouvert-Multiplikator wurde nicht gezählt, wenn Grand Ouvert
     #: gespielt wurde." True by the ISkO; False before 1999. (Needs device.value to read it.)
     grand_ouvert_counts_ouvert: bool = True
+    #: The base value of Grand (ISkO 5.1.1: 24; 001 "Texas-Skat": "Der Grundwert des Grands ist
+    #: 16 Punkte").
+    grand_base: int = 24
+    #: The fixed values of Null, Null Hand, Null ouvert, Null ouvert Hand (ISkO 5.1.2: 23, 35, 46,
+    #: 59; 001 "Texas-Skat": "Das Nullspiel ist 20 Punkte wert, Null-Hand 30, Null Ouvert 40 und
+    #: Null Ouvert-Hand 60").
+    null_values: tuple[int, int, int, int] = (23, 35, 46, 59)
+    #: The declarer's Augen that make the defenders Schneider (ISkO 5.2.3: 90, so the defenders
+    #: are out with 31). 001 "Texas-Skat": "mindestens 91 Augenpunkte ... Mit 30 Augenpunkten sind
+    #: die Gegner aus dem Schneider". The declarer's own Schneider stays at 30 or fewer either way
+    #: ("benötigt jedoch 31 Punkte, um selbst aus dem Schneider zu sein, wie in Deutschland").
+    schneider_at: int = 90
+    #: 001 "Texas-Skat": "Sie können Schneider, Schwarz und Ouvert ansagen, auch wenn Sie sich den
+    #: Skat angesehen haben" (the ISkO, 3.4.4 and 5.2.5/5.2.6, only in a hand game).
+    announce_after_skat: bool = False
+    #: 001 "Texas-Skat": "Die Ansage von Ouvert verdoppelt den Wert des Spiels anstatt einen
+    #: Multiplikator hinzuzufügen" (suit and Grand games; Null has its own fixed values).
+    ouvert_doubles: bool = False
     #: Kontra (x2) and Re (x4) may be said (001, "Kontra und Re"); options in ``kontra_rules``.
     kontra: bool = False
     kontra_rules: KontraRules = KontraRules()
@@ -355,6 +375,11 @@ class RuleProfile:
         if not isinstance(self.name, str) or not self.name.strip():
             raise InvalidProfileError("name", f"{self.name!r}: a profile needs a name")
         _check_int("grand_ouvert_base", self.grand_ouvert_base, 1, 100)
+        _check_int("grand_base", self.grand_base, 1, 100)
+        _check_int("schneider_at", self.schneider_at, 61, 119)
+        nulls = self.null_values
+        if len(nulls) != 4 or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 264 for v in nulls):
+            raise InvalidProfileError("null_values", f"{nulls!r}: four whole values from 1 to 264 (Null, Hand, ouvert, ouvert Hand)")
         for name, kind in _GROUPS.items():
             if not isinstance(getattr(self, name), kind):
                 raise InvalidProfileError(name, f"a {kind.__name__}, not {type(getattr(self, name)).__name__}")
@@ -376,8 +401,18 @@ class RuleProfile:
         out: list[str] = []
         if not self.lost_hand_doubled:
             out.append("Verlorene Handspiele einfach")
-        if self.grand_ouvert_base != ISKO.grand_ouvert_base:
+        if self.grand_base != ISKO.grand_base:
+            out.append(f"Grand Grundwert {self.grand_base}")
+        if self.grand_ouvert_base not in (ISKO.grand_ouvert_base, self.grand_base):
             out.append(f"Grand ouvert Grundwert {self.grand_ouvert_base}")
+        if self.null_values != ISKO.null_values:
+            out.append("Null " + "/".join(str(v) for v in self.null_values))
+        if self.schneider_at != ISKO.schneider_at:
+            out.append(f"Schneider ab {self.schneider_at}")
+        if self.announce_after_skat:
+            out.append("Ansagen nach Skataufnahme")
+        if self.ouvert_doubles:
+            out.append("Ouvert verdoppelt")
         if self.kontra:
             out.append("Kontra/Re")
         if self.bock:
@@ -411,7 +446,7 @@ class RuleProfile:
         >>> RuleProfile.from_json({"v": 1, "kontra": True, "contra": True})
         Traceback (most recent call last):
         ...
-        device.profile.InvalidProfileError: contra: unknown field of a rule profile (known: bock, bock_rules, grand_ouvert_base, grand_ouvert_counts_ouvert, kontra, kontra_rules, lost_hand_doubled, name, ramsch, ramsch_rules, schenken, schenken_rules, spitze, spitze_rules, v)
+        device.profile.InvalidProfileError: contra: unknown field of a rule profile (known: announce_after_skat, bock, bock_rules, grand_base, grand_ouvert_base, grand_ouvert_counts_ouvert, kontra, kontra_rules, lost_hand_doubled, name, null_values, ouvert_doubles, ramsch, ramsch_rules, schenken, schenken_rules, schneider_at, spitze, spitze_rules, v)
         """
         if not isinstance(data, Mapping):
             raise InvalidProfileError("profile", "a rule profile is a JSON object")
@@ -531,7 +566,21 @@ KNEIPE = RuleProfile(
     schenken=True,
 )
 
-PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE)}
+#: Texas-Skat (001, "Texas-Skat"): German Skat with Null 20/30/40/60, Grand 16 (Grand ouvert too:
+#: the text's example "18-mal 16 ergibt 288 Punkte"), Schneider at 91, Schneider, Schwarz and
+#: ouvert announceable after looking at the skat, ouvert doubling the value. Its Ramsch and the
+#: look at the discards are not in this profile yet (they need the table flow).
+TEXAS = RuleProfile(
+    name="texas",
+    grand_base=16,
+    grand_ouvert_base=16,
+    null_values=(20, 30, 40, 60),
+    schneider_at=91,
+    announce_after_skat=True,
+    ouvert_doubles=True,
+)
+
+PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS)}
 
 
 def find_profile(name: str) -> RuleProfile:

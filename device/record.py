@@ -73,12 +73,12 @@ def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> S
     if not isinstance(record, Mapping):
         raise RecordError("record", "a game record is a JSON object")
     _check_known_fields(record)
-    declaration = _declaration(record)
+    declaration = _declaration(record, profile)
     bid = _int(record, "bid")
     multiplier = _multiplier(record, profile)
-    if "lost_as" in record and not is_overbid_null(declaration, bid):
+    if "lost_as" in record and not is_overbid_null(declaration, bid, profile):
         raise RecordError("lost_as", "only an overbid Null (bid above the Null's value, ISkO 3.4.4) is lost as another game")
-    if is_overbid_null(declaration, bid):
+    if is_overbid_null(declaration, bid, profile):
         return ScoredRecord(_overbid_null(record, declaration, bid, multiplier, profile), None, None)
     _check_form(record)
     ending = _ending(record)
@@ -180,7 +180,7 @@ def _check_form(record: Mapping[str, Any]) -> None:
         raise RecordError("tricks", "missing: give the cards (declarer, skat, tricks) or the counts (matadors, declarer_points, declarer_tricks)")
 
 
-def _declaration(record: Mapping[str, Any]) -> Declaration:
+def _declaration(record: Mapping[str, Any], profile: RuleProfile) -> Declaration:
     game_name = record.get("game")
     if not isinstance(game_name, str):
         raise RecordError("game", "missing or not a string: one of " + ", ".join(g.value for g in GameType))
@@ -195,10 +195,11 @@ def _declaration(record: Mapping[str, Any]) -> Declaration:
         raise RecordError("announced", str(exc)) from None
     hand, ouvert = _bool(record, "hand"), _bool(record, "ouvert")
     try:
-        return Declaration.make(game, hand=hand, ouvert=ouvert, announced=level)
+        return Declaration.make(game, hand=hand, ouvert=ouvert, announced=level,
+                                late_announcements=profile.announce_after_skat)
     except DeclarationError as exc:
         field = "announced" if level is not Level.SIMPLE and "angesagt" in str(exc) else ("ouvert" if ouvert else "hand")
-        raise RecordError(field, str(exc)) from None
+        raise RecordError(field, f"{exc} under the rule profile {profile.name!r}") from None
 
 
 def _multiplier(record: Mapping[str, Any], profile: RuleProfile) -> int:

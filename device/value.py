@@ -37,10 +37,11 @@ defenders' concession does not win it.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 
-from device.bidding import is_bid_value
+from device.bidding import BID_VALUES, LOWEST_BID, max_factor
 from device.cards import DECK, Card
 from device.declaration import Declaration, Level
 from device.errors import BidError, DeclarationError, PlayError
@@ -178,19 +179,20 @@ class GameResult:
     #: The Null that was announced when the bid was above its value (ISkO 3.4.4): the game
     #: then ended at once, and ``declaration`` is the suit or Grand game it is lost as.
     null_announced: Declaration | None = None
+    #: That Null's value under the profile (ISkO 5.1.2: 23 for Null; Texas-Skat: 20).
+    null_announced_value: int = 0
 
     def describe_de(self) -> str:
         """The list entry in words, e.g. 'Kreuz Hand mit 2, Spiel 3, Hand 4 = 48, gewonnen +48'."""
         if self.null_announced is not None:
             null = self.null_announced
-            return (f"{null.describe_de()} ({null.null_value}) bei Reizwert {self.bid} nicht durchführbar "
+            return (f"{null.describe_de()} ({self.null_announced_value}) bei Reizwert {self.bid} nicht durchführbar "
                     f"(ISkO 3.4.4): verloren als {replace(self, null_announced=None).describe_de()}")
         head = self.declaration.describe_de()
         if self.declaration.game.is_null:
             body = f"{head} = {self.value}"
         else:
-            steps = [self.levels[0]] + [f"{word} {n}" for n, word in enumerate(self.levels[1:], start=abs(self.matadors) + 1)]
-            body = f"{head} {', '.join(steps)} = {self.value}"
+            body = f"{head} {', '.join(_numbered(self.levels, self.levels, self.matadors))} = {self.value}"
             if self.overbid:
                 body = f"{head} {self.levels[0]}, überreizt = {self.value}"
         outcome = "gewonnen" if self.won else "verloren"
@@ -211,19 +213,32 @@ class GameResult:
         """
         if self.null_announced is not None:
             null = self.null_announced
-            return (f"{describe_declaration_en(null)} ({null.null_value}) cannot reach the bid {self.bid} "
+            return (f"{describe_declaration_en(null)} ({self.null_announced_value}) cannot reach the bid {self.bid} "
                     f"(ISkO 3.4.4): lost as {replace(self, null_announced=None).describe_en()}")
         head = describe_declaration_en(self.declaration)
         if self.declaration.game.is_null:
             body = f"{head} = {self.value}"
         else:
             words = [level_en(word) for word in self.levels]
-            steps = [words[0]] + [f"{word} {n}" for n, word in enumerate(words[1:], start=abs(self.matadors) + 1)]
-            body = f"{head} {', '.join(steps)} = {self.value}"
+            body = f"{head} {', '.join(_numbered(self.levels, words, self.matadors))} = {self.value}"
             if self.overbid:
                 body = f"{head} {words[0]}, overbid = {self.value}"
         outcome = "won" if self.won else "lost"
         return f"{body}, {outcome} {self.score:+d}"
+
+
+#: The step of a profile where ouvert doubles the value instead of adding a level (001 "Texas-Skat").
+OUVERT_DOUBLED = "ouvert doppelt"
+
+
+def _numbered(levels: tuple[str, ...], words: list[str] | tuple[str, ...], matadors: int) -> list[str]:
+    """The steps as players count them: 'mit 2', 'Spiel 3', 'Hand 4'; a doubling ouvert doubles
+    the count ("Schwarz angesagt 9, offen (Ouvert) 18", 001 "Texas-Skat")."""
+    out, count = [words[0]], abs(matadors)
+    for level, word in zip(levels[1:], words[1:]):
+        count = count * 2 if level == OUVERT_DOUBLED else count + 1
+        out.append(f"{word} {count}")
+    return out
 
 
 #: The games as English play names them: the suits in English, Grand and Null as they are.
@@ -231,7 +246,8 @@ GAME_NAMES_EN = {
     GameType.CLUBS: "Clubs", GameType.SPADES: "Spades", GameType.HEARTS: "Hearts",
     GameType.DIAMONDS: "Diamonds", GameType.GRAND: "Grand", GameType.NULL: "Null",
 }
-_LEVELS_EN = {"Spiel": "game", "Schneider angesagt": "Schneider announced", "Schwarz angesagt": "Schwarz announced"}
+_LEVELS_EN = {"Spiel": "game", "Schneider angesagt": "Schneider announced", "Schwarz angesagt": "Schwarz announced",
+              OUVERT_DOUBLED: "ouvert doubled"}
 
 
 def level_en(word: str) -> str:
@@ -258,7 +274,9 @@ def describe_declaration_en(declaration: Declaration) -> str:
     'Null ouvert Hand'
     """
     name = GAME_NAMES_EN[declaration.game]
-    if declaration.ouvert:  # suit and Grand ouvert are always hand and announced Schwarz
+    if declaration.ouvert and not declaration.game.is_null and not declaration.hand:  # Texas-Skat
+        return f"{name} ouvert after the skat"
+    if declaration.ouvert:  # suit and Grand ouvert are always hand and announced Schwarz (ISkO)
         return f"{name} ouvert" + (" Hand" if declaration.game.is_null and declaration.hand else "")
     words = [name] + (["Hand"] if declaration.hand else [])
     if declaration.announced is not Level.SIMPLE:
@@ -276,13 +294,14 @@ def score_game(
     profile: RuleProfile = ISKO,
 ) -> GameResult:
     """Score one declarer game. ``multiplier`` is Kontra/Re/Bock (1, 2, 4, ...)."""
-    _check_bid(declaration, bid)
+    _check_declaration(declaration, profile)
+    _check_bid(declaration, bid, profile)
     _check_play(declaration, play, ending)
     if multiplier < 1:
         raise InvalidResultError("multiplier", f"{multiplier} is not a multiplier: 1 or more")
     if declaration.game.is_null:
         won = _null_won(play, ending)
-        return _result(declaration, bid, play, ending, won, declaration.null_value, 0, (), False, False,
+        return _result(declaration, bid, play, ending, won, null_value(declaration, profile), 0, (), False, False,
                        False, multiplier, profile)
     won, schneider, schwarz = _decide(declaration, bid, play, ending, profile)
     base = _base_value(declaration, profile)
@@ -314,7 +333,72 @@ def _result(
 def _base_value(decl: Declaration, profile: RuleProfile) -> int:
     if decl.game is GameType.GRAND and decl.ouvert:
         return profile.grand_ouvert_base
-    return decl.game.base_value
+    return base_value(decl.game, profile)
+
+
+def base_value(game: GameType, profile: RuleProfile = ISKO) -> int:
+    """A game's base value under the profile: Grand 24 by the ISkO, 16 in Texas-Skat (001).
+
+    >>> from device.profile import find_profile
+    >>> base_value(GameType.GRAND), base_value(GameType.GRAND, find_profile("texas")), base_value(GameType.CLUBS)
+    (24, 16, 12)
+    """
+    return profile.grand_base if game is GameType.GRAND else game.base_value
+
+
+def null_value(decl: Declaration, profile: RuleProfile = ISKO) -> int:
+    """The fixed value of a Null game under the profile (ISkO 5.1.2; 001 "Texas-Skat": "Das
+    Nullspiel ist 20 Punkte wert, Null-Hand 30, Null Ouvert 40 und Null Ouvert-Hand 60"); 0 for
+    other games.
+
+    >>> from device.profile import find_profile
+    >>> null_value(Declaration.make(GameType.NULL, hand=True, ouvert=True), find_profile("texas"))
+    60
+    """
+    if not decl.game.is_null:
+        return 0
+    return profile.null_values[2 * decl.ouvert + decl.hand]
+
+
+def _check_declaration(decl: Declaration, profile: RuleProfile) -> None:
+    late = not decl.hand and not decl.game.is_null and (decl.ouvert or decl.announced is not Level.SIMPLE)
+    if late and not profile.announce_after_skat:
+        raise DeclarationError(f"{decl.describe_de()}: announcements after taking up the skat are not played under "
+                               f"the rule profile {profile.name!r} (ISkO 3.4.4; Texas-Skat allows them: --profile texas)")
+
+
+def bid_values(profile: RuleProfile = ISKO) -> frozenset[int]:
+    """Every bid value under the profile: the values games can have (ISkO 3.3.1), 18 and up.
+
+    001 "Texas-Skat" gives Grand 16 and Null 20/30/40/60, so 32 (Grand mit 1) is a Texas bid
+    and 23 (the ISkO's Null) is not; a doubling ouvert doubles every factor.
+
+    >>> from device.profile import find_profile
+    >>> texas = bid_values(find_profile("texas"))
+    >>> 32 in texas, 23 in texas, 23 in bid_values(), 32 in bid_values()
+    (True, False, True, False)
+    """
+    if profile.grand_base == ISKO.grand_base and profile.null_values == ISKO.null_values and not profile.ouvert_doubles:
+        return _ISKO_BIDS
+    return _profile_bid_values(profile.grand_base, profile.grand_ouvert_base, profile.null_values, profile.ouvert_doubles)
+
+
+_ISKO_BIDS = frozenset(BID_VALUES)
+
+
+@functools.cache
+def _profile_bid_values(grand: int, grand_ouvert: int, nulls: tuple[int, ...], doubles: bool) -> frozenset[int]:
+    values = set(nulls)
+    for game in GameType:
+        if game.is_null:
+            continue
+        base = grand if game is GameType.GRAND else game.base_value
+        top = max_factor(game) - doubles  # a doubling ouvert is no level of its own
+        values |= {base * f for f in range(2, top + 1)}
+        if doubles:  # at least mit 1, Spiel, Schneider, angesagt, Schwarz, angesagt: 6, doubled
+            ouvert_base = grand_ouvert if game is GameType.GRAND else base
+            values |= {ouvert_base * 2 * f for f in range(6, top + 1)}
+    return frozenset(v for v in values if v >= LOWEST_BID)
 
 
 def _counts_ouvert(decl: Declaration, profile: RuleProfile) -> bool:
@@ -324,9 +408,15 @@ def _counts_ouvert(decl: Declaration, profile: RuleProfile) -> bool:
 
 
 def _highest_value(profile: RuleProfile) -> int:
-    """The value of the highest game, Grand ouvert mit 4: 264 by the ISkO (360 before 1999)."""
+    """The value of the highest game: Grand ouvert mit 4, 264 by the ISkO (360 before 1999).
+
+    Where ouvert doubles (Texas-Skat) Kreuz ouvert Hand mit 11 is higher: (11 + 6) x 2 x 12 = 408
+    against Grand ouvert Hand mit 4, (4 + 6) x 2 x 16 = 320. The text names no highest value;
+    the court's cap (the highest game there is) is read as the highest of all games.
+    """
     grand_ouvert = Declaration.make(GameType.GRAND, hand=True, ouvert=True)
-    return _value(grand_ouvert, 4, True, True, profile)
+    clubs_ouvert = Declaration.make(GameType.CLUBS, hand=True, ouvert=True)
+    return max(_value(grand_ouvert, 4, True, True, profile), _value(clubs_ouvert, 11, True, True, profile))
 
 
 def _factor(
@@ -340,19 +430,25 @@ def _factor(
         (decl.announced >= Level.SCHNEIDER, "Schneider angesagt"),
         (schwarz, "Schwarz"),
         (decl.announced is Level.SCHWARZ, "Schwarz angesagt"),
-        (_counts_ouvert(decl, profile), "ouvert"),
+        (_counts_ouvert(decl, profile) and not profile.ouvert_doubles, "ouvert"),
     ]
     words = tuple(word for counted, word in steps if counted)
     with_word = "mit" if matadors > 0 else "ohne"
-    return abs(matadors) + len(words), (f"{with_word} {abs(matadors)}", *words)
+    factor = abs(matadors) + len(words)
+    if decl.ouvert and profile.ouvert_doubles:
+        # 001 "Texas-Skat": "Die Ansage von Ouvert verdoppelt den Wert des Spiels anstatt einen
+        # Multiplikator hinzuzufügen"; its example doubles the count: "Schwarz angesagt 9, offen
+        # (Ouvert) 18; 18-mal 16 ergibt 288 Punkte".
+        return 2 * factor, (f"{with_word} {abs(matadors)}", *words, OUVERT_DOUBLED)
+    return factor, (f"{with_word} {abs(matadors)}", *words)
 
 
 def _decide(decl: Declaration, bid: int, play: Play, ending: Ending, profile: RuleProfile) -> tuple[bool, bool, bool]:
     """Won? and which of the levels Schneider and Schwarz count (suit and Grand games)."""
     if ending.by is EndedBy.PLAYED:
-        return _decide_played(decl, play)
+        return _decide_played(decl, play, profile)
     if ending.by is EndedBy.DECLARER_VIOLATION:
-        won, schneider, schwarz = _decide_played(decl, play)
+        won, schneider, schwarz = _decide_played(decl, play, profile)
         if won and _value(decl, play.matadors, schneider, schwarz, profile) >= bid and decl.announced < Level.SCHWARZ:
             # Already decided for him (4.1.3), but the guilty party proves no higher level
             # (court ruling on 4.1.3/4.1.4): only the level the bid and his announcement need.
@@ -363,8 +459,8 @@ def _decide(decl: Declaration, bid: int, play: Play, ending: Ending, profile: Ru
     return _decide_defenders_ended(decl, bid, play, ending, profile)
 
 
-def _decide_played(decl: Declaration, play: Play) -> tuple[bool, bool, bool]:
-    made_schneider = play.declarer_points >= 90
+def _decide_played(decl: Declaration, play: Play, profile: RuleProfile) -> tuple[bool, bool, bool]:
+    made_schneider = play.declarer_points >= profile.schneider_at
     made_schwarz = play.declarer_tricks == 10
     announced = decl.announced
     won = (
@@ -403,11 +499,11 @@ def _decide_defenders_ended(
     # 5.4.3: the cards decide where they are known (they never leave more than the matadors do)
     possible = (ending.level_possible and level_reachable(decl.game, play.matadors, needed)
                 and (ending.reachable is None or needed <= ending.reachable))
-    if needed >= Level.SCHNEIDER and (defender_points > SCHNEIDER_LINE or not possible):
+    if needed >= Level.SCHNEIDER and (defender_points > 120 - profile.schneider_at or not possible):
         return _lost_simple(decl, ending)
     if needed is Level.SCHWARZ and defender_tricks > 0:
         return _lost_simple(decl, ending)
-    level = max(needed, ending.proven_level, Level.SCHNEIDER if play.declarer_points >= 90 else Level.SIMPLE)
+    level = max(needed, ending.proven_level, Level.SCHNEIDER if play.declarer_points >= profile.schneider_at else Level.SIMPLE)
     return True, level >= Level.SCHNEIDER, level is Level.SCHWARZ
 
 
@@ -521,14 +617,14 @@ def reachable_level(game: GameType, declarer_cards: Collection[Card], defender_c
     return Level.SIMPLE if sure_augen > SCHNEIDER_LINE else Level.SCHNEIDER
 
 
-def is_overbid_null(declaration: Declaration, bid: int) -> bool:
+def is_overbid_null(declaration: Declaration, bid: int, profile: RuleProfile = ISKO) -> bool:
     """A Null announced after a bid above its value: "nicht mehr durchführbar" (ISkO 3.4.4; the
     court: "nicht mehr durchführbar = überreizt").
 
     >>> is_overbid_null(Declaration.make(GameType.NULL), 24), is_overbid_null(Declaration.make(GameType.NULL), 23)
     (True, False)
     """
-    return declaration.game.is_null and bid > declaration.null_value
+    return declaration.game.is_null and bid > null_value(declaration, profile)
 
 
 #: The games an overbid Null may be lost as, cheapest first (ISkO 3.4.4: "Farb- oder Grandspiel").
@@ -557,7 +653,7 @@ def overbid_null_game(bid: int, matadors: int, profile: RuleProfile = ISKO) -> G
     factor = abs(matadors) + 1
 
     def cost(game: GameType) -> tuple[int, bool, int]:
-        base = game.base_value
+        base = base_value(game, profile)
         value = base * factor if base * factor >= bid else min(_highest_value(profile), -(-bid // base) * base)
         return value, base * factor < bid, base
 
@@ -588,9 +684,9 @@ def score_overbid_null(
     >>> r.describe_de()
     'Null (23) bei Reizwert 24 nicht durchführbar (ISkO 3.4.4): verloren als Kreuz mit 1, Spiel 2 = 24, verloren -48'
     """
-    if not is_overbid_null(null, bid):
-        raise InvalidResultError("bid", f"{null.describe_de()} is worth {null.null_value}: it can be played at {bid}")
-    _check_bid(Declaration.make(GameType.GRAND), bid)
+    if not is_overbid_null(null, bid, profile):
+        raise InvalidResultError("bid", f"{null.describe_de()} is worth {null_value(null, profile)}: it can be played at {bid}")
+    _check_bid(Declaration.make(GameType.GRAND), bid, profile)
     game = overbid_null_game(bid, matadors, profile) if lost_as is None else lost_as
     if game.is_null:
         raise InvalidResultError("lost_as", "an overbid Null is lost as a suit or Grand game (ISkO 3.4.4)")
@@ -598,7 +694,7 @@ def score_overbid_null(
     ended = Ending(EndedBy.NULL_OVERBID)
     result = score_game(Declaration.make(game), bid, Play(0, 0, matadors), ending=ended, multiplier=multiplier,
                         profile=profile)
-    return replace(result, null_announced=null)
+    return replace(result, null_announced=null, null_announced_value=null_value(null, profile))
 
 
 def _null_won(play: Play, ending: Ending) -> bool:
@@ -608,12 +704,15 @@ def _null_won(play: Play, ending: Ending) -> bool:
     return play.declarer_tricks == 0
 
 
-def _check_bid(decl: Declaration, bid: int) -> None:
-    if not is_bid_value(bid):
-        raise InvalidBidError("bid", f"{bid} is not a bid value (18, 20, 22, 23, 24, 27, 30, ...)")
-    if decl.game.is_null and bid > decl.null_value:
+def _check_bid(decl: Declaration, bid: int, profile: RuleProfile = ISKO) -> None:
+    values = bid_values(profile)
+    if bid not in values:
+        lowest = ", ".join(str(v) for v in sorted(values)[:7])
+        under = "" if values == _ISKO_BIDS else f" under the rule profile {profile.name!r}"
+        raise InvalidBidError("bid", f"{bid} is not a bid value{under} ({lowest}, ...)")
+    if decl.game.is_null and bid > null_value(decl, profile):
         raise DeclarationError(
-            f"bid: {decl.describe_de()} is worth {decl.null_value} and cannot be played after bidding {bid} "
+            f"bid: {decl.describe_de()} is worth {null_value(decl, profile)} and cannot be played after bidding {bid} "
             "(ISkO 3.4.4): such a game is lost as a suit or Grand game (score_overbid_null)"
         )
 

@@ -41,9 +41,10 @@ CASES = load_cases()
 
 def score_case(case: dict[str, Any]) -> GameResult:
     """Score a case through device.value alone (no record parsing)."""
+    profile = find_profile(case.get("profile", "isko"))
     declaration = Declaration.make(
         GameType(case["game"]), hand=case.get("hand", False), ouvert=case.get("ouvert", False),
-        announced=Level.parse(case.get("announced")),
+        announced=Level.parse(case.get("announced")), late_announcements=profile.announce_after_skat,
     )
     play = Play(case.get("declarer_points", 0), case["declarer_tricks"], case.get("matadors", 0))
     raw = case.get("ending", {})
@@ -52,8 +53,7 @@ def score_case(case: dict[str, Any]) -> GameResult:
         raw.get("level_possible", True), Level.parse(raw.get("proven_level")),
     )
     multiplier = (2 if case.get("kontra") else 1) * (2 if case.get("re") else 1) * case.get("bock", 1)
-    return score_game(declaration, case["bid"], play, ending=ending, multiplier=multiplier,
-                      profile=find_profile(case.get("profile", "isko")))
+    return score_game(declaration, case["bid"], play, ending=ending, multiplier=multiplier, profile=profile)
 
 
 def got(result: GameResult, key: str) -> Any:
@@ -63,7 +63,7 @@ def got(result: GameResult, key: str) -> Any:
 
 def test_the_example_files_are_well_formed() -> None:
     assert {p.name for p in EXAMPLE_FILES} >= {
-        "isko_examples.json", "court_rulings.json", "worked_examples_001.json", "wissenswertes_000.json"}
+        "isko_examples.json", "court_rulings.json", "worked_examples_001.json", "wissenswertes_000.json", "texas.json"}
     sources = [case["source"] for case in CASES]
     assert len(sources) == len(set(sources)), "each case needs its own source text (it is the test id)"
     for case in CASES:
