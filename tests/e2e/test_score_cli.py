@@ -72,3 +72,30 @@ def test_an_overbid_null_and_5_4_3_from_the_cards_as_issue_14_gives_them() -> No
     assert "verloren als Kreuz mit 1, Spiel 2 = 24" in out[0]["text"]
     assert (out[1]["won"], out[1]["score"]) == (False, -192)
     assert out[2]["field"] == "matadors" and "ISkO 3.4.4" in out[2]["reason"]
+
+
+def test_texas_profile_scores_the_texas_examples_and_isko_refuses_them() -> None:
+    texas = ROOT / "examples" / "texas.jsonl"
+    result = skattisch("score", "--profile", "texas", str(texas))
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["score"] for line in lines] == [288, 32, 48, 24, -60]
+    assert lines[0]["factor"] == 18 and lines[0]["levels"][-1] == "ouvert doppelt"
+    words = skattisch("score", "--profile", "texas", "--text", str(texas)).stdout.splitlines()
+    assert words[0] == ("Grand ouvert nach Skataufnahme mit 4, Spiel 5, Schneider 6, Schneider angesagt 7, "
+                        "Schwarz 8, Schwarz angesagt 9, ouvert doppelt 18 = 288, gewonnen +288")
+    refused = skattisch("score", str(texas))
+    assert refused.returncode == 1
+    errors = [json.loads(line) for line in refused.stdout.splitlines()]
+    assert [e.get("field") for e in errors] == ["ouvert", "bid", "announced", None, None]
+    assert "rule profile 'isko'" in errors[0]["reason"] and "rule profile 'isko'" in errors[2]["reason"]
+    assert [e.get("score") for e in errors] == [None, None, None, 36, -70]  # 90 Augen: Schneider by the ISkO
+
+
+def test_texas_profile_refuses_an_isko_bid_naming_the_field_and_the_profile() -> None:
+    record = json.dumps({"game": "clubs", "bid": 23, "matadors": 1, "declarer_points": 70, "declarer_tricks": 6})
+    result = skattisch("score", "--profile", "texas", stdin=record + "\n")
+    assert result.returncode == 1
+    line = json.loads(result.stdout)
+    assert line["field"] == "bid" and "under the rule profile 'texas'" in line["reason"]
+    assert "texas (Texas-Skat)" in " ".join(skattisch("score", "--help").stdout.split())
