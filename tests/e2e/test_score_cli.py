@@ -98,4 +98,4 @@ def test_texas_profile_refuses_an_isko_bid_naming_the_field_and_the_profile() ->
     assert result.returncode == 1
     line = json.loads(result.stdout)
     assert line["field"] == "bid" and "under the rule profile 'texas'" in line["reason"]
-    assert "texas (Texas-Skat)" in " ".join(skattisch("score", "--help").stdout.split())
+    assert "texas (Texas Skat)" in " ".join(skattisch("score", "--help").stdout.split())
