@@ -85,7 +85,7 @@ def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> S
     played, false_following = None, None
     if _CARDS_FIELDS & record.keys():
         played = _played(record, declaration.game)
-        play, ending, false_following = _play_from_cards(record, declaration, played, ending)
+        play, ending, false_following = _play_from_cards(record, declaration, played, ending, profile)
     else:
         play = _play_from_counts(record, declaration)
     try:
@@ -271,7 +271,7 @@ def _played(record: Mapping[str, Any], game: GameType) -> PlayedGame:
 
 
 def _play_from_cards(
-    record: Mapping[str, Any], declaration: Declaration, played: PlayedGame, ending: Ending
+    record: Mapping[str, Any], declaration: Declaration, played: PlayedGame, ending: Ending, profile: RuleProfile
 ) -> tuple[Play, Ending, dict[str, Any] | None]:
     """Counts from the cards; a false following ends the game at that trick (ISkO 4.2.4)."""
     violation = played.violation
@@ -281,16 +281,16 @@ def _play_from_cards(
     counts = _counts_until(record, played, upto)
     matadors = _matadors(record, declaration, played)
     if violation is None:
-        return Play(counts[0], counts[1], matadors), _with_reachable(_with_defender_counts(ending, counts), played), None
+        return Play(counts[0], counts[1], matadors), _with_reachable(_with_defender_counts(ending, counts), played, profile), None
     offender_is_declarer = violation.seat == played.declarer
     by = EndedBy.DECLARER_VIOLATION if offender_is_declarer else EndedBy.DEFENDERS_VIOLATION
-    ending = _with_reachable(replace(ending, by=by, defender_points=counts[2], defender_tricks=counts[3]), played)
+    ending = _with_reachable(replace(ending, by=by, defender_points=counts[2], defender_tricks=counts[3]), played, profile)
     note = {"trick": violation.trick_index + 1, "seat": violation.seat, "card": str(violation.card),
             "by": "declarer" if offender_is_declarer else "defenders"}
     return Play(counts[0], counts[1], matadors), ending, note
 
 
-def _with_reachable(ending: Ending, played: PlayedGame) -> Ending:
+def _with_reachable(ending: Ending, played: PlayedGame, profile: RuleProfile) -> Ending:
     """ISkO 5.4.3 from the cards (device.value.reachable_level), where it can matter: the
     defenders ended the game. Their cards are those they played; the declarer may hold every
     card that is neither theirs nor in the skat (all ten of his when all tricks are there)."""
@@ -298,7 +298,8 @@ def _with_reachable(ending: Ending, played: PlayedGame) -> Ending:
         return ending
     theirs = [c for seat, hand in enumerate(played.hands) if seat != played.declarer for c in hand]
     known = frozenset(theirs) | frozenset(played.skat)
-    return replace(ending, reachable=reachable_level(played.game, [c for c in DECK if c not in known], theirs))
+    return replace(ending, reachable=reachable_level(played.game, [c for c in DECK if c not in known], theirs,
+                                                             profile))
 
 
 def _counts_until(record: Mapping[str, Any], played: PlayedGame, upto: int) -> tuple[int, int, int, int]:

@@ -497,9 +497,9 @@ def _decide_defenders_ended(
     if needed is None or defender_points >= 60:
         return _lost_simple(decl, ending)
     # 5.4.3: the cards decide where they are known (they never leave more than the matadors do)
-    possible = (ending.level_possible and level_reachable(decl.game, play.matadors, needed)
+    possible = (ending.level_possible and level_reachable(decl.game, play.matadors, needed, profile)
                 and (ending.reachable is None or needed <= ending.reachable))
-    if needed >= Level.SCHNEIDER and (defender_points > 120 - profile.schneider_at or not possible):
+    if needed >= Level.SCHNEIDER and (defender_points > _defenders_schneider_line(profile) or not possible):
         return _lost_simple(decl, ending)
     if needed is Level.SCHWARZ and defender_tricks > 0:
         return _lost_simple(decl, ending)
@@ -539,7 +539,7 @@ def missing_top_points(game: GameType, matadors: int) -> int:
     return sum(card.points for card in trump_order(game)[: max(0, -matadors)])
 
 
-def level_reachable(game: GameType, matadors: int, level: Level) -> bool:
+def level_reachable(game: GameType, matadors: int, level: Level, profile: RuleProfile = ISKO) -> bool:
     """Whether the matadors alone leave a level theoretically reachable (ISkO 5.4.3).
 
     "Ohne" the defenders hold the Kreuz Bube, which takes a trick: no Schwarz (the example
@@ -554,11 +554,19 @@ def level_reachable(game: GameType, matadors: int, level: Level) -> bool:
     if level is Level.SCHWARZ:
         return matadors > 0
     if level is Level.SCHNEIDER:
-        return missing_top_points(game, matadors) <= SCHNEIDER_LINE
+        return missing_top_points(game, matadors) <= _defenders_schneider_line(profile)
     return True
 
 
-def reachable_level(game: GameType, declarer_cards: Collection[Card], defender_cards: Collection[Card]) -> Level:
+def _defenders_schneider_line(profile: RuleProfile) -> int:
+    """The most Augen with which the defenders are still Schneider: 30 by the ISkO (5.2.3), 29 in
+    Texas-Skat ("Mit 30 Augenpunkten sind die Gegner aus dem Schneider", 001)."""
+    return 120 - profile.schneider_at
+
+
+def reachable_level(
+    game: GameType, declarer_cards: Collection[Card], defender_cards: Collection[Card], profile: RuleProfile = ISKO
+) -> Level:
     """The highest level the declarer's cards leave theoretically reachable (ISkO 5.4.3).
 
     The court's reading (rules/002 on 5.4.3) is the authority: how the defenders' cards
@@ -614,7 +622,7 @@ def reachable_level(game: GameType, declarer_cards: Collection[Card], defender_c
         return Level.SCHWARZ
     top = mine[0] if mine else len(order)
     sure_augen = sum(order[t].points for t in theirs if t < top)
-    return Level.SIMPLE if sure_augen > SCHNEIDER_LINE else Level.SCHNEIDER
+    return Level.SIMPLE if sure_augen > _defenders_schneider_line(profile) else Level.SCHNEIDER
 
 
 def is_overbid_null(declaration: Declaration, bid: int, profile: RuleProfile = ISKO) -> bool:
