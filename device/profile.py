@@ -581,6 +581,10 @@ TEXAS = RuleProfile(
 )
 
 PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS)}
+#: The profiles the table's setup offers: those its bidding, declaration and result entry play
+#: end to end. Texas is scored (``skattisch score --profile texas``) but not played at the table
+#: yet: its bid values, announcements after the skat and Ramsch are not in the table's flow.
+TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999")
 
 
 def find_profile(name: str) -> RuleProfile:

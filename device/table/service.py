@@ -41,7 +41,7 @@ from device.hardware import CardScanned, PanelView, ReaderStatus, UnknownCardSca
 from device.inbox import Inbox
 from device.journal import GENESIS, chain_hash
 from device.ports import EventStore
-from device.profile import PROFILES
+from device.profile import TABLE_PROFILES
 from device.table import checkpoint
 from device.table.commands import (
     CardWanted, NextSeriesOffered, SeatedElsewhere, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus, card_id,
@@ -406,7 +406,7 @@ class TableService:
                 self._snapshot = build_snapshot(
                     self._state, device=self._device, reader=self._reader, acked_seq=self._acked,
                     last_seq=self._last_seq, synced_games=self._synced_games(), refusal=self._refusal,
-                    laptop=self._link.laptop, laptop_reachable=self._link.reachable, roster=self._roster, last_players=self._last_players, profiles=tuple(sorted(PROFILES)),
+                    laptop=self._link.laptop, laptop_reachable=self._link.reachable, roster=self._roster, last_players=self._last_players, profiles=TABLE_PROFILES,
                     next_series=(self._offer.text, self._offer.players) if self._offer is not None else None,
                     card_seats=self._card_seats)
             return self._snapshot

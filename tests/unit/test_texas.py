@@ -94,3 +94,9 @@ def test_a_late_announcement_is_refused_by_a_profile_without_it() -> None:
     with pytest.raises(DeclarationError, match="rule profile 'isko'"):
         score_game(late, 18, Play(120, 10, matadors=1))
     assert score_game(late, 18, Play(120, 10, matadors=1), profile=TEXAS).value == 60
+
+
+def test_the_table_does_not_offer_texas_before_its_flow_plays_it() -> None:
+    from device.profile import PROFILES, TABLE_PROFILES
+
+    assert set(TABLE_PROFILES) <= set(PROFILES) and "texas" in PROFILES and "texas" not in TABLE_PROFILES
