@@ -20,7 +20,7 @@ True
 >>> PRE_1999.variants_de()
 ('Verlorene Handspiele einfach', 'Grand ouvert Grundwert 36')
 >>> find_profile("texas").variants_de()
-('Grand Grundwert 16', 'Null 20/30/40/60', 'Schneider ab 91', 'Ansagen nach Skataufnahme', 'Ouvert verdoppelt')
+('Grand Grundwert 16', 'Null 20/30/40/60', 'Schneider ab 91', 'Ansagen nach Skataufnahme', 'Ouvert verdoppelt', 'Texas-Ramsch')
 """
 
 from __future__ import annotations
@@ -212,6 +212,11 @@ class RamschValue(enum.Enum):
     POINTS = "points"
     #: "Im einfachen Ramsch verliert der Verlierer einen festen Betrag, z. B. 10 Punkte."
     FIXED = "fixed"
+    #: 001 "Texas-Skat", Ramsch: the fewest Augen win: "erhält der Spieler, der die wenigsten
+    #: Augen bekommen hat, 10 Spielpunkte", 20 if he took no trick; "Wenn zwei Spieler keinen
+    #: Stich gewonnen haben, verliert der Spieler, der alle Stiche gewonnen hat, 30 Punkte"
+    #: (the amounts are :attr:`RamschRules.fixed_values`).
+    TEXAS = "texas"
 
 
 class RamschTie(enum.Enum):
@@ -241,6 +246,8 @@ class RamschRules:
     value: RamschValue = RamschValue.POINTS
     #: Einfacher Ramsch: the loss with no, one and two Jungfrauen: "10 Punkte", "verliert der
     #: Verlierer 15 und nicht 10 Punkte", "Im einfachen Ramsch verliert der Verlierer 20 Punkte".
+    #: Texas Ramsch: the win of the fewest Augen, the win of a player without a trick, the loss
+    #: of the player who took every trick (10, 20, 30).
     fixed_values: tuple[int, int, int] = (10, 15, 20)
     #: 001: "Ein Spieler, der keine Stiche gewinnt, wird Jungfrau ... genannt. Im Augenramsch
     #: führt dies zur Verdoppelung des Betrags, den der Verlierer verliert." (Doubled per
@@ -468,7 +475,7 @@ _GROUPS: dict[str, type] = {
 def _ramsch_de(rules: RamschRules) -> str:
     extras = [word for on, word in ((rules.schieben, "Schieben"), (rules.jungfrau, "Jungfrau"),
                                     (rules.durchmarsch, "Durchmarsch")) if on]
-    head = "Ramsch" if rules.value is RamschValue.POINTS else "Einfacher Ramsch"
+    head = {RamschValue.POINTS: "Ramsch", RamschValue.FIXED: "Einfacher Ramsch", RamschValue.TEXAS: "Texas-Ramsch"}[rules.value]
     return f"{head} ({', '.join(extras)})" if extras else head
 
 
@@ -568,8 +575,8 @@ KNEIPE = RuleProfile(
 
 #: Texas-Skat (001, "Texas-Skat"): German Skat with Null 20/30/40/60, Grand 16 (Grand ouvert too:
 #: the text's example "18-mal 16 ergibt 288 Punkte"), Schneider at 91, Schneider, Schwarz and
-#: ouvert announceable after looking at the skat, ouvert doubling the value. Its Ramsch and the
-#: look at the discards are not in this profile yet (they need the table flow).
+#: ouvert announceable after looking at the skat, ouvert doubling the value, and its Ramsch
+#: ("Anschließend erhält der Gewinner des letzten Stichs den Skat"; see RamschValue.TEXAS).
 TEXAS = RuleProfile(
     name="texas",
     grand_base=16,
@@ -578,6 +585,9 @@ TEXAS = RuleProfile(
     schneider_at=91,
     announce_after_skat=True,
     ouvert_doubles=True,
+    ramsch=True,
+    ramsch_rules=RamschRules(skat_to=SkatTo.LAST_TRICK, value=RamschValue.TEXAS, fixed_values=(10, 20, 30),
+                             jungfrau=False, durchmarsch=False),
 )
 
 PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS)}

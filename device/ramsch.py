@@ -67,6 +67,10 @@ class RamschCounts:
     tricks: tuple[int, int, int]
     skat_points: int
     last_trick: int
+    #: The seat that took each trick, in play order (optional; Texas-Skat needs it when two
+    #: tie for the fewest Augen: "der Spieler, der den letzten Stich dieser beiden Spieler
+    #: nicht gewonnen hat").
+    trick_winners: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("points", "tricks"):
@@ -87,6 +91,12 @@ class RamschCounts:
             raise RamschError("last_trick", f"{self.last_trick!r}: the seat 0, 1 or 2")
         if self.tricks[self.last_trick] == 0:
             raise RamschError("last_trick", f"{SEAT_NAMES[self.last_trick]} took no trick, so not the last one")
+        if self.trick_winners:
+            order = self.trick_winners
+            if len(order) != 10 or any(isinstance(s, bool) or s not in (0, 1, 2) for s in order):
+                raise RamschError("trick_winners", f"{order!r}: the seat (0, 1, 2) that took each of the 10 tricks")
+            if tuple(order.count(seat) for seat in range(3)) != self.tricks or order[-1] != self.last_trick:
+                raise RamschError("trick_winners", f"{order!r} does not fit the tricks {self.tricks} and the last trick")
 
 
 def _is_count(value: object) -> bool:
@@ -114,7 +124,7 @@ def ramsch_counts(skat: Iterable[Card], tricks: Iterable[Sequence[Card]]) -> Ram
         raise RamschError("tricks", f"a Ramsch is scored when all 10 tricks are played, not {len(played.tricks)}")
     p, t = played.points, played.trick_counts
     return RamschCounts(points=(p[0], p[1], p[2]), tricks=(t[0], t[1], t[2]), skat_points=played.skat_points,
-                        last_trick=played.tricks[-1].winner)
+                        last_trick=played.tricks[-1].winner, trick_winners=tuple(t.winner for t in played.tricks))
 
 
 def ramsch_rules(profile: RuleProfile, *, ramsch_round: bool = False) -> RamschRules:
@@ -180,6 +190,8 @@ class RamschResult:
     pushes: int
     multiplier: int
     scores: tuple[int, int, int]
+    #: Texas Ramsch: the seat with the fewest Augen, who wins (None otherwise).
+    winner: int | None = None
 
     @property
     def list_scores(self) -> dict[int, int]:
@@ -190,6 +202,10 @@ class RamschResult:
         """The list entry in words, e.g. 'Ramsch: Bernd verliert mit 58 Augen, −58'."""
         if self.durchmarsch is not None:
             head = f"Durchmarsch von {names[self.durchmarsch]}, {_signed(self.scores[self.durchmarsch])}"
+        elif self.winner is not None:
+            seat = self.winner
+            head = (f"{names[seat]} gewinnt mit {self.points[seat]} Augen"
+                    f"{' ohne Stich' if seat in self.jungfrauen else ''}, {_signed(self.scores[seat])}")
         elif not self.losers:
             head = f"alle drei mit {self.points[0]} Augen, keine Wertung"
         elif len(self.losers) == 1:
@@ -225,6 +241,10 @@ class RamschResult:
         """
         if self.durchmarsch is not None:
             head = f"Durchmarsch by {names[self.durchmarsch]}, {_signed(self.scores[self.durchmarsch])}"
+        elif self.winner is not None:
+            seat = self.winner
+            head = (f"{names[seat]} wins with {self.points[seat]} points"
+                    f"{' without a trick' if seat in self.jungfrauen else ''}, {_signed(self.scores[seat])}")
         elif not self.losers:
             head = f"all three with {self.points[0]} points, no score"
         elif len(self.losers) == 1:
@@ -275,6 +295,8 @@ def score_ramsch(counts: RamschCounts, profile: RuleProfile, *, pushes: int = 0,
     skat_to = _skat_to(counts, rules.skat_to)
     points = tuple(p + (counts.skat_points if seat == skat_to else 0) for seat, p in enumerate(counts.points))
     final = (points[0], points[1], points[2])
+    if rules.value is RamschValue.TEXAS:
+        return _score_texas(counts, final, skat_to, rules, pushes, factor)
     jungfrauen = tuple(seat for seat, t in enumerate(counts.tricks) if t == 0)
     taker = next((seat for seat, t in enumerate(counts.tricks) if t == 10), None)
     scores = [0, 0, 0]
@@ -297,6 +319,49 @@ def score_ramsch(counts: RamschCounts, profile: RuleProfile, *, pushes: int = 0,
     return RamschResult(counts=counts, points=final, skat_to=skat_to, losers=losers,
                         jungfrauen=jungfrauen if rules.jungfrau else (), durchmarsch=durchmarsch,
                         pushes=pushes, multiplier=factor, scores=(scores[0], scores[1], scores[2]))
+
+
+def _score_texas(counts: RamschCounts, final: tuple[int, int, int], skat_to: int | None, rules: RamschRules,
+                 pushes: int, factor: int) -> RamschResult:
+    """001 "Texas-Skat", Ramsch: "Wenn alle Spieler mindestens einen Stich gewinnen, erhält der
+    Spieler, der die wenigsten Augen bekommen hat, 10 Spielpunkte. Wenn zwei Spieler gleich
+    wenig Augen haben, erhält der Spieler, der den letzten Stich dieser beiden Spieler nicht
+    gewonnen hat, 10 Spielpunkte. Bei Gleichstand aller drei Spieler mit 40 erhält die Vorhand
+    10 Spielpunkte. Wenn ein Spieler keinen Stich gewonnen hat, erhält dieser Spieler 20 anstatt
+    10 Punkte. Wenn zwei Spieler keinen Stich gewonnen haben, verliert der Spieler, der alle
+    Stiche gewonnen hat, 30 Punkte."
+
+    A player without a trick has 0 Augen, so he has the fewest (a tie with a player whose tricks
+    hold no Augen goes to him: he did not take the later trick of the two).
+    """
+    no_trick = tuple(seat for seat, t in enumerate(counts.tricks) if t == 0)
+    win, single_trickless, all_tricks = rules.fixed_values
+    scores = [0, 0, 0]
+    if len(no_trick) == 2:
+        taker = counts.tricks.index(10)
+        scores[taker] = -all_tricks * factor
+        return RamschResult(counts=counts, points=final, skat_to=skat_to, losers=(taker,), jungfrauen=no_trick,
+                            durchmarsch=None, pushes=pushes, multiplier=factor,
+                            scores=(scores[0], scores[1], scores[2]))
+    fewest = min(final)
+    tied = [seat for seat in range(3) if final[seat] == fewest]
+    winner = 0 if len(tied) == 3 else tied[0] if len(tied) == 1 else _not_the_later_trick(counts, tied[0], tied[1])
+    scores[winner] = (single_trickless if winner in no_trick else win) * factor
+    return RamschResult(counts=counts, points=final, skat_to=skat_to, losers=(), jungfrauen=no_trick,
+                        durchmarsch=None, pushes=pushes, multiplier=factor, scores=(scores[0], scores[1], scores[2]),
+                        winner=winner)
+
+
+def _not_the_later_trick(counts: RamschCounts, a: int, b: int) -> int:
+    """Of two seats tied for the fewest Augen, the one that did not take the later trick of the two."""
+    if counts.tricks[a] == 0 or counts.tricks[b] == 0:
+        return a if counts.tricks[a] == 0 else b
+    if not counts.trick_winners:
+        raise RamschError("trick_winners", f"{SEAT_NAMES[a]} and {SEAT_NAMES[b]} tie with the fewest Augen: Texas-Skat "
+                                           "gives the 10 to the one who did not take the later trick of the two, "
+                                           "so give the trick winners in play order")
+    later = next(seat for seat in reversed(counts.trick_winners) if seat in (a, b))
+    return b if later == a else a
 
 
 def _skat_to(counts: RamschCounts, rule: SkatTo) -> int | None:

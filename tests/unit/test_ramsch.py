@@ -38,7 +38,8 @@ def profile_of(spec: str | dict[str, Any]) -> RuleProfile:
 
 def counts_of(raw: dict[str, Any]) -> RamschCounts:
     return RamschCounts(points=tuple(raw["points"]), tricks=tuple(raw["tricks"]),
-                        skat_points=raw["skat_points"], last_trick=raw["last_trick"])
+                        skat_points=raw["skat_points"], last_trick=raw["last_trick"],
+                        trick_winners=tuple(raw.get("trick_winners", ())))
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: str(c["source"])[:70])
@@ -83,7 +84,8 @@ def test_ramsch_from_cards_in_grand_order() -> None:
     tricks = [parse_cards(t) for t in _TRICKS]
     assert play_game(GameType.GRAND, 0, parse_cards(_SKAT), tricks).violation is None  # a legal game
     counts = ramsch_counts(parse_cards(_SKAT), tricks)
-    assert counts == RamschCounts(points=(87, 0, 33), tricks=(6, 0, 4), skat_points=0, last_trick=0)
+    assert counts == RamschCounts(points=(87, 0, 33), tricks=(6, 0, 4), skat_points=0, last_trick=0,
+                                  trick_winners=(2, 2, 2, 2, 0, 0, 0, 0, 0, 0))
     r = score_ramsch_cards(parse_cards(_SKAT), tricks, KNEIPE)
     assert (r.skat_to, r.losers, r.jungfrauen, r.scores) == (0, (0,), (1,), (-174, 0, 0))
     assert r.describe_de() == "Ramsch: Vorhand verliert mit 87 Augen, −174 (Jungfrau: Mittelhand)"
@@ -171,7 +173,7 @@ def test_list_scores_and_names() -> None:
 
 rules_strategy = st.builds(
     RamschRules,
-    skat_to=st.sampled_from(SkatTo), value=st.sampled_from(RamschValue), jungfrau=st.booleans(),
+    skat_to=st.sampled_from(SkatTo), value=st.sampled_from([RamschValue.POINTS, RamschValue.FIXED]), jungfrau=st.booleans(),
     durchmarsch=st.booleans(), tie=st.sampled_from(RamschTie), schieben=st.just(True),
 )
 
@@ -223,3 +225,29 @@ def test_ramsch_points_follow_grand_order(seed: int) -> None:
         leader = (leader + best) % 3
         taken[leader] += 1
     assert counts.tricks == tuple(taken) and counts.last_trick == leader
+
+
+# --------------------------------------------------------------------------- Texas-Skat
+
+
+@given(st.integers(0, 2**32))
+def test_random_texas_ramsch_games(seed: int) -> None:
+    """001 "Texas-Skat": exactly one seat scores; +10/+20 to the fewest Augen (the seat without a
+    trick gets 20), or -30 to the seat that took every trick."""
+    rng = random.Random(seed)
+    hands, skat = deal(rng)
+    counts = ramsch_counts(skat, play_random(rng, GameType.GRAND, hands))
+    r = score_ramsch(counts, find_profile("texas"))
+    assert r.skat_to == counts.last_trick
+    assert sum(1 for score in r.scores if score) == 1
+    if 10 in counts.tricks:
+        assert r.losers == (counts.tricks.index(10),) and min(r.scores) == -30
+        return
+    assert r.winner is not None and r.points[r.winner] == min(r.points)
+    assert r.scores[r.winner] == (20 if counts.tricks[r.winner] == 0 else 10)
+
+
+@pytest.mark.parametrize("order", [(0,) * 9, (0, 1, 2, 1, 0, 1, 2, 0, 1, 1), (0, 1, 2, 1, 0, 1, 2, 2, 1, 0, 0), (0, 1, 2, 1, 0, 1, 3, 0, 1, 2)])
+def test_trick_winners_must_fit_the_counts(order: tuple[int, ...]) -> None:
+    with pytest.raises(RamschError, match="trick_winners"):
+        RamschCounts((30, 60, 30), (3, 4, 3), 0, 2, trick_winners=order)
