@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from device.errors import DeclarationError
 from device.games import NULL_VALUES, GameType
+from device.profile import RuleProfile
 
 
 class Level(enum.IntEnum):
@@ -121,3 +122,29 @@ def _complete(
     if announced is not Level.SIMPLE and not hand and not late:
         raise DeclarationError(f"{announced.german} angesagt is only possible in a hand game (ISkO 3.4.4, 5.2.5)")
     return game, hand, False, announced
+
+
+#: The cards of the first trick: the declarer may look at his discards until the next card.
+_FIRST_TRICK_CARDS = 3
+
+
+def may_look_at_discards(profile: RuleProfile, *, skat_taken: bool, cards_played: int) -> bool:
+    """Whether the declarer may look at the two cards he laid away, ``cards_played`` cards into
+    the game (0 before the lead).
+
+    ISkO 3.4.8: "Nach einer gültigen Spielansage darf der Skat weder angesehen noch verändert
+    werden" (lost einfach), so never once play has begun. 001 "Texas-Skat": "Wenn sich ein
+    Alleinspieler den Skat angesehen hat, kann dieser sich die abgelegten Skatkarten jederzeit
+    ansehen, bevor die erste Karte auf den zweiten Stich gespielt wird": in a game with the skat
+    taken up, until the fourth card. A hand game has no discards of his to look at.
+
+    >>> from device.profile import ISKO, find_profile
+    >>> texas = find_profile("texas")
+    >>> [may_look_at_discards(texas, skat_taken=True, cards_played=n) for n in (0, 3, 4)]
+    [True, True, False]
+    >>> may_look_at_discards(texas, skat_taken=False, cards_played=0), may_look_at_discards(ISKO, skat_taken=True, cards_played=0)
+    (False, False)
+    """
+    if isinstance(cards_played, bool) or not isinstance(cards_played, int) or not 0 <= cards_played <= 30:
+        raise DeclarationError(f"cards_played: {cards_played!r} is not a number of cards played: 0 to 30")
+    return profile.look_at_discards and skat_taken and cards_played <= _FIRST_TRICK_CARDS

@@ -20,7 +20,7 @@ True
 >>> PRE_1999.variants_de()
 ('Verlorene Handspiele einfach', 'Grand ouvert Grundwert 36')
 >>> find_profile("texas").variants_de()
-('Grand Grundwert 16', 'Null 20/30/40/60', 'Schneider ab 91', 'Ansagen nach Skataufnahme', 'Ouvert verdoppelt', 'Texas-Ramsch')
+('Grand Grundwert 16', 'Null 20/30/40/60', 'Schneider ab 91', 'Ansagen nach Skataufnahme', 'Ouvert verdoppelt', 'Gedrückte Karten bis zum 2. Stich einsehbar', 'Texas-Ramsch')
 """
 
 from __future__ import annotations
@@ -212,10 +212,8 @@ class RamschValue(enum.Enum):
     POINTS = "points"
     #: "Im einfachen Ramsch verliert der Verlierer einen festen Betrag, z. B. 10 Punkte."
     FIXED = "fixed"
-    #: 001 "Texas-Skat", Ramsch: the fewest Augen win: "erhält der Spieler, der die wenigsten
-    #: Augen bekommen hat, 10 Spielpunkte", 20 if he took no trick; "Wenn zwei Spieler keinen
-    #: Stich gewonnen haben, verliert der Spieler, der alle Stiche gewonnen hat, 30 Punkte"
-    #: (the amounts are :attr:`RamschRules.fixed_values`).
+    #: 001 "Texas-Skat", Ramsch: the fewest Augen win 10, 20 without a trick; the taker of every
+    #: trick loses 30 (the amounts are :attr:`RamschRules.fixed_values`; see device.ramsch).
     TEXAS = "texas"
 
 
@@ -344,24 +342,23 @@ class RuleProfile:
     #: 001 (2), continued: "Der Ouvert-Multiplikator wurde nicht gezählt, wenn Grand Ouvert
     #: gespielt wurde." True by the ISkO; False before 1999. (Needs device.value to read it.)
     grand_ouvert_counts_ouvert: bool = True
-    #: The base value of Grand (ISkO 5.1.1: 24; 001 "Texas-Skat": "Der Grundwert des Grands ist
-    #: 16 Punkte").
+    #: Grand's base value (ISkO 5.1.1: 24; 001 "Texas-Skat": "Der Grundwert des Grands ist 16").
     grand_base: int = 24
-    #: The fixed values of Null, Null Hand, Null ouvert, Null ouvert Hand (ISkO 5.1.2: 23, 35, 46,
-    #: 59; 001 "Texas-Skat": "Das Nullspiel ist 20 Punkte wert, Null-Hand 30, Null Ouvert 40 und
-    #: Null Ouvert-Hand 60").
+    #: Null, Null Hand, Null ouvert, Null ouvert Hand (ISkO 5.1.2; 001 "Texas-Skat": "Das
+    #: Nullspiel ist 20 Punkte wert, Null-Hand 30, Null Ouvert 40 und Null Ouvert-Hand 60").
     null_values: tuple[int, int, int, int] = (23, 35, 46, 59)
-    #: The declarer's Augen that make the defenders Schneider (ISkO 5.2.3: 90, so the defenders
-    #: are out with 31). 001 "Texas-Skat": "mindestens 91 Augenpunkte ... Mit 30 Augenpunkten sind
-    #: die Gegner aus dem Schneider". The declarer's own Schneider stays at 30 or fewer either way
-    #: ("benötigt jedoch 31 Punkte, um selbst aus dem Schneider zu sein, wie in Deutschland").
+    #: The declarer's Augen that make the defenders Schneider (ISkO 5.2.3: 90). 001 "Texas-Skat":
+    #: 91, "Mit 30 Augenpunkten sind die Gegner aus dem Schneider"; the declarer's own Schneider
+    #: stays at 30 or fewer ("benötigt jedoch 31 Punkte ... wie in Deutschland").
     schneider_at: int = 90
     #: 001 "Texas-Skat": "Sie können Schneider, Schwarz und Ouvert ansagen, auch wenn Sie sich den
     #: Skat angesehen haben" (the ISkO, 3.4.4 and 5.2.5/5.2.6, only in a hand game).
     announce_after_skat: bool = False
-    #: 001 "Texas-Skat": "Die Ansage von Ouvert verdoppelt den Wert des Spiels anstatt einen
-    #: Multiplikator hinzuzufügen" (suit and Grand games; Null has its own fixed values).
+    #: 001 "Texas-Skat": "Die Ansage von Ouvert verdoppelt den Wert des Spiels" (not Null).
     ouvert_doubles: bool = False
+    #: 001 "Texas-Skat": the declarer may look at his discards until the second trick's first
+    #: card (ISkO 3.4.8: never after the declaration); see declaration.may_look_at_discards.
+    look_at_discards: bool = False
     #: Kontra (x2) and Re (x4) may be said (001, "Kontra und Re"); options in ``kontra_rules``.
     kontra: bool = False
     kontra_rules: KontraRules = KontraRules()
@@ -416,10 +413,9 @@ class RuleProfile:
             out.append("Null " + "/".join(str(v) for v in self.null_values))
         if self.schneider_at != ISKO.schneider_at:
             out.append(f"Schneider ab {self.schneider_at}")
-        if self.announce_after_skat:
-            out.append("Ansagen nach Skataufnahme")
-        if self.ouvert_doubles:
-            out.append("Ouvert verdoppelt")
+        out += [word for on, word in ((self.announce_after_skat, "Ansagen nach Skataufnahme"),
+                                      (self.ouvert_doubles, "Ouvert verdoppelt"),
+                                      (self.look_at_discards, "Gedrückte Karten bis zum 2. Stich einsehbar")) if on]
         if self.kontra:
             out.append("Kontra/Re")
         if self.bock:
@@ -453,7 +449,7 @@ class RuleProfile:
         >>> RuleProfile.from_json({"v": 1, "kontra": True, "contra": True})
         Traceback (most recent call last):
         ...
-        device.profile.InvalidProfileError: contra: unknown field of a rule profile (known: announce_after_skat, bock, bock_rules, grand_base, grand_ouvert_base, grand_ouvert_counts_ouvert, kontra, kontra_rules, lost_hand_doubled, name, null_values, ouvert_doubles, ramsch, ramsch_rules, schenken, schenken_rules, schneider_at, spitze, spitze_rules, v)
+        device.profile.InvalidProfileError: contra: unknown field of a rule profile (known: announce_after_skat, bock, bock_rules, grand_base, grand_ouvert_base, grand_ouvert_counts_ouvert, kontra, kontra_rules, look_at_discards, lost_hand_doubled, name, null_values, ouvert_doubles, ramsch, ramsch_rules, schenken, schenken_rules, schneider_at, spitze, spitze_rules, v)
         """
         if not isinstance(data, Mapping):
             raise InvalidProfileError("profile", "a rule profile is a JSON object")
@@ -573,10 +569,8 @@ KNEIPE = RuleProfile(
     schenken=True,
 )
 
-#: Texas-Skat (001, "Texas-Skat"): German Skat with Null 20/30/40/60, Grand 16 (Grand ouvert too:
-#: the text's example "18-mal 16 ergibt 288 Punkte"), Schneider at 91, Schneider, Schwarz and
-#: ouvert announceable after looking at the skat, ouvert doubling the value, and its Ramsch
-#: ("Anschließend erhält der Gewinner des letzten Stichs den Skat"; see RamschValue.TEXAS).
+#: Texas-Skat (001, "Texas-Skat"), each difference the text lists; Grand ouvert's base is 16 too
+#: (the text's example: "18-mal 16 ergibt 288 Punkte"); its Ramsch is RamschValue.TEXAS.
 TEXAS = RuleProfile(
     name="texas",
     grand_base=16,
@@ -585,15 +579,15 @@ TEXAS = RuleProfile(
     schneider_at=91,
     announce_after_skat=True,
     ouvert_doubles=True,
+    look_at_discards=True,
     ramsch=True,
     ramsch_rules=RamschRules(skat_to=SkatTo.LAST_TRICK, value=RamschValue.TEXAS, fixed_values=(10, 20, 30),
                              jungfrau=False, durchmarsch=False),
 )
 
 PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS)}
-#: The profiles the table's setup offers: those its bidding, declaration and result entry play
-#: end to end. Texas is scored (``skattisch score --profile texas``) but not played at the table
-#: yet: its bid values, announcements after the skat and Ramsch are not in the table's flow.
+#: The profiles the table's setup offers (played end to end). Texas is only scored so far
+#: (``skattisch score``): its bids, late announcements and Ramsch are not in the table's flow.
 TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999")
 
 

@@ -131,7 +131,8 @@ def test_json_shape_is_plain_and_stable() -> None:
     data = KNEIPE.to_json()
     assert list(data) == [
         "v", "name", "lost_hand_doubled", "grand_ouvert_base", "grand_ouvert_counts_ouvert",
-        "grand_base", "null_values", "schneider_at", "announce_after_skat", "ouvert_doubles", "kontra", "kontra_rules", "bock", "bock_rules", "ramsch", "ramsch_rules",
+        "grand_base", "null_values", "schneider_at", "announce_after_skat", "ouvert_doubles", "look_at_discards",
+        "kontra", "kontra_rules", "bock", "bock_rules", "ramsch", "ramsch_rules",
         "schenken", "schenken_rules", "spitze", "spitze_rules",
     ]
     assert data["bock_rules"] == {

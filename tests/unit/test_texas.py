@@ -3,11 +3,13 @@ records it refuses. The text's numbers themselves are cases in tests/data/values
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from device.declaration import Declaration, Level
+from device.declaration import Declaration, Level, may_look_at_discards
 from device.errors import DeclarationError, RecordError
 from device.games import GameType
 from device.profile import ISKO, TEXAS, RuleProfile, find_profile
@@ -100,3 +102,18 @@ def test_the_table_does_not_offer_texas_before_its_flow_plays_it() -> None:
     from device.profile import PROFILES, TABLE_PROFILES
 
     assert set(TABLE_PROFILES) <= set(PROFILES) and "texas" in PROFILES and "texas" not in TABLE_PROFILES
+
+
+DISCARDS = json.loads((Path(__file__).resolve().parents[1] / "data" / "variants" / "discards.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", DISCARDS["cases"], ids=[c["source"][:70] for c in DISCARDS["cases"]])
+def test_looking_at_the_discards(case: dict[str, Any]) -> None:
+    allowed = may_look_at_discards(find_profile(case["profile"]), skat_taken=case["skat_taken"],
+                                   cards_played=case["cards_played"])
+    assert allowed is case["allowed"], case["source"]
+
+
+def test_looking_at_the_discards_refuses_a_count_of_cards_that_cannot_be() -> None:
+    with pytest.raises(DeclarationError, match="cards_played"):
+        may_look_at_discards(TEXAS, skat_taken=True, cards_played=31)
