@@ -10,10 +10,7 @@ Screenshots go to tests/artifacts/club/ (``look-*``).
 from __future__ import annotations
 
 import random
-import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -24,12 +21,13 @@ import pytest
 
 from device.sync import journal_entries
 from tests.club_helpers import list_events, random_entries
+from tests.e2e.sync_helpers import Collector
 
 pytest.importorskip("selenium")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from tests.e2e.test_club_pages import ROOT, Laptop, _login, _pdf_text, _shot, browser  # noqa: E402,F401
+from tests.e2e.test_club_pages import Laptop, _login, _pdf_text, _shot, browser  # noqa: E402,F401
 
 FIVE = ("Hans-Joachim Müller", "Hans-Joachim Meier", "Karl-Heinz Schulze", "Wolfgang Ludwig", "Ingrid Hoffmann")
 FOUR = ("Anna Adler", "Bernd Bauer", "Carla Christ", "Dieter Dorn")
@@ -74,24 +72,11 @@ def laptop() -> Iterator[Laptop]:
     directory = Path(tempfile.mkdtemp(prefix="skattisch-look-"))
     db = directory / "club.sqlite3"
     _fill(db)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ui.cli", "club", "serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0",
-         "--no-mdns"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    url = ""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not url:
-        found = re.search(r"listening on (http://\S+)", process.stdout.readline())
-        url = found.group(1) if found else ""
-    assert url, "the collector did not start"
+    collector = Collector(db)
     try:
-        yield Laptop(url, db, process, {})
+        yield Laptop(collector.url, db, collector.process, {})
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        collector.stop()
         shutil.rmtree(directory, ignore_errors=True)
 
 

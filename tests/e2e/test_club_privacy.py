@@ -14,8 +14,6 @@ import http.client
 import json
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.parse
@@ -29,6 +27,7 @@ pytest.importorskip("starlette")
 
 from device.sync import journal_entries  # noqa: E402
 from tests.club_helpers import independent_figures, list_events, random_entries  # noqa: E402
+from tests.e2e.sync_helpers import Collector  # noqa: E402
 from tests.e2e.test_club_pages import _pdf_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,26 +99,11 @@ def laptop() -> Iterator[tuple[Laptop, dict[str, Any]]]:
     directory = Path(tempfile.mkdtemp(prefix="skattisch-privacy-"))
     db = directory / "club.sqlite3"
     lists = _fill(db)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ui.cli", "club", "serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0",
-         "--no-mdns"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    url = ""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not url:
-        line = process.stdout.readline()
-        found = re.search(r"listening on (http://\S+)", line)
-        url = found.group(1) if found else ""
-        assert line or process.poll() is None, "the collector exited"
-    assert url, "the collector did not start"
+    collector = Collector(db)
     try:
-        yield Laptop(url, db), lists
+        yield Laptop(collector.url, db), lists
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        collector.stop()
         shutil.rmtree(directory, ignore_errors=True)
 
 
