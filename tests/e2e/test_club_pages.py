@@ -30,6 +30,7 @@ from tests.club_helpers import NAMES, independent_figures, list_events, random_e
 selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -294,7 +295,9 @@ def test_the_next_series_reaches_the_table_and_opens_its_list(laptop: Laptop, br
     for size in SIZES:
         _shot(browser, "serie", size)
     browser.find_element(By.ID, "freigeben").click()
-    WebDriverWait(browser, 10).until(lambda d: "freigegeben" in d.find_element(By.TAG_NAME, "body").text)
+    # the click posts a form: the old page's body can go stale while the new one loads
+    WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: "freigegeben" in d.find_element(By.TAG_NAME, "body").text)
     deadline = time.monotonic() + 20
     offer = None
     while time.monotonic() < deadline and not offer:
