@@ -15,9 +15,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +116,51 @@ def main() -> int:
     client.close()
     store.close()
     return 0
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class RunningTable:
+    """A table process started by :func:`running_table`: its device id; calling it sends a
+    command line and returns the JSON answer."""
+
+    device: str
+    ask: Callable[[str], dict[str, Any]]
+
+    def __call__(self, line: str) -> dict[str, Any]:
+        return self.ask(line)
+
+
+@contextmanager
+def running_table(url: str, code: str, *, name: str, players: list[str] | tuple[str, ...],
+                  length: int) -> Iterator[RunningTable]:
+    """This module as a table process paired with the laptop at ``url``; quit and removed after."""
+    directory = tempfile.mkdtemp(prefix="skattisch-table-")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.e2e.club_table", directory, "--url", url, "--code", code,
+         "--name", name, "--players", ",".join(players), "--length", str(length)],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert process.stdout is not None and process.stdin is not None
+    device = json.loads(process.stdout.readline())["device"]
+
+    def ask(line: str) -> dict[str, Any]:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+        answer: dict[str, Any] = json.loads(process.stdout.readline())
+        return answer
+
+    try:
+        yield RunningTable(device, ask)
+    finally:
+        try:
+            ask("quit")
+        except (BrokenPipeError, ValueError):
+            pass
+        process.wait(timeout=15)
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -6,14 +6,8 @@ completely. Real collector process, real table process, real HTTP on 127.0.0.1."
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +15,8 @@ import pytest
 pytest.importorskip("starlette")
 
 from device.club.roster import new_id  # noqa: E402
-from tests.e2e.test_club_privacy import ROOT, Laptop, laptop  # noqa: E402,F401
+from tests.e2e.club_table import running_table  # noqa: E402
+from tests.e2e.test_club_privacy import Laptop, laptop  # noqa: E402,F401
 
 PLAYERS = ("Jürgen", "Gast Gustav", "Anna")  # Jürgen and Anna from the roster, a guest
 
@@ -35,31 +30,8 @@ def table(laptop: tuple[Laptop, dict[str, Any]]) -> Iterator[Any]:
     store = SqliteCollectorStore(server.db)
     code = new_pairing_code(store, now=time.time())
     store.close()
-    directory = tempfile.mkdtemp(prefix="skattisch-table-")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.e2e.club_table", directory, "--url", server.url, "--code", code,
-         "--name", "Tisch 1", "--players", ",".join(PLAYERS), "--length", "6"],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert process.stdout is not None and process.stdin is not None
-    device = json.loads(process.stdout.readline())["device"]
-
-    def ask(line: str) -> dict[str, Any]:
-        assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(line + "\n")
-        process.stdin.flush()
-        answer: dict[str, Any] = json.loads(process.stdout.readline())
-        return answer
-
-    ask.device = device  # type: ignore[attr-defined]
-    try:
-        yield ask
-    finally:
-        try:
-            ask("quit")
-        except (BrokenPipeError, ValueError):
-            pass
-        process.wait(timeout=15)
-        shutil.rmtree(directory, ignore_errors=True)
+    with running_table(server.url, code, name="Tisch 1", players=PLAYERS, length=6) as running:
+        yield running
 
 
 def test_the_list_carries_member_ids_and_the_ranking_follows_them(laptop: tuple[Laptop, dict[str, Any]],

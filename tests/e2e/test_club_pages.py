@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import random
 import re
 import shutil
@@ -26,6 +25,7 @@ import pytest
 
 from device.sync import journal_entries
 from tests.club_helpers import NAMES, independent_figures, list_events, random_entries
+from tests.e2e.club_table import running_table
 
 selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402
@@ -234,30 +234,8 @@ def _pairing_code(laptop: Laptop) -> str:
 
 @pytest.fixture(scope="module")
 def table(laptop: Laptop) -> Iterator[Any]:
-    directory = tempfile.mkdtemp(prefix="skattisch-table-")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.e2e.club_table", directory, "--url", laptop.url, "--code", _pairing_code(laptop),
-         "--name", "Tisch 3", "--players", ",".join(TABLE_3), "--length", "12"],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert process.stdout is not None and process.stdin is not None
-    assert "device" in json.loads(process.stdout.readline())
-
-    def ask(line: str) -> dict[str, Any]:
-        assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(line + "\n")
-        process.stdin.flush()
-        answer: dict[str, Any] = json.loads(process.stdout.readline())
-        return answer
-
-    try:
-        yield ask
-    finally:
-        try:
-            ask("quit")
-        except (BrokenPipeError, ValueError):
-            pass
-        process.wait(timeout=15)
-        shutil.rmtree(directory, ignore_errors=True)
+    with running_table(laptop.url, _pairing_code(laptop), name="Tisch 3", players=TABLE_3, length=12) as running:
+        yield running
 
 
 def test_the_evening_page_updates_without_reload_when_a_table_syncs(laptop: Laptop, browser: Any, table: Any) -> None:

@@ -30,7 +30,6 @@ from tests.club_helpers import independent_figures, list_events, random_entries 
 from tests.e2e.sync_helpers import Collector  # noqa: E402
 from tests.e2e.test_club_pages import _pdf_text  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "vereinsabend"
 # as typed at the tables: Carla (who objects to her full name being shown) in full at table 1,
 # Bernd short at table 1 and in full at table 2
