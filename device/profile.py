@@ -1,5 +1,8 @@
 """Rule profiles: the official ISkO by default, club variants switched on by name.
 
+(Over 600 lines on purpose: every switch of a rule profile, each beside the rule text it follows,
+and the checked JSON reading of them all in one module.)
+
 A :class:`RuleProfile` is data: one frozen value holding every switch in which a table's rules
 differ from the Internationale Skatordnung. The ISkO itself allows none of the private
 variants (SkWO 9.4: "Es wird kein Ramsch gespielt", SkWO 9.5: "Es darf nicht geschenkt
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 from device.errors import SkatError
+from device.skatform import FORM_PROFILES_JSON, SkatForm, form_variants_de
 
 PROFILE_VERSION = 1
 
@@ -359,6 +363,9 @@ class RuleProfile:
     #: 001 "Texas-Skat": the declarer may look at his discards until the second trick's first
     #: card (ISkO 3.4.8: never after the declaration); see declaration.may_look_at_discards.
     look_at_discards: bool = False
+    #: German, Tournée or Danish Skat (device.skatform); 001 "Dänischer Skat" 4: any game ouvert, after the skat too.
+    form: SkatForm = SkatForm.GERMAN
+    ouvert_any: bool = False
     #: Kontra (x2) and Re (x4) may be said (001, "Kontra und Re"); options in ``kontra_rules``.
     kontra: bool = False
     kontra_rules: KontraRules = KontraRules()
@@ -382,8 +389,8 @@ class RuleProfile:
         _check_int("grand_base", self.grand_base, 1, 100)
         _check_int("schneider_at", self.schneider_at, 61, 119)
         nulls = self.null_values
-        if len(nulls) != 4 or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 264 for v in nulls):
-            raise InvalidProfileError("null_values", f"{nulls!r}: four whole values from 1 to 264 (Null, Hand, ouvert, ouvert Hand)")
+        if len(nulls) != 4 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 264 for v in nulls):
+            raise InvalidProfileError("null_values", f"{nulls!r}: four values from 0 (not played) to 264 (Null, Hand, ouvert, ouvert Hand)")
         for name, kind in _GROUPS.items():
             if not isinstance(getattr(self, name), kind):
                 raise InvalidProfileError(name, f"a {kind.__name__}, not {type(getattr(self, name)).__name__}")
@@ -409,7 +416,8 @@ class RuleProfile:
             out.append(f"Grand Grundwert {self.grand_base}")
         if self.grand_ouvert_base not in (ISKO.grand_ouvert_base, self.grand_base):
             out.append(f"Grand ouvert Grundwert {self.grand_ouvert_base}")
-        if self.null_values != ISKO.null_values:
+        out += form_variants_de(self.form, self.ouvert_any)
+        if self.null_values != ISKO.null_values and self.form is SkatForm.GERMAN:
             out.append("Null " + "/".join(str(v) for v in self.null_values))
         if self.schneider_at != ISKO.schneider_at:
             out.append(f"Schneider ab {self.schneider_at}")
@@ -449,7 +457,7 @@ class RuleProfile:
         >>> RuleProfile.from_json({"v": 1, "kontra": True, "contra": True})
         Traceback (most recent call last):
         ...
-        device.profile.InvalidProfileError: contra: unknown field of a rule profile (known: announce_after_skat, bock, bock_rules, grand_base, grand_ouvert_base, grand_ouvert_counts_ouvert, kontra, kontra_rules, look_at_discards, lost_hand_doubled, name, null_values, ouvert_doubles, ramsch, ramsch_rules, schenken, schenken_rules, schneider_at, spitze, spitze_rules, v)
+        device.profile.InvalidProfileError: contra: unknown field of a rule profile (known: announce_after_skat, bock, bock_rules, form, grand_base, grand_ouvert_base, grand_ouvert_counts_ouvert, kontra, kontra_rules, look_at_discards, lost_hand_doubled, name, null_values, ouvert_any, ouvert_doubles, ramsch, ramsch_rules, schenken, schenken_rules, schneider_at, spitze, spitze_rules, v)
         """
         if not isinstance(data, Mapping):
             raise InvalidProfileError("profile", "a rule profile is a JSON object")
@@ -585,7 +593,8 @@ TEXAS = RuleProfile(
                              jungfrau=False, durchmarsch=False),
 )
 
-PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS)}
+TOURNEE, DANISH, DANISH_AARHUS = (RuleProfile.from_json(data) for data in FORM_PROFILES_JSON)  # device.skatform
+PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS, TOURNEE, DANISH, DANISH_AARHUS)}
 #: The profiles the table's setup offers (played end to end). Texas is only scored so far
 #: (``skattisch score``): its bids, late announcements and Ramsch are not in the table's flow.
 TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999")

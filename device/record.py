@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from device import tournee
 from device.cards import DECK, Card
 from device.declaration import Declaration, Level
 from device.errors import CardError, DeclarationError, PlayError, RecordError
@@ -47,7 +48,7 @@ from device.tricks import PlayedGame, play_game
 from device.variants import VariantError, kontra_multiplier
 from device.value import (
     Ending, EndedBy, GameResult, InvalidResultError, Play, is_overbid_null, reachable_level, score_game,
-    score_overbid_null, uncounted_tricks,
+    null_value, score_overbid_null, uncounted_tricks,
 )
 
 RECORD_VERSION = 1
@@ -56,7 +57,7 @@ _DECLARATION_FIELDS = {"v", "id", "game", "hand", "ouvert", "announced", "bid", 
 _CARDS_FIELDS = {"declarer", "skat", "tricks"}
 _COUNTED_FIELDS = {"matadors", "declarer_points", "declarer_tricks"}
 _ENDING_FIELDS = {"by", "defender_points", "defender_tricks", "level_possible", "proven_level"}
-_KNOWN_FIELDS = _DECLARATION_FIELDS | _CARDS_FIELDS | _COUNTED_FIELDS | {"seat", "player", "note"}
+_KNOWN_FIELDS = _DECLARATION_FIELDS | _CARDS_FIELDS | _COUNTED_FIELDS | {"seat", "player", "note"} | set(tournee.RECORD_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,13 +194,29 @@ def _declaration(record: Mapping[str, Any], profile: RuleProfile) -> Declaration
         level = Level.parse(announced)
     except DeclarationError as exc:
         raise RecordError("announced", str(exc)) from None
+    if tournee.is_tournee(profile):  # Tournee, Solo, Guckser (001 "Tournee-Skat")
+        return tournee.record_declaration(record, game, level, profile)
+    tournee.refuse_fields(record, profile)
     hand, ouvert = _bool(record, "hand"), _bool(record, "ouvert")
     try:
-        return Declaration.make(game, hand=hand, ouvert=ouvert, announced=level,
-                                late_announcements=profile.announce_after_skat)
+        declaration = Declaration.make(game, hand=hand, ouvert=ouvert, announced=level,
+                                       late_announcements=profile.announce_after_skat, ouvert_any=profile.ouvert_any,
+                                       form=profile.form)
+        _check_null_played(declaration, profile)
+        return declaration
     except DeclarationError as exc:
         field = "announced" if level is not Level.SIMPLE and "angesagt" in str(exc) else ("ouvert" if ouvert else "hand")
         raise RecordError(field, f"{exc} under the rule profile {profile.name!r}") from None
+
+
+def _check_null_played(declaration: Declaration, profile: RuleProfile) -> None:
+    """A Null game the profile does not have (Danish Skat: no Null Hand, 001 "Dänischer Skat" 3)."""
+    if declaration.game.is_null and not null_value(declaration, profile):
+        games = ", ".join(f"{Declaration.make(GameType.NULL, hand=h, ouvert=o, form=profile.form).describe_de()} {v}"
+                          for (h, o), v in zip(((False, False), (True, False), (False, True), (True, True)),
+                                               profile.null_values) if v)
+        raise RecordError("hand", f"{declaration.describe_de()} is not played under the rule profile {profile.name!r}: "
+                                  f"{games}", f"{declaration.describe_de()} gibt es im Regelprofil {profile.name!r} nicht")
 
 
 def _multiplier(record: Mapping[str, Any], profile: RuleProfile) -> int:
