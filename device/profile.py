@@ -1,6 +1,6 @@
 """Rule profiles: the official ISkO by default, club variants switched on by name.
 
-(Over 600 lines on purpose: every switch of a rule profile, each beside the rule text it follows,
+(One module over 600 lines on purpose: every switch of a rule profile, each beside the rule text it follows,
 and the checked JSON reading of them all in one module.)
 
 A :class:`RuleProfile` is data: one frozen value holding every switch in which a table's rules

@@ -27,7 +27,7 @@ VARIANT_SWITCHES = ("kontra", "bock", "ramsch", "schenken", "spitze")
 
 
 def test_registered_profiles_are_found_by_name() -> None:
-    assert set(PROFILES) == {"isko", "pre1999", "kneipe", "texas"}
+    assert set(PROFILES) == {"isko", "pre1999", "kneipe", "texas", "tournee", "danish", "danish_aarhus"}
     for name, profile in PROFILES.items():
         assert find_profile(name) is profile
         assert profile.name == name
@@ -37,7 +37,7 @@ def test_unknown_name_is_a_key_error_naming_the_choices() -> None:
     with pytest.raises(ProfileError) as info:
         find_profile("skatclub")
     assert isinstance(info.value, KeyError) and isinstance(info.value, SkatError)
-    assert str(info.value) == "unknown rule profile 'skatclub': one of isko, kneipe, pre1999, texas"
+    assert str(info.value) == "unknown rule profile 'skatclub': one of danish, danish_aarhus, isko, kneipe, pre1999, texas, tournee"
 
 
 def test_isko_is_the_default_and_has_every_variant_off() -> None:
@@ -132,7 +132,7 @@ def test_json_shape_is_plain_and_stable() -> None:
     assert list(data) == [
         "v", "name", "lost_hand_doubled", "grand_ouvert_base", "grand_ouvert_counts_ouvert",
         "grand_base", "null_values", "schneider_at", "announce_after_skat", "ouvert_doubles", "look_at_discards",
-        "kontra", "kontra_rules", "bock", "bock_rules", "ramsch", "ramsch_rules",
+        "form", "ouvert_any", "kontra", "kontra_rules", "bock", "bock_rules", "ramsch", "ramsch_rules",
         "schenken", "schenken_rules", "spitze", "spitze_rules",
     ]
     assert data["bock_rules"] == {
