@@ -146,6 +146,29 @@ def form_words(decl: Declaration, names: dict[GameType, str], english: bool = Fa
     return " ".join(words + (["ouvert"] if decl.ouvert else []))
 
 
+_SHORT_KIND = {TourneeGame.FIRST: "T", TourneeGame.SECOND: "T2", TourneeGame.SOLO: "Solo"}
+
+
+def form_short(decl: Declaration, name: str) -> str:
+    """A Tournée or Danish declaration in the list's short form (``name``: the game's short name):
+    T (Tournee), T2 (with the second card), Solo, Guckser; Nul, Nul o, Dækker; H, S, Sw, o.
+
+    >>> form_short(Declaration.make(GameType.HEARTS, tournee=TourneeGame.SECOND, form=SkatForm.TOURNEE), "Herz")
+    'Herz T2'
+    >>> form_short(Declaration.make(GameType.NULL, hand=True, ouvert=True, form=SkatForm.DANISH), "Null")
+    'Dækker'
+    """
+    if decl.game.is_null and decl.form is SkatForm.DANISH:
+        return {"Nul ouvert": "Nul o"}.get(_DANISH_NULLS[(decl.hand, decl.ouvert)], _DANISH_NULLS[(decl.hand, decl.ouvert)])
+    if decl.tournee is TourneeGame.GUCKSER:
+        return "Guckser"
+    words = [name] + ([_SHORT_KIND[decl.tournee]] if decl.tournee is not None else [])
+    words += ["H"] if decl.hand and decl.form is SkatForm.DANISH else []
+    if decl.announced is not Level.SIMPLE and (decl.ouvert_any or not decl.ouvert):
+        words.append("S" if decl.announced is Level.SCHNEIDER else "Sw")
+    return " ".join(words + (["o"] if decl.ouvert else []))
+
+
 def _complete(
     game: GameType, hand: bool, ouvert: bool, announced: Level, late: bool = False, ouvert_any: bool = False,
 ) -> tuple[GameType, bool, bool, Level]:

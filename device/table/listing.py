@@ -18,7 +18,8 @@ from device.scoring import (
     Settlement, Standing, bierlachs, classic_totals, entry_points, rank,
     running_totals, settle, tallies, totals, transfers,
 )
-from device.declaration import Declaration, Level
+from device.declaration import Declaration, Level, form_short
+from device.skatform import SkatForm
 from device.table.state import Row
 
 __all__ = ["ListFigures", "PaperRow", "figures", "game_short", "paper_rows", "row_entry"]
@@ -186,6 +187,8 @@ def game_short(declaration: Declaration, *, english: bool = False) -> str:
     >>> game_short(Declaration(GameType.NULL, hand=True, ouvert=True, announced=Level.SIMPLE), english=True)
     'Null o H'
     """
+    if declaration.form is not SkatForm.GERMAN:  # Tournee, Solo, Guckser; Nul, Dækker (device.declaration)
+        return form_short(declaration, _SHORT_EN[declaration.game.value] if english else declaration.game.german)
     words = [_SHORT_EN[declaration.game.value] if english else declaration.game.german]
     if declaration.ouvert:
         words.append("o")
