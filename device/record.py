@@ -156,6 +156,8 @@ def result_to_json(scored: ScoredRecord) -> dict[str, Any]:
         out["false_following"] = scored.false_following
     if r.null_announced is not None:
         out["lost_as"] = r.declaration.game.value
+    if r.declaration.tournee is not None:  # Tournee-Skat: first, second, solo or guckser
+        out["tournee"] = r.declaration.tournee.value
     return out
 
 
