@@ -410,7 +410,7 @@ class RuleProfile:
         ('Kontra/Re', 'Spitze')
         """
         out: list[str] = []
-        if not self.lost_hand_doubled:
+        if not self.lost_hand_doubled and self.form is SkatForm.GERMAN:  # Tournee: in its own words
             out.append("Verlorene Handspiele einfach")
         if self.grand_base != ISKO.grand_base:
             out.append(f"Grand Grundwert {self.grand_base}")

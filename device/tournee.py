@@ -160,6 +160,9 @@ def record_declaration(record: Mapping[str, Any], game: GameType, announced: Lev
                           f"{game.german} ohne Tournee, Solo oder Guckser gibt es im Tournee-Skat nicht")
     if "turned_card" in record:
         _check_turned_card(record["turned_card"], game)
+    if announced is not Level.SIMPLE and kind not in (TourneeGame.SOLO, None):
+        raise RecordError("announced", f"{announced.german} angesagt: only in a Solo under the rule profile {name!r} "
+                                       f"(a {kind.german} takes up the skat)")
     hand = kind is TourneeGame.SOLO or kind is None
     try:
         decl = Declaration.make(game, hand=hand, ouvert=ouvert, announced=announced, tournee=kind, form=SkatForm.TOURNEE)
