@@ -44,8 +44,9 @@ from device.declaration import Declaration, Level
 from device.errors import CardError, DeclarationError, PlayError, RecordError
 from device.games import GameType
 from device.profile import ISKO, RuleProfile
+from device.skatform import SkatForm
 from device.tricks import PlayedGame, play_game
-from device.variants import VariantError, kontra_multiplier
+from device.variants import VariantError, kontra_multiplier, score_spitze, spitze_made
 from device.value import (
     Ending, EndedBy, GameResult, InvalidResultError, Play, is_overbid_null, reachable_level, score_game,
     null_value, score_overbid_null, uncounted_tricks,
@@ -56,8 +57,11 @@ _DECLARATION_FIELDS = {"v", "id", "game", "hand", "ouvert", "announced", "bid", 
                        "lost_as"}
 _CARDS_FIELDS = {"declarer", "skat", "tricks"}
 _COUNTED_FIELDS = {"matadors", "declarer_points", "declarer_tricks"}
+#: A Spitze announced (001 "Spitze"; the Århus "Musik"): how many cards, and in the counted form
+#: whether it was made (the cards form shows it).
+_SPITZE_FIELDS = {"spitze", "spitze_made"}
 _ENDING_FIELDS = {"by", "defender_points", "defender_tricks", "level_possible", "proven_level"}
-_KNOWN_FIELDS = _DECLARATION_FIELDS | _CARDS_FIELDS | _COUNTED_FIELDS | {"seat", "player", "note"} | set(tournee.RECORD_FIELDS)
+_KNOWN_FIELDS = _DECLARATION_FIELDS | _CARDS_FIELDS | _COUNTED_FIELDS | {"seat", "player", "note"} | set(tournee.RECORD_FIELDS) | _SPITZE_FIELDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +94,38 @@ def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> S
     else:
         play = _play_from_counts(record, declaration)
     try:
-        result = score_game(declaration, bid, play, ending=ending, multiplier=multiplier, profile=profile)
+        if _SPITZE_FIELDS & record.keys():
+            result = _spitze(record, declaration, bid, play, ending, played, multiplier, profile)
+        else:
+            result = score_game(declaration, bid, play, ending=ending, multiplier=multiplier, profile=profile)
     except InvalidResultError as exc:
         raise RecordError(exc.field, exc.reason, exc.german) from None
     except DeclarationError as exc:
         field, _, reason = str(exc).partition(": ")
         raise (RecordError(field, reason) if field == "bid" else RecordError("game", str(exc))) from None
     return ScoredRecord(result, played, false_following)
+
+
+def _spitze(
+    record: Mapping[str, Any], declaration: Declaration, bid: int, play: Play, ending: Ending,
+    played: PlayedGame | None, multiplier: int, profile: RuleProfile,
+) -> GameResult:
+    """A game with a Spitze (Musik) announced, where the profile plays it (device.variants.score_spitze)."""
+    count = _int(record, "spitze")
+    if played is not None:
+        made = spitze_made(played, count) if count >= 1 else False
+    elif "spitze_made" not in record:
+        raise RecordError("spitze_made", "missing: was the Spitze made (the lowest trump took the last trick)?")
+    else:
+        made = _bool(record, "spitze_made")
+    try:
+        result = score_spitze(declaration, bid, play, count, made, ending=ending, multiplier=multiplier, profile=profile)
+    except VariantError as exc:
+        hint = " (score with a profile that plays it, e.g. --profile danish_aarhus)" if "not played" in str(exc) else ""
+        raise RecordError("spitze", f"{exc}{hint}") from None
+    if profile.form is SkatForm.DANISH:  # 001 "Dänischer Skat" (Århus): "mit \"Musik\" ... Musik 5"
+        return replace(result, levels=tuple("Musik" if level == "Spitze" else level for level in result.levels))
+    return result
 
 
 def _overbid_null(

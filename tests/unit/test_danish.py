@@ -107,3 +107,44 @@ def test_the_english_words_keep_the_danish_terms() -> None:
     result = score_record({"game": "null", "ouvert": True, "bid": 46, "declarer_tricks": 1}, profile=DANISH).result
     assert result.describe_en() == "Nul ouvert = 46, lost -92"
     assert score_record(GRAND_OUVERT_LOST, profile=DANISH).result.describe_en().startswith("Grand ouvert with 2, game 3")
+
+
+# --------------------------------------------------------------------------- Musik (Århus)
+
+#: 001 (Århus) 1: "Zum Beispiel Herz ohne 2, Spiel 3, Musik 5: 5 x 10 = 50."
+HERZ_OHNE_2_MUSIK = {"game": "hearts", "bid": 18, "matadors": -2, "declarer_points": 70, "declarer_tricks": 6,
+                     "spitze": 1, "spitze_made": True}
+
+
+def test_musik_in_a_record_of_the_aarhus_club() -> None:
+    out = result_to_json(score_record(HERZ_OHNE_2_MUSIK, profile=DANISH_AARHUS))
+    assert (out["won"], out["value"], out["factor"]) == (True, 50, 5)
+    assert out["text"] == "Herz ohne 2, Spiel 3, Musik 4, Musik 5 = 50, gewonnen +50"
+    missed = result_to_json(score_record({**HERZ_OHNE_2_MUSIK, "spitze_made": False}, profile=DANISH_AARHUS))
+    assert (missed["won"], missed["score"]) == (False, -100)
+
+
+def test_musik_is_refused_where_it_is_not_played_or_not_told() -> None:
+    error = refusal(HERZ_OHNE_2_MUSIK)
+    assert error.field == "spitze" and "rule profile 'danish'" in error.reason
+    assert refusal({k: v for k, v in HERZ_OHNE_2_MUSIK.items() if k != "spitze_made"},
+                   profile=DANISH_AARHUS).field == "spitze_made"
+    assert refusal({**HERZ_OHNE_2_MUSIK, "spitze": 2}, profile=DANISH_AARHUS).field == "spitze"
+
+
+def test_musik_made_is_read_from_the_cards() -> None:
+    """Vorhand plays Herz with ten trumps and leads one every trick, the Herz 7 last."""
+    from device.cards import DECK, Card, parse_cards
+
+    declarer = parse_cards("CJ SJ HJ DJ HA HT HK H9 H8 H7")
+    skat = parse_cards("C7 D7")
+    others = [c for c in DECK if c not in declarer + skat]
+    middle = [Card.parse("HQ")] + [c for c in others if c != Card.parse("HQ")][:9]
+    rear = [c for c in others if c not in middle]
+    tricks = [[str(lead), str(middle[i]), str(rear[i])] for i, lead in enumerate(declarer)]
+    record = {"game": "hearts", "bid": 18, "declarer": 0, "skat": ["C7", "D7"], "tricks": tricks, "spitze": 1}
+    out = result_to_json(score_record(record, profile=DANISH_AARHUS))
+    assert out["won"] and out["levels"][-2:] == ["Musik", "Musik"]
+    early_seven = [*tricks[:8], [tricks[9][0], *tricks[8][1:]], [tricks[8][0], *tricks[9][1:]]]  # H7, then H8 last
+    lost = result_to_json(score_record({**record, "tricks": early_seven}, profile=DANISH_AARHUS))
+    assert not lost["won"] and lost["score"] < 0
