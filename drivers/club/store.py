@@ -35,7 +35,7 @@ from device.sync import BatchConflict, Known, SyncRefused, plan_batch
 
 __all__ = [
     "BatchResult", "CollectorStore", "ConflictInfo", "ListInfo", "SqliteCollectorStore", "TableInfo",
-    "default_database",
+    "default_database", "is_postgres_url", "open_store",
 ]
 
 PAIR_TRIES = 5  # wrong codes before a pairing code is void
@@ -129,6 +129,26 @@ def default_database() -> Path:
         xdg = os.environ.get("XDG_DATA_HOME", "")
         base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
     return base / "skattisch" / "club.sqlite3"
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: str | os.PathLike[str]) -> bool:
+    """Whether ``target`` names a PostgreSQL database (``postgresql://…``) rather than a SQLite file."""
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def open_store(target: str | os.PathLike[str]) -> CollectorStore:
+    """The collector's store at ``target``: a ``postgresql://…`` URL or a SQLite file's path.
+
+    The schema is created or brought up to date on opening (the program's own migrations).
+    """
+    if is_postgres_url(target):
+        from drivers.club.pg_store import PostgresCollectorStore
+
+        return PostgresCollectorStore(str(target))
+    return SqliteCollectorStore(target)
 
 
 CONFLICTS = """

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from drivers.club.store import SqliteCollectorStore
+    from drivers.club.store import CollectorStore
 
 ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend")
 
@@ -30,7 +30,8 @@ ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("action", nargs="?", default="serve", choices=ACTIONS, help="what to do (default: serve)")
     parser.add_argument("target", nargs="?", help="import: the export directory; unpair/resend: the device id")
-    parser.add_argument("--db", help="the laptop's database (default: club.sqlite3 in the user's data directory)")
+    parser.add_argument("--db", help="the laptop's database: a SQLite file or a postgresql://… URL "
+                                     "(default: club.sqlite3 in the user's data directory)")
     parser.add_argument("--host", default="0.0.0.0", help="serve: the address to listen on (default: all)")
     parser.add_argument("--port", type=int, default=8080, help="serve: the port (default 8080; 0: any free port)")
     parser.add_argument("--name", default="Skattisch", help="serve: the laptop's name shown on the tables")
@@ -41,10 +42,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--svg", metavar="FILE", help="pair: also write the QR code as an SVG file")
 
 
-def _store(args: argparse.Namespace) -> SqliteCollectorStore:
-    from drivers.club.store import SqliteCollectorStore, default_database
+def _store(args: argparse.Namespace) -> CollectorStore:
+    from drivers.club.store import default_database, open_store
 
-    return SqliteCollectorStore(Path(args.db) if args.db else default_database())
+    return open_store(args.db or default_database())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         store.close()
 
 
-def _serve(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _serve(store: CollectorStore, args: argparse.Namespace) -> int:
     from drivers.club.server import serve
     from ui.club.pages import club_routes
 
@@ -84,7 +85,7 @@ def _serve(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _pair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _pair(store: CollectorStore, args: argparse.Namespace) -> int:
     import segno
 
     from drivers.club.app import new_pairing_code
@@ -102,7 +103,7 @@ def _pair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _last_game(store: SqliteCollectorStore, device: str) -> int:
+def _last_game(store: CollectorStore, device: str) -> int:
     """The number of entries on the table's latest list, by the table's own rules code."""
     from device.table import Event, replay
 
@@ -115,7 +116,7 @@ def _last_game(store: SqliteCollectorStore, device: str) -> int:
         return 0
 
 
-def _tables(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _tables(store: CollectorStore, args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for table in store.tables():
         rows.append({"device": table.device, "name": table.name, "paired": table.paired,
@@ -135,7 +136,7 @@ def _tables(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _import(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _import(store: CollectorStore, args: argparse.Namespace) -> int:
     from drivers.club.usb import ImportError_, import_export
 
     try:
@@ -153,7 +154,7 @@ def _import(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     return 2 if any(r.error for r in results) else 0
 
 
-def _unpair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _unpair(store: CollectorStore, args: argparse.Namespace) -> int:
     if store.unpair(args.target):
         print(f"{args.target}: entkoppelt / unpaired (its lists stay)")
         return 0
@@ -161,7 +162,7 @@ def _unpair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     return 1
 
 
-def _resend(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _resend(store: CollectorStore, args: argparse.Namespace) -> int:
     if store.request_resend(args.target):
         print(f"{args.target}: will send everything again with its next contact")
         return 0
