@@ -1,7 +1,9 @@
-"""The collector's store: its port (:class:`CollectorStore`) and the SQLite adapter.
+"""The collector's store: its port (:class:`CollectorStore`), the shared SQL logic and the SQLite adapter.
 
-The collector is stateless over this store, so a federation can later run the same collector
-on PostgreSQL behind several processes: every check-and-write of a batch is one transaction.
+The collector is stateless over this store, so a league runs the same collector on PostgreSQL
+(:mod:`drivers.club.pg_store`) behind several processes: every check-and-write of a batch is one
+transaction. :func:`open_store` opens either by its target (a path or a ``postgresql://`` URL);
+the schema is created and upgraded on opening by numbered migrations (:mod:`drivers.club.migrations`).
 
 SQLite (stdlib): one file (by default ``club.sqlite3`` under the user's data directory), WAL,
 ``synchronous=FULL`` (an acknowledged event is on disk), one write connection behind a lock,
@@ -15,6 +17,7 @@ a read connection per thread. Tables::
     nonces     the signed requests' nonces until their time is stale (a replay is refused across restarts)
     pair_codes one-time six-digit codes with their expiry and wrong tries
     documents  what the laptop hands the tables with each ack (roster, next series), by name
+    schema_version  the migrations the database has had
 """
 
 from __future__ import annotations
@@ -25,16 +28,19 @@ import sqlite3
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import time
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from device.journal import JournalEntry
 from device.sync import BatchConflict, Known, SyncRefused, plan_batch
+from drivers.club.migrations import CONFLICT_KEY, Db, Dialect, SchemaError, StoreError, canonical, migrate, schema_version
 
 __all__ = [
-    "BatchResult", "CollectorStore", "ConflictInfo", "ListInfo", "SqliteCollectorStore", "TableInfo",
+    "BatchResult", "CollectorStore", "ConflictInfo", "ListInfo", "SchemaError", "SqlCollectorStore",
+    "SqliteCollectorStore", "StoreError", "TableInfo",
     "default_database", "is_postgres_url", "open_store",
 ]
 
@@ -151,96 +157,58 @@ def open_store(target: str | os.PathLike[str]) -> CollectorStore:
     return SqliteCollectorStore(target)
 
 
-CONFLICTS = """
-CREATE TABLE IF NOT EXISTS conflicts (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, device TEXT NOT NULL, seq INTEGER NOT NULL,
-    held_id TEXT NOT NULL, sent TEXT NOT NULL, at REAL NOT NULL,
-    count INTEGER NOT NULL DEFAULT 1, last_at REAL NOT NULL DEFAULT 0)"""
+class SqlCollectorStore:
+    """The store's logic over SQL, for both engines; a subclass brings the connections.
 
-SCHEMA = CONFLICTS + """;
-CREATE TABLE IF NOT EXISTS devices (
-    device TEXT PRIMARY KEY, name TEXT NOT NULL, secret TEXT, paired_at REAL NOT NULL,
-    last_contact REAL, held INTEGER NOT NULL DEFAULT 0, resend INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS events (
-    device TEXT NOT NULL, seq INTEGER NOT NULL, id TEXT NOT NULL, list_id TEXT NOT NULL,
-    prev TEXT NOT NULL, hash TEXT NOT NULL, event TEXT NOT NULL, received REAL NOT NULL,
-    PRIMARY KEY (device, seq), UNIQUE (device, id));
-CREATE INDEX IF NOT EXISTS events_by_list ON events (device, list_id, seq);
-CREATE TABLE IF NOT EXISTS lists (
-    device TEXT NOT NULL, list_id TEXT NOT NULL, head TEXT NOT NULL, count INTEGER NOT NULL,
-    first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, PRIMARY KEY (device, list_id));
-CREATE TABLE IF NOT EXISTS pair_codes (
-    code TEXT PRIMARY KEY, expires REAL NOT NULL, tries INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS documents (name TEXT PRIMARY KEY, body TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS nonces (
-    device TEXT NOT NULL, nonce TEXT NOT NULL, expires REAL NOT NULL, PRIMARY KEY (device, nonce));
-CREATE INDEX IF NOT EXISTS nonces_by_expiry ON nonces (expires);
-"""
+    A subclass sets :attr:`dialect`, opens its connections, and gives :meth:`_transaction` (one
+    write transaction at a time, committed on leaving, rolled back on an exception) and
+    :meth:`_read` (a connection for reads, autocommitted). Statements use ``?`` placeholders
+    and the SQL both engines speak (``ON CONFLICT … DO``); what differs is in :attr:`_lock_device`
+    and :data:`~drivers.club.migrations.CONFLICT_KEY`.
+    """
 
-# one row per content; made after an older database's rows were folded (:func:`_fold_conflicts`)
-CONFLICTS_ONCE = "CREATE UNIQUE INDEX IF NOT EXISTS conflicts_once ON conflicts (device, seq, sent);"
+    dialect: Dialect = "sqlite"
+    _lock_device = ""  # locks the device's row for the batch (PostgreSQL: several processes may write)
+    _integrity_errors: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
 
+    def _transaction(self) -> AbstractContextManager[Db]:
+        raise NotImplementedError
 
-class SqliteCollectorStore:
-    """The collector's store in one SQLite file (see the module docstring)."""
+    def _read(self) -> Db:
+        raise NotImplementedError
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._local = threading.local()
-        self._write = self._connect()
-        self._write.executescript(SCHEMA)
+    def _migrate(self) -> None:
         with self._transaction() as db:
-            _fold_conflicts(db)
-            db.execute(CONFLICTS_ONCE)
+            migrate(db, self.dialect, now=time.time())
 
-    def _connect(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=FULL")
-        connection.execute("PRAGMA busy_timeout=30000")
-        return connection
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            db = self._write
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-
-    def _read(self) -> sqlite3.Connection:
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if connection is None:
-            connection = self._connect()
-            self._local.connection = connection
-        return connection
+    def schema_version(self) -> int:
+        """The highest migration this database has had."""
+        with self._transaction() as db:
+            return schema_version(db, self.dialect)
 
     # -- pairing -----------------------------------------------------------------------------
 
     def add_pairing_code(self, code: str, expires: float) -> None:
         with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO pair_codes (code, expires, tries) VALUES (?, ?, 0)", (code, expires))
+            db.execute("INSERT INTO pair_codes (code, expires, tries) VALUES (?, ?, 0) "
+                       "ON CONFLICT (code) DO UPDATE SET expires = excluded.expires, tries = 0", (code, expires))
 
     def pair(self, code: str, device: str, name: str, secret: str, *, now: float) -> None:
-        """Take a pairing code (once) and give ``device`` its secret; a wrong code counts a try."""
+        """Take a pairing code (once) and give ``device`` its secret; a wrong code counts a try
+        on every open code (kept: the refusal is raised after the transaction)."""
         with self._transaction() as db:
             db.execute("DELETE FROM pair_codes WHERE expires < ? OR tries >= ?", (now, PAIR_TRIES))
-            found = db.execute("SELECT 1 FROM pair_codes WHERE code = ?", (code,)).fetchone()
-            if found is None:
+            taken = int(db.execute("DELETE FROM pair_codes WHERE code = ?", (code,)).rowcount) == 1
+            if taken:
+                db.execute(
+                    "INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (device) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
+                    "paired_at = excluded.paired_at", (device, name, secret, now))
+            else:
                 db.execute("UPDATE pair_codes SET tries = tries + 1")
-                raise SyncRefused("bad_code", "this pairing code is not valid (wrong, used or older than 10 minutes): "
-                                           "show a new one with 'skattisch club pair'", 403)
-            db.execute("DELETE FROM pair_codes WHERE code = ?", (code,))
-            db.execute(
-                "INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (device) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
-                "paired_at = excluded.paired_at", (device, name, secret, now))
+        if not taken:
+            raise SyncRefused("bad_code", "this pairing code is not valid (wrong, used or older than 10 minutes): "
+                                          "show a new one with 'skattisch club pair'", 403)
 
     def secret(self, device: str) -> str | None:
         row = self._read().execute("SELECT secret FROM devices WHERE device = ?", (device,)).fetchone()
@@ -249,13 +217,13 @@ class SqliteCollectorStore:
     def ensure_device(self, device: str, name: str, *, now: float) -> None:
         """Know ``device`` without pairing it (its lists came on a USB stick)."""
         with self._transaction() as db:
-            db.execute("INSERT OR IGNORE INTO devices (device, name, secret, paired_at) VALUES (?, ?, NULL, ?)",
-                       (device, name, now))
+            db.execute("INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, NULL, ?) "
+                       "ON CONFLICT (device) DO NOTHING", (device, name, now))
 
     def unpair(self, device: str) -> bool:
         with self._transaction() as db:
-            return db.execute("UPDATE devices SET secret = NULL WHERE device = ? AND secret IS NOT NULL",
-                              (device,)).rowcount > 0
+            return int(db.execute("UPDATE devices SET secret = NULL WHERE device = ? AND secret IS NOT NULL",
+                                  (device,)).rowcount) > 0
 
     def use_nonce(self, device: str, nonce: str, *, expires: float, now: float) -> bool:
         """Keep a signed request's nonce until ``expires``; ``False`` if it was seen (a replay).
@@ -265,8 +233,8 @@ class SqliteCollectorStore:
         """
         with self._transaction() as db:
             db.execute("DELETE FROM nonces WHERE expires < ?", (now,))
-            return db.execute("INSERT OR IGNORE INTO nonces (device, nonce, expires) VALUES (?, ?, ?)",
-                              (device, nonce, expires)).rowcount == 1
+            return int(db.execute("INSERT INTO nonces (device, nonce, expires) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                                  (device, nonce, expires)).rowcount) == 1
 
     # -- events ------------------------------------------------------------------------------
 
@@ -274,7 +242,7 @@ class SqliteCollectorStore:
         """Check ``entries`` against what is held and store the new ones, all or nothing."""
         conflict: BatchConflict | None = None
         with self._transaction() as db:
-            row = db.execute("SELECT held FROM devices WHERE device = ?", (device,)).fetchone()
+            row = db.execute("SELECT held FROM devices WHERE device = ?" + self._lock_device, (device,)).fetchone()
             if row is None:
                 raise SyncRefused("not_paired", f"the table {device} is not paired with this laptop", 401)
             held = int(row[0])
@@ -289,8 +257,8 @@ class SqliteCollectorStore:
                 conflict = exc
                 c = exc.conflict
                 db.execute("INSERT INTO conflicts (device, seq, held_id, sent, at, last_at) VALUES (?, ?, ?, ?, ?, ?) "
-                           "ON CONFLICT (device, seq, sent) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
-                           (device, c.seq, c.held.id, _canonical(_entry_dict(c.sent)), now, now))
+                           f"ON CONFLICT {CONFLICT_KEY[self.dialect]} DO UPDATE SET count = conflicts.count + 1, "
+                           "last_at = excluded.last_at", (device, c.seq, c.held.id, canonical(_entry_dict(c.sent)), now, now))
             if conflict is None:
                 self._insert(db, device, plan.new, now)
                 for list_id, head in plan.heads.items():
@@ -307,7 +275,7 @@ class SqliteCollectorStore:
         return BatchResult(held, len(plan.new), plan.duplicates)
 
     @staticmethod
-    def _known(db: sqlite3.Connection, device: str, entries: Sequence[JournalEntry], held: int) -> dict[int, Known]:
+    def _known(db: Db, device: str, entries: Sequence[JournalEntry], held: int) -> dict[int, Known]:
         seqs = [int(e.event["seq"]) for e in entries if int(e.event["seq"]) <= held]
         if not seqs:
             return {}
@@ -316,7 +284,7 @@ class SqliteCollectorStore:
         return {seq: Known(event_id, hash_) for seq, event_id, hash_ in rows}
 
     @staticmethod
-    def _lists_state(db: sqlite3.Connection, device: str,
+    def _lists_state(db: Db, device: str,
                      entries: Sequence[JournalEntry]) -> tuple[dict[str, str], dict[str, int]]:
         """The chain head and event count the laptop holds for each list the batch touches."""
         heads, counts = {}, {}
@@ -327,14 +295,13 @@ class SqliteCollectorStore:
                 heads[list_id], counts[list_id] = str(row[0]), int(row[1])
         return heads, counts
 
-    @staticmethod
-    def _insert(db: sqlite3.Connection, device: str, entries: Sequence[JournalEntry], now: float) -> None:
+    def _insert(self, db: Db, device: str, entries: Sequence[JournalEntry], now: float) -> None:
         try:
             db.executemany(
                 "INSERT INTO events (device, seq, id, list_id, prev, hash, event, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(device, int(e.event["seq"]), str(e.event["id"]), str(e.event["list_id"]), e.prev, e.hash,
                   json.dumps(e.event, separators=(",", ":"), ensure_ascii=False), now) for e in entries])
-        except sqlite3.IntegrityError:
+        except self._integrity_errors:
             raise SyncRefused("conflict", "an event id of this batch is already stored under another seq", 409) from None
 
     def held(self, device: str) -> int:
@@ -344,7 +311,7 @@ class SqliteCollectorStore:
     def request_resend(self, device: str) -> bool:
         """Ask the table to send everything again with its next contact."""
         with self._transaction() as db:
-            return db.execute("UPDATE devices SET resend = 1 WHERE device = ?", (device,)).rowcount > 0
+            return int(db.execute("UPDATE devices SET resend = 1 WHERE device = ?", (device,)).rowcount) > 0
 
     def resend_requested(self, device: str) -> bool:
         row = self._read().execute("SELECT resend FROM devices WHERE device = ?", (device,)).fetchone()
@@ -354,7 +321,8 @@ class SqliteCollectorStore:
 
     def set_document(self, name: str, value: Any) -> None:
         with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO documents (name, body) VALUES (?, ?)", (name, json.dumps(value)))
+            db.execute("INSERT INTO documents (name, body) VALUES (?, ?) "
+                       "ON CONFLICT (name) DO UPDATE SET body = excluded.body", (name, json.dumps(value)))
 
     def document(self, name: str) -> Any:
         row = self._read().execute("SELECT body FROM documents WHERE name = ?", (name,)).fetchone()
@@ -404,39 +372,61 @@ class SqliteCollectorStore:
         return [ConflictInfo(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7]) for r in rows]
 
     def close(self) -> None:
-        with self._lock:
-            self._write.close()
-        connection = getattr(self._local, "connection", None)
-        if connection is not None:
-            connection.close()
-            self._local.connection = None
+        raise NotImplementedError
 
 
 def _entry_dict(entry: JournalEntry) -> dict[str, Any]:
     return {"prev": entry.prev, "hash": entry.hash, "event": entry.event}
 
 
-def _canonical(value: Any) -> str:
-    """The same content as the same text (sorted keys), so a resent conflict finds its row."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+class SqliteCollectorStore(SqlCollectorStore):
+    """The collector's store in one SQLite file (see the module docstring)."""
 
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._write = self._connect()
+        try:
+            self._migrate()
+        except BaseException:
+            self._write.close()
+            raise
 
-def _fold_conflicts(db: sqlite3.Connection) -> None:
-    """Migrate ``conflicts`` from a row per retry (before ``count``) to a row per content."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(conflicts)")}
-    if "count" in columns:
-        return
-    rows = db.execute("SELECT id, device, seq, held_id, sent, at FROM conflicts ORDER BY id").fetchall()
-    folded: dict[tuple[str, int, str], list[Any]] = {}
-    for id_, device, seq, held_id, sent, at in rows:
-        key = (device, seq, _canonical(json.loads(sent)))
-        if key in folded:
-            row = folded[key]
-            row[5], row[6], row[7] = min(row[5], at), row[6] + 1, max(row[7], at)
-        else:
-            folded[key] = [id_, device, seq, held_id, key[2], at, 1, at]
-    db.execute("ALTER TABLE conflicts RENAME TO conflicts_before_count")
-    db.execute(CONFLICTS)
-    db.executemany("INSERT INTO conflicts (id, device, seq, held_id, sent, at, count, last_at) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", list(folded.values()))
-    db.execute("DROP TABLE conflicts_before_count")
+    def _connect(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.execute("PRAGMA busy_timeout=30000")
+        return connection
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self._write
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _read(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._connect()
+            self._local.connection = connection
+            with self._lock:
+                self._readers.append(connection)
+        return connection
+
+    def close(self) -> None:
+        with self._lock:
+            self._write.close()
+            for connection in self._readers:
+                connection.close()
+            self._readers.clear()
+        self._local = threading.local()

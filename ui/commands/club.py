@@ -58,8 +58,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"skattisch club {args.action}: name the {'directory' if args.action == 'import' else 'device'}",
               file=sys.stderr)
         return 2
+    from drivers.club.store import StoreError
+
     try:
         store = _store(args)
+    except StoreError as exc:  # PostgreSQL not reachable, psycopg missing, a newer schema
+        print(f"skattisch club: {exc}", file=sys.stderr)
+        return 2
     except (OSError, sqlite3.Error) as exc:  # a folder, not a database, no permission
         print(f"skattisch club: the database {args.db or 'club.sqlite3'} cannot be used: {exc}", file=sys.stderr)
         return 2
