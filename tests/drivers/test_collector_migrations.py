@@ -12,7 +12,7 @@ import pytest
 
 from device.sync import BatchConflict, journal_entries
 from drivers.club.migrations import LATEST, MIGRATIONS
-from drivers.club.store import open_store
+from drivers.club.store import SqliteCollectorStore, open_store
 from tests.drivers.test_collector_store import DEVICE, events, rows
 
 FIRST_SCHEMA = """
@@ -58,7 +58,7 @@ def test_the_first_collectors_file_opens_migrated_and_works_on(tmp_path: Path) -
     hashes = first_collectors_file(path)
     store = open_store(path)
     try:
-        assert store.schema_version() == LATEST
+        assert isinstance(store, SqliteCollectorStore) and store.schema_version() == LATEST
         assert [(t.device, t.held, t.conflicts, t.conflict_sends) for t in store.tables()] == [(DEVICE, 3, 1, 2)]
         assert [e.hash for e in store.entries(DEVICE, "liste-1")] == hashes
         assert store.secret(DEVICE) == "geheim" and store.document("roster") == {"members": []}

@@ -240,9 +240,8 @@ def test_the_schema_is_versioned_and_a_newer_database_is_refused(store: Collecto
     assert [v for v, in rows(store_target, "SELECT version FROM schema_version ORDER BY version")] == list(
         range(1, LATEST + 1))
     store.close()
-    again = open_store(store_target)  # opened again: nothing run twice
-    assert again.schema_version() == LATEST
-    again.close()
+    open_store(store_target).close()  # opened again: nothing run twice
+    assert rows(store_target, "SELECT COUNT(*), MAX(version) FROM schema_version") == [(LATEST, LATEST)]
     if is_postgres_url(store_target):
         import psycopg
 
