@@ -17,22 +17,14 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from drivers.club.backup import postgres_program
+
 SUPERUSER = "skattisch"
-
-
-def postgres_bin(name: str) -> Path | None:
-    """``name`` (initdb, pg_ctl, pg_dump …) from PATH, else from the newest Debian PostgreSQL."""
-    found = shutil.which(name)
-    if found:
-        return Path(found)
-    versions = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"),
-                      key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0)
-    return versions[-1] if versions else None
 
 
 def missing_binaries() -> str | None:
     """Why no server can be started here (one line), or None."""
-    missing = [name for name in ("initdb", "pg_ctl") if postgres_bin(name) is None]
+    missing = [name for name in ("initdb", "pg_ctl") if postgres_program(name) is None]
     if missing:
         return f"PostgreSQL not installed ({', '.join(missing)} missing): apt install postgresql"
     if os.geteuid() == 0 and (shutil.which("runuser") is None or _uid("postgres") is None):
@@ -81,7 +73,7 @@ class PostgresServer:
         return result
 
     def start(self) -> PostgresServer:
-        initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
+        initdb, pg_ctl = postgres_program("initdb"), postgres_program("pg_ctl")
         assert initdb is not None and pg_ctl is not None
         self._run(initdb, "-D", self.data, "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--locale=C",
                   "--no-sync")
@@ -102,7 +94,7 @@ class PostgresServer:
         return self.url(name)
 
     def stop(self) -> None:
-        pg_ctl = postgres_bin("pg_ctl")
+        pg_ctl = postgres_program("pg_ctl")
         try:
             if pg_ctl is not None and (self.data / "postmaster.pid").exists():
                 self._run(pg_ctl, "-D", self.data, "-m", "fast", "-w", "stop")

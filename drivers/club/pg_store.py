@@ -13,7 +13,6 @@ Needs ``pip install "skattisch[postgres]"`` (psycopg with its own libpq).
 from __future__ import annotations
 
 import functools
-import re
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -21,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from drivers.club.migrations import StoreError, migrate
-from drivers.club.store import SqlCollectorStore
+from drivers.club.store import SqlCollectorStore, redacted
 
 try:
     import psycopg
@@ -35,11 +34,6 @@ MIGRATION_LOCK = 0x5C47_7115  # pg_advisory_xact_lock's key: one process migrate
 def _placeholders(sql: str) -> str:
     """The store's ``?`` placeholders as psycopg's ``%s`` (the store's SQL has no other ``?`` or ``%``)."""
     return sql.replace("?", "%s")
-
-
-def redacted(url: str) -> str:
-    """``url`` without its password, for messages."""
-    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)
 
 
 class _Connection:

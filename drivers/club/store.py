@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import sys
 import threading
@@ -41,7 +42,7 @@ from drivers.club.migrations import CONFLICT_KEY, Db, Dialect, SchemaError, Stor
 __all__ = [
     "BatchResult", "CollectorStore", "ConflictInfo", "ListInfo", "SchemaError", "SqlCollectorStore",
     "SqliteCollectorStore", "StoreError", "TableInfo",
-    "default_database", "is_postgres_url", "open_store",
+    "default_database", "is_postgres_url", "open_store", "redacted",
 ]
 
 PAIR_TRIES = 5  # wrong codes before a pairing code is void
@@ -143,6 +144,15 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 def is_postgres_url(target: str | os.PathLike[str]) -> bool:
     """Whether ``target`` names a PostgreSQL database (``postgresql://…``) rather than a SQLite file."""
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def redacted(target: str | os.PathLike[str]) -> str:
+    """``target`` for messages: a URL without its password.
+
+    >>> redacted("postgresql://liga:geheim@db.example/liga")
+    'postgresql://liga:***@db.example/liga'
+    """
+    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", str(target))
 
 
 def open_store(target: str | os.PathLike[str]) -> CollectorStore:

@@ -5,9 +5,13 @@ documents, and two stores (as two processes) writing one database at once."""
 
 from __future__ import annotations
 
+import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,9 +19,11 @@ import pytest
 from device.journal import GENESIS, JournalEntry
 from device.sync import BatchConflict, SyncRefused, journal_entries
 from drivers.club.migrations import LATEST
-from drivers.club.store import PAIR_TRIES, BatchResult, CollectorStore, SchemaError, is_postgres_url, open_store
+from drivers.club.store import (PAIR_TRIES, BatchResult, CollectorStore, SchemaError, StoreError, is_postgres_url,
+                                open_store)
 
 DEVICE = "tisch-7"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def events(n: int, *, start: int = 1, list_id: str = "liste-1", tag: str = "") -> list[dict[str, Any]]:
@@ -253,3 +259,15 @@ def test_the_schema_is_versioned_and_a_newer_database_is_refused(store: Collecto
         lite.close()
     with pytest.raises(SchemaError, match=f"schema version {LATEST + 1}.*update skattisch"):
         open_store(store_target)
+
+
+def test_an_unreachable_postgres_is_named_without_its_password() -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        url = f"postgresql://liga:geheim@127.0.0.1:{closed.getsockname()[1]}/liga"
+    with pytest.raises(StoreError, match=r"cannot connect to postgresql://liga:\*\*\*@127\.0\.0\.1") as refused:
+        open_store(url)
+    assert "geheim" not in str(refused.value)
+    done = subprocess.run([sys.executable, "-m", "ui.cli", "club", "tables", "--db", url], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "skattisch club: cannot connect to" in done.stderr and "geheim" not in done.stderr

@@ -6,6 +6,11 @@
     skattisch club import DIR     take the journals a table exported to a USB stick
     skattisch club unpair DEVICE  the table's secret is void: it must pair again
     skattisch club resend DEVICE  ask the table to send everything again
+    skattisch club backup FILE    copy the database into FILE (SQLite's backup API, pg_dump for PostgreSQL)
+    skattisch club restore FILE   put a backup into a new, empty database (--db names it)
+
+``--db`` names the database: a SQLite file (the default: club.sqlite3 in the user's data
+directory) or ``postgresql://user@host/name`` (needs ``pip install "skattisch[postgres]"``).
 
 Needs ``pip install "skattisch[club]"`` (Starlette, uvicorn, zeroconf, segno), nothing else.
 """
@@ -24,12 +29,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from drivers.club.store import CollectorStore
 
-ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend")
+ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend", "backup", "restore")
+NEEDS_TARGET = {"import": "directory", "unpair": "device", "resend": "device", "backup": "backup file",
+                "restore": "backup file"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("action", nargs="?", default="serve", choices=ACTIONS, help="what to do (default: serve)")
-    parser.add_argument("target", nargs="?", help="import: the export directory; unpair/resend: the device id")
+    parser.add_argument("target", nargs="?", help="import: the export directory; unpair/resend: the device id; "
+                                                  "backup/restore: the backup file")
     parser.add_argument("--db", help="the laptop's database: a SQLite file or a postgresql://… URL "
                                      "(default: club.sqlite3 in the user's data directory)")
     parser.add_argument("--host", default="0.0.0.0", help="serve: the address to listen on (default: all)")
@@ -54,11 +62,17 @@ def run(args: argparse.Namespace) -> int:
     except ModuleNotFoundError:
         print('skattisch club needs the laptop\'s packages: pip install "skattisch[club]"', file=sys.stderr)
         return 2
-    if args.action in ("import", "unpair", "resend") and not args.target:
-        print(f"skattisch club {args.action}: name the {'directory' if args.action == 'import' else 'device'}",
-              file=sys.stderr)
+    if args.action in NEEDS_TARGET and not args.target:
+        print(f"skattisch club {args.action}: name the {NEEDS_TARGET[args.action]}", file=sys.stderr)
         return 2
     from drivers.club.store import StoreError
+
+    if args.action in ("backup", "restore"):  # on the database itself, not through an opened store
+        try:
+            return _backup_or_restore(args)
+        except (StoreError, OSError, sqlite3.Error) as exc:
+            print(f"skattisch club {args.action}: {exc}", file=sys.stderr)
+            return 2
 
     try:
         store = _store(args)
@@ -173,3 +187,18 @@ def _resend(store: CollectorStore, args: argparse.Namespace) -> int:
         return 0
     print(f"{args.target}: no table with this device id", file=sys.stderr)
     return 1
+
+
+def _backup_or_restore(args: argparse.Namespace) -> int:
+    from drivers.club.backup import backup, restore
+    from drivers.club.store import redacted
+    from drivers.club.store import default_database
+
+    database = str(args.db or default_database())
+    if args.action == "backup":
+        size = backup(database, args.target)
+        print(f"gesichert / backed up: {redacted(database)} → {args.target} ({size} bytes)")
+    else:
+        restore(args.target, database)
+        print(f"wiederhergestellt / restored: {args.target} → {redacted(database)}")
+    return 0
