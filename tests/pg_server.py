@@ -48,9 +48,13 @@ def free_port() -> int:
 
 
 class PostgresServer:
-    """One server in its own folder; :meth:`new_database` gives each test an empty database."""
+    """One server in its own folder; :meth:`new_database` gives each test an empty database.
 
-    def __init__(self) -> None:
+    ``durable``: fsync as a production server does (benchmarks); the tests run without it.
+    """
+
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable
         self.folder = Path(tempfile.mkdtemp(prefix="skattisch-pg-"))
         self.data = self.folder / "data"
         self.port = free_port()
@@ -77,7 +81,8 @@ class PostgresServer:
         assert initdb is not None and pg_ctl is not None
         self._run(initdb, "-D", self.data, "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--locale=C",
                   "--no-sync")
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200 "
+                   f"-c fsync={'on' if self.durable else 'off'}")
         self._run(pg_ctl, "-D", self.data, "-l", self.folder / "server.log", "-o", options, "-w", "-t", "60", "start")
         return self
 

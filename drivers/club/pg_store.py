@@ -13,6 +13,7 @@ Needs ``pip install "skattisch[postgres]"`` (psycopg with its own libpq).
 from __future__ import annotations
 
 import functools
+import re
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -27,6 +28,7 @@ try:
 except ModuleNotFoundError:  # pragma: no cover - the laptop without the extra
     psycopg = None  # type: ignore[assignment]
 
+PLAIN_INSERT = re.compile(r"INSERT INTO (?P<table>\w+) \((?P<columns>[\w, ]+)\) VALUES \((?:\?, )*\?\)")
 MIGRATION_LOCK = 0x5C47_7115  # pg_advisory_xact_lock's key: one process migrates at a time
 
 
@@ -45,10 +47,18 @@ class _Connection:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         return self.connection.execute(_placeholders(sql), params)
 
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any:
-        with self.connection.cursor() as cursor:
-            cursor.executemany(_placeholders(sql), rows)
-            return cursor
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """A plain ``INSERT INTO t (columns) VALUES (?, …)`` as one ``COPY`` (a batch's events: one
+        round trip, not one per row; a duplicate key fails it as the INSERT would); others row by row."""
+        plain = PLAIN_INSERT.fullmatch(sql.strip())
+        if plain is None:
+            with self.connection.cursor() as cursor:
+                cursor.executemany(_placeholders(sql), rows)
+            return
+        with self.connection.cursor() as cursor, cursor.copy(f"COPY {plain['table']} ({plain['columns']}) "
+                                                              "FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
 
 
 class PostgresCollectorStore(SqlCollectorStore):
