@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from drivers.club.migrations import StoreError, migrate
-from drivers.club.store import SqlCollectorStore, redacted
+from drivers.club.sql_store import SqlCollectorStore
+from drivers.club.store_port import redacted
 
 try:
     import psycopg
