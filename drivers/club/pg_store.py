@@ -40,13 +40,38 @@ def _placeholders(sql: str) -> str:
 
 
 class _Connection:
-    """A psycopg connection speaking the store's placeholders, with ``executemany`` as sqlite3 has it."""
+    """A psycopg connection speaking the store's placeholders, with ``executemany`` as sqlite3 has it.
 
-    def __init__(self, connection: Any) -> None:
-        self.connection = connection
+    After the server went away (restarted, a network break) the connection is broken: the next
+    transaction starts on a new one (:meth:`usable`), and a read (``reader``: SELECTs outside a
+    transaction only) is tried once more on a new one. A write is never repeated here: whether
+    its commit arrived is not known, the table sends its batch again.
+    """
+
+    def __init__(self, url: str, *, reader: bool) -> None:
+        self.url = url
+        self.reader = reader
+        self.connection = self._open()
+
+    def _open(self) -> Any:
+        try:
+            return psycopg.connect(self.url, autocommit=True)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot connect to {redacted(self.url)}: {str(exc).strip()}") from None
+
+    def usable(self) -> _Connection:
+        if self.connection.closed:  # broken connections are closed by psycopg
+            self.connection = self._open()
+        return self
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return self.connection.execute(_placeholders(sql), params)
+        try:
+            return self.usable().connection.execute(_placeholders(sql), params)
+        except psycopg.OperationalError:
+            if not (self.reader and self.connection.broken):
+                raise
+            self.connection = self._open()
+            return self.connection.execute(_placeholders(sql), params)
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """A plain ``INSERT INTO t (columns) VALUES (?, …)`` as one ``COPY`` (a batch's events: one
@@ -76,18 +101,12 @@ class PostgresCollectorStore(SqlCollectorStore):
         self._lock = threading.Lock()
         self._local = threading.local()
         self._readers: list[_Connection] = []
-        self._write = self._connect()
+        self._write = _Connection(url, reader=False)
         try:
             self._migrate()
         except BaseException:
             self._write.connection.close()
             raise
-
-    def _connect(self) -> _Connection:
-        try:
-            return _Connection(psycopg.connect(self.url, autocommit=True))
-        except psycopg.Error as exc:
-            raise StoreError(f"cannot connect to {redacted(self.url)}: {str(exc).strip()}") from None
 
     def _migrate(self) -> None:
         with self._transaction() as db:
@@ -96,13 +115,13 @@ class PostgresCollectorStore(SqlCollectorStore):
 
     @contextmanager
     def _transaction(self) -> Iterator[_Connection]:
-        with self._lock, self._write.connection.transaction():
+        with self._lock, self._write.usable().connection.transaction():
             yield self._write
 
     def _read(self) -> _Connection:
         connection: _Connection | None = getattr(self._local, "connection", None)
         if connection is None:
-            connection = self._connect()
+            connection = _Connection(self.url, reader=True)
             self._local.connection = connection
             with self._lock:
                 self._readers.append(connection)

@@ -19,6 +19,7 @@ import pytest
 from device.journal import GENESIS, JournalEntry
 from device.sync import BatchConflict, SyncRefused, journal_entries
 from drivers.club.migrations import LATEST
+from tests.pg_server import PostgresServer
 from drivers.club.store import (PAIR_TRIES, BatchResult, CollectorStore, SchemaError, StoreError, is_postgres_url,
                                 open_store)
 
@@ -271,3 +272,24 @@ def test_an_unreachable_postgres_is_named_without_its_password() -> None:
     done = subprocess.run([sys.executable, "-m", "ui.cli", "club", "tables", "--db", url], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "skattisch club: cannot connect to" in done.stderr and "geheim" not in done.stderr
+
+
+def test_the_postgres_store_carries_on_after_the_server_restarted(postgres_server: PostgresServer) -> None:
+    import psycopg
+
+    url = postgres_server.new_database()
+    store = open_store(url)
+    try:
+        paired(store)
+        entries = journal_entries(events(4))
+        store.store_batch(DEVICE, entries[:2], now=1.0)
+        assert store.held(DEVICE) == 2  # the reader's connection is open now
+        postgres_server.restart()  # every session cut
+        assert store.held(DEVICE) == 2 and store.secret(DEVICE) == "geheim"  # a read is tried again
+        try:
+            store.store_batch(DEVICE, entries, now=2.0)
+        except psycopg.OperationalError:  # the write that found the connection broken: the table sends again
+            store.store_batch(DEVICE, entries, now=3.0)
+        assert store.held(DEVICE) == 4 and store.entries(DEVICE, "liste-1") == entries
+    finally:
+        store.close()
