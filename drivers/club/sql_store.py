@@ -129,9 +129,6 @@ class SqlCollectorStore:
             if row is None:
                 raise SyncRefused("not_paired", f"the table {device} is not paired with this laptop", 401)
             held = int(row[0])
-            db.execute("UPDATE devices SET last_contact = ? WHERE device = ?", (now, device))
-            if entries and int(entries[0].event["seq"]) == 1:
-                db.execute("UPDATE devices SET resend = 0 WHERE device = ?", (device,))
             heads, counts = self._lists_state(db, device, entries)
             try:
                 plan = plan_batch(entries, held=held, known=self._known(db, device, entries, held),
@@ -152,7 +149,9 @@ class SqlCollectorStore:
                         "last_seq = excluded.last_seq",
                         (device, list_id, head, plan.counts[list_id], min(seqs), max(seqs)))
                 held += len(plan.new)
-                db.execute("UPDATE devices SET held = ? WHERE device = ?", (held, device))
+            from_start = bool(entries) and int(entries[0].event["seq"]) == 1  # a resend request is answered
+            db.execute("UPDATE devices SET last_contact = ?, held = ?, resend = CASE WHEN ? THEN 0 ELSE resend END "
+                       "WHERE device = ?", (now, held, from_start, device))
         if conflict is not None:  # the conflict is kept (committed); the batch is not
             raise conflict
         return BatchResult(held, len(plan.new), plan.duplicates)
