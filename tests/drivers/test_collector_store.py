@@ -293,3 +293,11 @@ def test_the_postgres_store_carries_on_after_the_server_restarted(postgres_serve
         assert store.held(DEVICE) == 4 and store.entries(DEVICE, "liste-1") == entries
     finally:
         store.close()
+
+
+def test_without_postgres_installed_its_tests_say_why_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests import pg_server
+
+    monkeypatch.setattr(pg_server, "postgres_program", lambda name: None)
+    assert pg_server.missing_binaries() == ("PostgreSQL not installed (initdb, pg_ctl missing): "
+                                            "apt install postgresql")
