@@ -131,22 +131,29 @@ MIGRATIONS: tuple[Migration, ...] = (
 LATEST = MIGRATIONS[-1].version
 
 
-def schema_version(db: Db, dialect: Dialect) -> int:
+def schema_version(db: Db, dialect: Dialect, *, table: str = "schema_version") -> int:
     """The highest migration the database has had (0: none recorded, or a database from before them)."""
-    run_script(db, dialect, SCHEMA_VERSION)
-    return int(db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
+    run_script(db, dialect, SCHEMA_VERSION.replace("schema_version", table))
+    return int(db.execute(f"SELECT COALESCE(MAX(version), 0) FROM {table}").fetchone()[0])
 
 
-def migrate(db: Db, dialect: Dialect, *, now: float) -> list[int]:
-    """Run the migrations the database has not had, in order (inside the caller's transaction)."""
-    current = schema_version(db, dialect)
-    if current > LATEST:
-        raise SchemaError(f"the database has schema version {current}, this program knows up to {LATEST}: "
-                          "update skattisch before opening it")
+def migrate(db: Db, dialect: Dialect, *, now: float, migrations: Sequence[Migration] = MIGRATIONS,
+            table: str = "schema_version") -> list[int]:
+    """Run the migrations the database has not had, in order (inside the caller's transaction).
+
+    ``migrations`` numbered 1, 2, … and their own ``table`` let another schema in the same
+    database (e.g. a league's tables beside the collector's) be versioned the same way.
+    """
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1)), "numbered 1, 2, …"
+    current = schema_version(db, dialect, table=table)
+    latest = len(migrations)
+    if current > latest:
+        raise SchemaError(f"the database has schema version {current} ({table}), this program knows up to "
+                          f"{latest}: update skattisch before opening it")
     done = []
-    for migration in MIGRATIONS[current:]:
+    for migration in migrations[current:]:
         migration.apply(db, dialect)
-        db.execute("INSERT INTO schema_version (version, title, applied) VALUES (?, ?, ?)",
+        db.execute(f"INSERT INTO {table} (version, title, applied) VALUES (?, ?, ?)",
                    (migration.version, migration.title, now))
         done.append(migration.version)
     return done

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from device.sync import BatchConflict, journal_entries
-from drivers.club.migrations import LATEST, MIGRATIONS
+from drivers.club.migrations import LATEST, MIGRATIONS, Migration, SchemaError, migrate
 from drivers.club.store import SqliteCollectorStore, open_store
 from tests.drivers.test_collector_store import DEVICE, events, rows
 
@@ -103,3 +103,18 @@ def test_two_processes_opening_a_new_postgres_database_at_once_migrate_it_once(p
     assert errors == []
     assert [v for v, in rows(pg_url, "SELECT version FROM schema_version ORDER BY version")] == list(
         range(1, LATEST + 1))
+
+
+def test_another_schema_in_the_same_database_is_versioned_in_its_own_table(tmp_path: Path) -> None:
+    path = tmp_path / "club.sqlite3"
+    open_store(path).close()
+    league = (Migration(1, "clubs", lambda db, dialect: db.execute("CREATE TABLE league_clubs (club TEXT)")),
+              Migration(2, "seasons", lambda db, dialect: db.execute("CREATE TABLE league_seasons (season TEXT)")))
+    with sqlite3.connect(path) as db:
+        assert migrate(db, "sqlite", now=5.0, migrations=league, table="league_schema_version") == [1, 2]
+        assert migrate(db, "sqlite", now=6.0, migrations=league, table="league_schema_version") == []
+        with pytest.raises(SchemaError, match="schema version 2 .league_schema_version., .* up to 1"):
+            migrate(db, "sqlite", now=7.0, migrations=league[:1], table="league_schema_version")
+    db.close()
+    assert rows(str(path), "SELECT version, title FROM league_schema_version") == [(1, "clubs"), (2, "seasons")]
+    assert rows(str(path), "SELECT MAX(version) FROM schema_version") == [(LATEST,)]  # the collector's own
