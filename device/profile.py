@@ -586,9 +586,8 @@ TEXAS = RuleProfile(
 )
 
 PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS)}
-#: The profiles the table's setup offers (played end to end). Texas is only scored so far
-#: (``skattisch score``): its bids, late announcements and Ramsch are not in the table's flow.
-TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999")
+#: The profiles the table's setup offers (played end to end; Texas: device/table/rules.py).
+TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999", "texas")
 
 
 def find_profile(name: str) -> RuleProfile:

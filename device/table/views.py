@@ -71,6 +71,9 @@ class BiddingView:
     may_hold: bool
     may_pass: bool
     history: tuple[BidSaidView, ...]
+    #: The values the game screen offers to enter the bidding's outcome at once (the rule
+    #: profile's first 24 bid values: 18 … 72 by the ISkO, 18 … 80 in Texas-Skat).
+    settle_values: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,102 @@
+"""What the table's flow reads from its rule profile: the bid values said at the table, the
+declarations it offers and how it reads one, and looking at the discards.
+
+The ISkO's bid values are 18, 20, 22, 23 … 264 (ISkO 3.3.1). A profile with other game values
+bids those instead (001 "Texas-Skat": Null 20/30/40/60, Grand 16, a doubling ouvert: 32 is
+Grand mit 1, 23 is no bid, 408 the highest). Texas lets Schneider, Schwarz and ouvert be
+announced after taking up the skat too, and the declarer look at his discards before the
+second trick's first card.
+
+>>> from device.profile import ISKO, find_profile
+>>> texas = find_profile("texas")
+>>> bid_ladder(texas)[:8], bid_ladder(texas)[-1], bid_ladder(ISKO)[-1]
+((18, 20, 22, 24, 27, 30, 32, 33), 408, 264)
+>>> start_auction(texas).options().values[:3]
+(18, 20, 22)
+>>> [d.key for d in declaration_variants(texas) if d.game is GameType.GRAND]
+['grand', 'grand/hand', 'grand/hand/schneider', 'grand/hand/schwarz', 'grand/hand/ouvert', 'grand/schneider', 'grand/schwarz', 'grand/ouvert']
+>>> make_declaration(texas, Declare(GameType.CLUBS, announced=Level.SCHNEIDER)).describe_de()
+'Kreuz Schneider angesagt'
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from device.bidding import Auction
+from device.declaration import Declaration, Level, may_look_at_discards
+from device.errors import SkatError
+from device.games import GameType
+from device.profile import PROFILES, RuleProfile
+from device.record import score_record
+from device.table.commands import Declare
+from device.value import bid_values
+
+__all__ = ["allowed_elsewhere", "bid_ladder", "declaration_variants", "make_declaration", "may_look_now",
+           "start_auction"]
+
+
+@functools.cache
+def bid_ladder(profile: RuleProfile) -> tuple[int, ...]:
+    """The profile's bid values, lowest first (the auction's ladder, the screen's buttons)."""
+    return tuple(sorted(bid_values(profile)))
+
+
+def start_auction(profile: RuleProfile) -> Auction:
+    """A bidding's start under the profile: its bid values, Mittelhand to say one to Vorhand."""
+    return Auction(ladder=bid_ladder(profile))
+
+
+def declaration_variants(profile: RuleProfile) -> tuple[Declare, ...]:
+    """Every declaration the screen lists: the ISkO's (3.4.4, 5.2.5, 5.2.6) and, where the
+    profile lets them follow the skat (001 "Texas-Skat"), Schneider, Schwarz and ouvert
+    announced after taking it up."""
+    variants: list[Declare] = []
+    for game in GameType:
+        if game.is_null:
+            variants += [Declare(game), Declare(game, hand=True), Declare(game, ouvert=True),
+                         Declare(game, hand=True, ouvert=True)]
+        else:
+            variants += [Declare(game), Declare(game, hand=True),
+                         Declare(game, hand=True, announced=Level.SCHNEIDER),
+                         Declare(game, hand=True, announced=Level.SCHWARZ),
+                         Declare(game, hand=True, ouvert=True)]
+            if profile.announce_after_skat:
+                variants += [Declare(game, announced=Level.SCHNEIDER), Declare(game, announced=Level.SCHWARZ),
+                             Declare(game, ouvert=True)]
+    return tuple(variants)
+
+
+def make_declaration(profile: RuleProfile, declare: Declare) -> Declaration:
+    """The declaration ``declare`` makes under the profile (DeclarationError if it cannot be)."""
+    return Declaration.make(declare.game, hand=declare.hand, ouvert=declare.ouvert, announced=declare.announced,
+                            late_announcements=profile.announce_after_skat)
+
+
+def may_look_now(profile: RuleProfile, *, skat_taken: bool, cards_played: int, hand: bool) -> bool:
+    """Whether the declarer may look at his discards now (a hand game has none of his)."""
+    return not hand and may_look_at_discards(profile, skat_taken=skat_taken, cards_played=cards_played)
+
+
+def allowed_elsewhere(record: Mapping[str, Any], profile: RuleProfile) -> bool:
+    """Whether a record refused under ``profile`` scores under another registered one: then it
+    is the profile that forbids it (a bid of 23 or a Kontra in Texas-Skat, an ouvert after the
+    skat by the ISkO), and the table says so naming the field and the profile.
+
+    >>> from device.profile import TEXAS
+    >>> allowed_elsewhere({"game": "clubs", "bid": 23, "matadors": 1, "declarer_points": 70, "declarer_tricks": 6}, TEXAS)
+    True
+    >>> allowed_elsewhere({"game": "clubs", "bid": 19, "matadors": 1, "declarer_points": 70, "declarer_tricks": 6}, TEXAS)
+    False
+    """
+    for other in PROFILES.values():
+        if other.name == profile.name:
+            continue
+        try:
+            score_record(record, profile=other)
+        except (SkatError, TypeError, ValueError):
+            continue
+        return True
+    return False
