@@ -29,7 +29,7 @@ from device.table.flow import (
 from device.table.listing import ListFigures, figures, paper_rows
 from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
-from device.table.rules import declaration_variants, make_declaration
+from device.table.rules import declaration_variants, make_declaration, may_look_now
 from device.table.state import Deal, Phase, Row, TableState
 from device.table.views import (
     BidSaidView, BiddingView, CorrectionView, DeclarationOption, DeclarationView, EndView, ListView, PlayView,
@@ -137,8 +137,17 @@ def _play(state: TableState, deal: Deal) -> PlayView:
         may_enter_result=not deal.cards_played and deal.query is None,
         may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not deal.cards_played,
         game=deal.game.value, matador_choices=matador_choices(deal.game),
-        declaration_en=describe_declaration_en(deal.declaration),
+        declaration_en=describe_declaration_en(deal.declaration), discards=_discards(state, deal),
     )
+
+
+def _discards(state: TableState, deal: Deal) -> tuple[str, ...]:
+    """The scanned discards while the declarer may look at them (the profile's rule)."""
+    assert deal.declaration is not None
+    if len(deal.skat) < 2 or not may_look_now(state.profile, skat_taken=deal.skat_taken,
+                                               cards_played=len(deal.cards_played), hand=deal.declaration.hand):
+        return ()
+    return tuple(c.code for c in deal.skat)
 
 
 def _marks(record: dict[str, object] | None) -> tuple[str, ...]:

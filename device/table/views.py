@@ -166,6 +166,10 @@ class PlayView:
     game: str | None = None  # the declared game: "clubs", "spades", "hearts", "diamonds", "grand", "null"
     matador_choices: tuple[int, ...] = ()  # what a directly entered result may give: +1 "mit 1" … -n "ohne n"
     declaration_en: str = ""
+    #: The two cards the declarer laid away (scanned), while he may look at them: 001
+    #: "Texas-Skat", until the first card of the second trick (device.declaration.
+    #: may_look_at_discards); () otherwise, and always by the ISkO (3.4.8).
+    discards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

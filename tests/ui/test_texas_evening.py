@@ -1,6 +1,7 @@
 """A whole Texas-Skat evening (rules/001, "Texas-Skat") through the real table window, under
 Xvfb: the setup offers "Texas-Skat"; Carla bids 32 (Grand mit 1, a Texas bid value) and plays
-a Grand with Schneider announced after taking up the skat, from scanned cards (Grand 16); all
+a Grand with Schneider announced after taking up the skat, from scanned cards (Grand 16), and
+looks at his discards before the second trick; all
 pass and the Texas Ramsch is entered (the player without a trick wins 20); a Grand ouvert
 after the skat typed in is the text's 288; the list, the end of the series and the settlement.
 Screenshots: tests/artifacts/screens/<size>/texas-*.png."""
@@ -49,7 +50,15 @@ def texas_steps(size: str) -> list[str]:
         "tap declare",
         "wait_screen play",
         "expect_text \"Carla spielt Grand Schneider angesagt, gereizt 32\"",
-        *cards_steps(GRAND_ORDER, via="scan"),
+        "tap look_at_discards",  # Texas: the declarer looks at his discards before the second trick
+        "expect_text \"Gedrückte Karten von Carla\"", "expect_text \"Kreuz 7\"", "expect_text \"Pik 7\"",
+        f"screenshot texas-035-discards-{size}",
+        "tap cancel",
+        *cards_steps(GRAND_ORDER[:3], via="scan"),
+        "expect_text \"Skat ansehen\"",
+        *cards_steps(GRAND_ORDER[3:4], via="scan"),
+        "expect_no_text \"Skat ansehen\"",
+        *cards_steps(GRAND_ORDER[4:], via="scan"),
         "wait_screen result",
         "expect_text \"Carla: Grand Schneider angesagt mit 4, Spiel 5, Schneider 6, Schneider angesagt 7, "
         "Schwarz 8 = 128, gewonnen +128\"",
@@ -115,6 +124,7 @@ def test_a_texas_evening_bids_texas_values_and_announces_after_the_skat(evening)
 
 
 def test_the_texas_ramsch_is_entered_without_pushes(evening) -> None:  # type: ignore[no-untyped-def]
+    assert evening.sent("tap look_at_discards") == []  # looking changes no game: nothing is sent
     assert evening.sent("tap enter_ramsch") == [
         "EnterRamsch(points=(58, 52, 0), tricks=(6, 4, 0), skat_points=10, last_trick=1, pushes=0)"]
     assert evening.report[-1]["screen"] == "end"

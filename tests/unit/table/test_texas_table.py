@@ -103,7 +103,13 @@ def test_a_whole_texas_game_from_scanned_cards() -> None:
     t.scan(*(c.code for c in skat))
     t.declare("grand/schneider")
     tricks = [tuple(trick) for trick in play_random(rng, GameType.GRAND, hands)]
-    t.play(tricks)
+    skat_codes = tuple(c.code for c in skat)
+    assert t.snap.play.discards == skat_codes  # type: ignore[union-attr]
+    t.play(tricks[:1])
+    assert t.snap.play.discards == skat_codes  # type: ignore[union-attr]  # until the second trick's first card
+    t.play([tricks[1][:1]])
+    assert t.snap.play.discards == ()  # type: ignore[union-attr]
+    t.play([tricks[1][1:], *tricks[2:]])
     t.assert_phase("result")
     result = t.snap.result
     assert result is not None and result.text.startswith("Carla: Grand Schneider angesagt")
@@ -147,3 +153,14 @@ def test_a_correction_the_profile_forbids_names_the_field_and_the_profile() -> N
     impossible = {**bid_23, "bid": 18, "declarer_points": 130}
     t.refused(ProposeCorrection(1, impossible, 2, 0), "bad_correction")  # no profile allows that
     t.ok(ProposeCorrection(1, {**bid_23, "bid": 18, "declarer_points": 91, "declarer_tricks": 8}, 2, 0))
+
+
+def test_the_isko_table_never_shows_the_discards() -> None:
+    rng = random.Random(5)
+    _, skat = deal(rng)
+    t = Table("Anna", "Bernd", "Carla")
+    t.say("M 18", "V passe", "H passe")
+    t.take_skat()
+    t.scan(*(c.code for c in skat))
+    t.declare("grand")
+    assert t.snap.play.discards == ()  # type: ignore[union-attr]  # ISkO 3.4.8
