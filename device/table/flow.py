@@ -27,7 +27,7 @@ from device.bidding import Pass as AuctionPass
 from device.declaration import Declaration
 from device.errors import BidError, DeclarationError, RecordError
 from device.hardware import Button, ButtonPressed, CardScanned, UnknownCardScanned
-from device.ramsch import RamschCounts, RamschError, score_ramsch
+from device.ramsch import RamschError, score_ramsch
 from device.record import score_record
 from device.table.commands import (
     AcceptFalseFollowing, AddBock, Bid, Confirm, ConfirmList, ConsentCorrection, Declare, EndGame, EndHow,
@@ -52,7 +52,7 @@ from device.table.flow_setup import (
     unsafe_name_characters,
 )
 from device.table.outcome import entry_matador_choices, game_record, known_matadors
-from device.table.rules import make_declaration
+from device.table.rules import LaterTrickNeeded, entered_ramsch_counts, make_declaration
 from device.table.state import Deal, Phase, TableState
 from device.tricks import follow_class
 from device.variants import VariantError, check_kontra, check_re
@@ -372,13 +372,17 @@ def _enter_matadors(state: TableState, command: EnterMatadors) -> Decision:
 def _enter_ramsch(state: TableState, command: EnterRamsch) -> Decision:
     deal = _deal(state, Phase.RAMSCH)
     try:
-        counts = RamschCounts(tuple(command.points), tuple(command.tricks), command.skat_points,  # type: ignore[arg-type]
-                              command.last_trick)
+        counts = entered_ramsch_counts(tuple(command.points), tuple(command.tricks), command.skat_points,  # type: ignore[arg-type]
+                                       command.last_trick, command.later_trick, state.profile)
         score_ramsch(counts, state.profile, pushes=command.pushes, multiplier=deal.bock)
+    except LaterTrickNeeded as question:
+        first, second = question.seats
+        raise Refuse("ramsch_question", "ramsch_later_trick", first=first, second=second,
+                     first_player=_player(state, first), second_player=_player(state, second)) from None
     except (RamschError, TypeError, ValueError) as exc:
         raise Refuse("bad_result", "ramsch_not_possible", error=str(exc)) from None
     return Decision(events=(RamschEntered(counts.points, counts.tricks, counts.skat_points, counts.last_trick,
-                                          command.pushes),))
+                                          command.pushes, command.later_trick),))
 
 
 # --------------------------------------------------------------------------- hardware

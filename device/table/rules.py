@@ -29,13 +29,14 @@ from device.bidding import Auction
 from device.declaration import Declaration, Level, may_look_at_discards
 from device.errors import SkatError
 from device.games import GameType
-from device.profile import PROFILES, RuleProfile
+from device.profile import PROFILES, RamschValue, RuleProfile, SkatTo
+from device.ramsch import RamschCounts, RamschError
 from device.record import score_record
 from device.table.commands import Declare
 from device.value import bid_values
 
-__all__ = ["allowed_elsewhere", "bid_ladder", "declaration_variants", "make_declaration", "may_look_now",
-           "start_auction"]
+__all__ = ["LaterTrickNeeded", "allowed_elsewhere", "bid_ladder", "declaration_variants", "entered_ramsch_counts",
+           "make_declaration", "may_look_now", "start_auction"]
 
 
 @functools.cache
@@ -100,3 +101,68 @@ def allowed_elsewhere(record: Mapping[str, Any], profile: RuleProfile) -> bool:
             continue
         return True
     return False
+
+
+class LaterTrickNeeded(RamschError):
+    """A Texas Ramsch in which two tie for the fewest Augen, both with tricks, and the third took
+    the last trick: the table says which of the two took the later trick (``seats``)."""
+
+    def __init__(self, seats: tuple[int, int]) -> None:
+        super().__init__("later_trick", f"positions {seats[0]} and {seats[1]} tie with the fewest Augen: which of "
+                                        "the two took the later trick?")
+        self.seats = seats
+
+
+def entered_ramsch_counts(points: tuple[int, int, int], tricks: tuple[int, int, int], skat_points: int,
+                          last_trick: int, later_trick: int | None, profile: RuleProfile) -> RamschCounts:
+    """The counts of a Ramsch entered at the table, ready for device.ramsch.score_ramsch.
+
+    The table enters counts, not tricks; a Texas Ramsch tied for the fewest Augen needs one
+    fact more (001: "erhält der Spieler, der den letzten Stich dieser beiden Spieler nicht
+    gewonnen hat"): which of the two took the later trick. That is the last trick's taker when
+    he is one of them; otherwise ``later_trick`` (LaterTrickNeeded asks for it). The order of
+    trick winners given to the scoring says just that and no more: the later trick's taker,
+    then the last trick's, at the end.
+
+    >>> from device.profile import TEXAS
+    >>> entered_ramsch_counts((20, 60, 30), (3, 4, 3), 10, 0, None, TEXAS).trick_winners[-1]
+    0
+    >>> entered_ramsch_counts((30, 30, 40), (3, 3, 4), 20, 2, 1, TEXAS).trick_winners[-2:]
+    (1, 2)
+    >>> entered_ramsch_counts((30, 30, 40), (3, 3, 4), 20, 2, None, TEXAS)
+    Traceback (most recent call last):
+    ...
+    device.table.rules.LaterTrickNeeded: later_trick: positions 0 and 1 tie with the fewest Augen: which of the two took the later trick?
+    """
+    counts = RamschCounts(points, tricks, skat_points, last_trick)
+    tied = _texas_tie(counts, profile)
+    if tied is None:
+        if later_trick is not None:
+            raise RamschError("later_trick", "only asked when two tie with the fewest Augen in a Texas Ramsch")
+        return counts
+    later = later_trick if later_trick is not None else last_trick if last_trick in tied else None
+    if later is None:
+        raise LaterTrickNeeded(tied)
+    if isinstance(later, bool) or later not in tied:
+        raise RamschError("later_trick", f"{later!r}: one of the two tied positions {tied}")
+    rest = list(tricks)
+    ending = [later, last_trick] if later != last_trick else [last_trick]
+    for seat in ending:
+        rest[seat] -= 1
+    order = [seat for seat in range(3) for _ in range(rest[seat])] + ending
+    return RamschCounts(points, tricks, skat_points, last_trick, trick_winners=tuple(order))
+
+
+def _texas_tie(counts: RamschCounts, profile: RuleProfile) -> tuple[int, int] | None:
+    """The two positions tied for the fewest Augen (skat counted), both with tricks, in a Texas Ramsch."""
+    rules = profile.ramsch_rules
+    if rules.value is not RamschValue.TEXAS:
+        return None
+    final = list(counts.points)
+    if rules.skat_to is SkatTo.LAST_TRICK:
+        final[counts.last_trick] += counts.skat_points
+    fewest = min(final)
+    tied = [seat for seat in range(3) if final[seat] == fewest]
+    if len(tied) != 2 or any(counts.tricks[seat] == 0 for seat in tied):
+        return None
+    return tied[0], tied[1]

@@ -30,7 +30,7 @@ from device.declaration import Declaration, Level
 from device.errors import SkatError
 from device.games import GameType
 from device.profile import BockTrigger, RuleProfile, find_profile
-from device.ramsch import RamschCounts, RamschResult, score_ramsch
+from device.ramsch import RamschResult, score_ramsch
 from device.record import score_record
 from device.table.commands import Declare
 from device.table.events import (
@@ -42,7 +42,7 @@ from device.table.events import (
     SkatCardAdded, SkatTaken, StepUndone,
 )
 from device.table.rotation import POSITION_NAMES, Rotation, active_seats
-from device.table.rules import make_declaration, start_auction
+from device.table.rules import entered_ramsch_counts, make_declaration, start_auction
 from device.tricks import follow_class, next_to_play, trick_winner
 from device.value import GameResult, is_overbid_null, null_value
 from device.variants import BockState, bock_triggers, total_triggers
@@ -248,9 +248,10 @@ class Deal:
         if isinstance(body, MatadorsEntered):
             return replace(deal, matadors=body.matadors)
         if isinstance(body, RamschEntered):
-            counts = RamschCounts(body.points, body.tricks, body.skat_points, body.last_trick)
-            return replace(deal, ramsch=score_ramsch(counts, find_profile(deal.profile), pushes=body.pushes,
-                                                     multiplier=deal.bock))
+            profile = find_profile(deal.profile)
+            counts = entered_ramsch_counts(body.points, body.tricks, body.skat_points, body.last_trick, body.later_trick,
+                                           profile)
+            return replace(deal, ramsch=score_ramsch(counts, profile, pushes=body.pushes, multiplier=deal.bock))
         raise StateError(f"{body.TYPE} is not a step of a game")
 
     def _false_following_accepted(self) -> Deal:

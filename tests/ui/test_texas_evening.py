@@ -3,7 +3,8 @@ Xvfb: the setup offers "Texas-Skat"; Carla bids 32 (Grand mit 1, a Texas bid val
 a Grand with Schneider announced after taking up the skat, from scanned cards (Grand 16), and
 looks at his discards before the second trick; all
 pass and the Texas Ramsch is entered (the player without a trick wins 20); a Grand ouvert
-after the skat typed in is the text's 288; the list, the end of the series and the settlement.
+after the skat typed in is the text's 288; a Texas Ramsch tied for the fewest Augen asks who
+took the later trick; the list, the end of the series and the settlement.
 Screenshots: tests/artifacts/screens/<size>/texas-*.png."""
 
 from __future__ import annotations
@@ -30,6 +31,19 @@ RAMSCH_ENTRY = [
     "tap ramsch_tricks_1", "tap digit_4",
     "tap ramsch_tricks_2", "tap digit_0",
     "tap ramsch_last_1",
+]
+
+# Anna deals the second Ramsch: Vorhand Bernd and Mittelhand Carla 30 Augen in 3 tricks each,
+# Hinterhand Anna 40 in 4 and the last trick (the skat's 20).
+RAMSCH_TIE_ENTRY = [
+    "tap digit_3", "tap digit_0",
+    "tap ramsch_points_1", "tap digit_3", "tap digit_0",
+    "tap ramsch_points_2", "tap digit_4", "tap digit_0",
+    "tap ramsch_skat", "tap digit_2", "tap digit_0",
+    "tap ramsch_tricks_0", "tap digit_3",
+    "tap ramsch_tricks_1", "tap digit_3",
+    "tap ramsch_tricks_2", "tap digit_4",
+    "tap ramsch_last_2",
 ]
 
 
@@ -94,6 +108,19 @@ def texas_steps(size: str) -> list[str]:
         f"screenshot texas-09-result-288-{size}",
         "tap confirm_0", "tap confirm_1",
         "wait_screen game",
+        # 4. all pass again: Bernd and Carla tie with 30 Augen, Anna took the last trick: the table
+        # asks who of the two took the later trick (Carla), so Bernd wins the 10
+        "tap pass", "tap pass", "tap pass",
+        "wait_screen ramsch",
+        *RAMSCH_TIE_ENTRY,
+        "tap enter_ramsch",
+        "expect_text \"Gleich wenige Augen: wer von Bernd und Carla hatte den späteren Stich?\"",
+        f"screenshot texas-095-ramsch-later-trick-{size}",
+        "tap later_trick_1",
+        "wait_screen result",
+        "expect_text \"Ramsch: Bernd gewinnt mit 30 Augen, +10\"",
+        "tap confirm_0", "tap confirm_1",
+        "wait_screen game",
         # the list: Grand with its Texas base value 16, the Ramsch, the 288
         "tap list",
         "wait_screen list",
@@ -126,5 +153,9 @@ def test_a_texas_evening_bids_texas_values_and_announces_after_the_skat(evening)
 def test_the_texas_ramsch_is_entered_without_pushes(evening) -> None:  # type: ignore[no-untyped-def]
     assert evening.sent("tap look_at_discards") == []  # looking changes no game: nothing is sent
     assert evening.sent("tap enter_ramsch") == [
-        "EnterRamsch(points=(58, 52, 0), tricks=(6, 4, 0), skat_points=10, last_trick=1, pushes=0)"]
+        "EnterRamsch(points=(58, 52, 0), tricks=(6, 4, 0), skat_points=10, last_trick=1, pushes=0, later_trick=None)"]
+    assert evening.sent("tap enter_ramsch", 2) == [
+        "EnterRamsch(points=(30, 30, 40), tricks=(3, 3, 4), skat_points=20, last_trick=2, pushes=0, later_trick=None)"]
+    assert evening.sent("tap later_trick_1") == [
+        "EnterRamsch(points=(30, 30, 40), tricks=(3, 3, 4), skat_points=20, last_trick=2, pushes=0, later_trick=1)"]
     assert evening.report[-1]["screen"] == "end"

@@ -164,3 +164,29 @@ def test_the_isko_table_never_shows_the_discards() -> None:
     t.scan(*(c.code for c in skat))
     t.declare("grand")
     assert t.snap.play.discards == ()  # type: ignore[union-attr]  # ISkO 3.4.8
+
+
+def test_a_texas_ramsch_tie_for_the_fewest_asks_who_took_the_later_trick() -> None:
+    """001: "Wenn zwei Spieler gleich wenig Augen haben, erhält der Spieler, der den letzten Stich
+    dieser beiden Spieler nicht gewonnen hat, 10 Spielpunkte." Vorhand Bernd and Mittelhand Carla
+    tie with 30; Hinterhand Anna took the last trick (and the skat's 20)."""
+    t = texas()
+    t.say("M passe", "H passe", "V passe")
+    refusal = t.refused(EnterRamsch((30, 30, 40), (3, 3, 4), 20, 2), "ramsch_question")
+    assert german(refusal) == "Gleich wenige Augen: wer von Bernd und Carla hatte den späteren Stich?"
+    t.refused(EnterRamsch((30, 30, 40), (3, 3, 4), 20, 2, later_trick=2), "bad_result")  # Anna is not tied
+    t.ok(EnterRamsch((30, 30, 40), (3, 3, 4), 20, 2, later_trick=1))  # Carla took the later one
+    result = t.snap.result
+    assert result is not None and result.text.startswith("Ramsch: Bernd gewinnt"), result.text
+    t.confirm("Anna", "Bernd")
+    assert t.assert_list_entry(1, kind="ramsch").points == (0, 10, 0)  # by seat: Bernd is Platz 2
+    events = t.store.load(t.service.state.list_id)  # type: ignore[arg-type]
+    assert any(e["data"].get("later_trick") == 1 for e in events if e["type"] == "ramsch_entered")
+
+
+def test_a_texas_ramsch_tie_decided_by_the_last_trick_asks_nothing() -> None:
+    t = texas()
+    t.say("M passe", "H passe", "V passe")
+    t.ok(EnterRamsch((20, 60, 30), (3, 4, 3), 10, 0))  # Bernd 20 + the skat's 10 = Anna's 30; Bernd took the last
+    result = t.snap.result
+    assert result is not None and result.text.startswith("Ramsch: Anna gewinnt"), result.text
