@@ -4,7 +4,7 @@ a Grand with Schneider announced after taking up the skat, from scanned cards (G
 looks at his discards before the second trick; all
 pass and the Texas Ramsch is entered (the player without a trick wins 20); a Grand ouvert
 after the skat typed in is the text's 288; a Texas Ramsch tied for the fewest Augen asks who
-took the later trick; the list, the end of the series and the settlement.
+took the later trick; the list, a correction (89 Augen: short of Schneider at 91), the end of the series and the settlement.
 Screenshots: tests/artifacts/screens/<size>/texas-*.png."""
 
 from __future__ import annotations
@@ -126,9 +126,26 @@ def texas_steps(size: str) -> list[str]:
         "wait_screen list",
         "expect_text \"16\"", "expect_text \"+128\"", "expect_text \"Ramsch\"", "expect_text \"+288\"",
         f"screenshot texas-10-list-{size}",
+        # a correction: Carla had 89 Augen in 9 tricks, short of Texas's Schneider at 91: lost
+        "tap row_1",
+        "tap correct_entry",
+        "expect_text \"Spiel 1 berichtigen: Carla, Grand\"",
+        "tap digit_clear", "tap digit_8", "tap digit_9", "tap tricks_9",
+        "tap enter_result",
+        "tap matadors_p4",
+        "tap propose_0",
+        "expect_text \"Berichtigung Spiel 1 (Anna)\"",
+        "expect_text \"Grand Schneider angesagt mit 4, Spiel 5, Schneider 6, Schneider angesagt 7 = 112\"",
+        f"screenshot texas-105-correction-{size}",
+        "tap consent_1", "tap consent_2",
+        "expect_no_text \"Berichtigung Spiel 1\"",
+        "expect_text \"−224\"",
         "tap end_series",
         "tap end_series_yes",
         "wait_screen end",
+        # game points 288 / 30 / −224 settled at 1 ct: 770 to Anna
+        "expect_text \"Carla zahlt Anna 7,66 €\"", "expect_text \"Bernd zahlt Anna 0,04 €\"",
+        "expect_text \"−274\"",  # Carla's Seeger-Fabian: −224 − 50 for the lost game
         f"screenshot texas-11-end-of-series-{size}",
         "tap confirm_list_0", "tap confirm_list_1", "tap confirm_list_2",
         "expect_text \"Die Liste ist abgeschlossen\"",
