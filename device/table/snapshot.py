@@ -220,7 +220,7 @@ def _overbid_null(deal: Deal) -> tuple[int, int] | None:
     """An overbid Null's value and the bid (ISkO 3.4.4), if this deal's game is one."""
     if deal.early is None or deal.early.how != "null_overbid" or deal.declaration is None or deal.bid is None:
         return None
-    return deal.declaration.null_value, deal.bid
+    return null_value(deal.declaration, find_profile(deal.profile)), deal.bid
 
 
 def _false_following_accepted(state: TableState, deal: Deal) -> QuestionView | None:

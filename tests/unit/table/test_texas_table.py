@@ -9,7 +9,7 @@ import random
 from device.declaration import Level
 from device.games import GameType
 from device.table.commands import (
-    Declare, EnterBidding, EnterRamsch, EnterResult, Kontra, ProposeCorrection,
+    Declare, EnterBidding, EnterMatadors, EnterRamsch, EnterResult, Kontra, ProposeCorrection,
 )
 from device.value import bid_values
 from device.profile import TEXAS
@@ -92,6 +92,11 @@ def test_a_null_is_worth_20_and_lost_at_once_after_22() -> None:
     t.take_skat()
     option = next(o for o in t.snap.declaration.options if o.key == "null")  # type: ignore[union-attr]
     assert option.allowed and option.lost_at_once == (20, 22)
+    t.declare("null")
+    t.ok(EnterMatadors(1))
+    result = t.snap.result
+    assert result is not None and result.overbid_null == (20, 22), result.overbid_null
+    assert result.text.startswith("Anna: Null (20) bei Reizwert 22") and result.score == -44, result.text
 
 
 def test_a_whole_texas_game_from_scanned_cards() -> None:
