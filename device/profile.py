@@ -595,9 +595,9 @@ TEXAS = RuleProfile(
 
 TOURNEE, DANISH, DANISH_AARHUS = (RuleProfile.from_json(data) for data in FORM_PROFILES_JSON)  # device.skatform
 PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS, TOURNEE, DANISH, DANISH_AARHUS)}
-#: The profiles the table's setup offers (played end to end). Texas is only scored so far
-#: (``skattisch score``): its bids, late announcements and Ramsch are not in the table's flow.
-TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999")
+#: The profiles the table's setup offers (played end to end; Texas: device/table/rules.py).
+#: Tournee and Danish Skat are only scored so far (``skattisch score``, list documents).
+TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999", "texas")
 
 
 def find_profile(name: str) -> RuleProfile:

@@ -211,6 +211,10 @@ GERMAN: dict[str, str] = {
     "party_line": "{party}:  {points} Augen · {tricks} Stiche",
     "kontra_by": "Kontra ({name})",
     "re_by": "Re ({name})",
+    "look_at_discards": "Skat ansehen",
+    "later_trick_title": "Texas-Ramsch: der spätere Stich",
+    "discards_title": "Gedrückte Karten von {name}",
+    "discards_text": "Bis zur ersten Karte des zweiten Stichs darf der Alleinspieler sie ansehen.",
     "question_title": "Falsch bedient?",
     "shorten_title": "Spiel abkürzen: wie endet es?",
     "end_null_lost": "Null verloren (Stich bekommen)",
@@ -498,6 +502,10 @@ ENGLISH: dict[str, str] = {
     "party_line": "{party}:  {points} points · {tricks} tricks",
     "kontra_by": "Kontra ({name})",
     "re_by": "Re ({name})",
+    "look_at_discards": "Look at the skat",
+    "later_trick_title": "Texas Ramsch: the later trick",
+    "discards_title": "{name}'s discards",
+    "discards_text": "The declarer may look at them until the first card of the second trick.",
     "question_title": "False following?",
     "shorten_title": "Shorten the game: how does it end?",
     "end_null_lost": "Null lost (took a trick)",
@@ -666,7 +674,7 @@ def refusal_text(refusal: Any, lang: str | None = None) -> str:
 
     >>> from device.table.flow import Refusal
     >>> refusal_text(Refusal("bad_bid", "not_a_bid_value", {"value": 19}), "en")
-    '19 is not a bid value (18, 20, 22, 23, 24, 27, …)'
+    '19 is not a bid value under the ISkO (18, 20, 22, 23, 24, 27, …)'
     """
     from ui.refusal_words import refusal_words
 

@@ -7,7 +7,11 @@ A refusal (:class:`device.table.flow.Refusal`) says what happened: a ``key`` and
 position number as "Vorhand", …, see :data:`WAYS`).
 
 >>> refusal_words("not_a_bid_value", {"value": 19}, "de")
-'19 ist kein Reizwert (18, 20, 22, 23, 24, 27, …)'
+'19 ist nach der ISkO kein Reizwert (18, 20, 22, 23, 24, 27, …)'
+>>> refusal_words("not_a_bid_value", {"value": 23, "profile": "texas"}, "de")
+'23 ist im Texas-Skat kein Reizwert (18, 20, 22, 24, 27, 30, …)'
+>>> refusal_words("record_not_in_profile", {"problem_field": "bid", "shown": 23, "profile": "texas"}, "de")
+'Im Texas-Skat nicht erlaubt — Reizwert 23'
 >>> refusal_words("card_in_skat", {"card": "CJ"}, "de"), refusal_words("card_in_skat", {"card": "CJ"}, "en")
 ('Kreuz Bube liegt im Skat', 'CJ in the skat')
 """
@@ -21,6 +25,8 @@ from typing import Any
 from device.bidding import LOWEST_BID
 from device.cards import Card, Suit
 from device.games import GameType
+from device.profile import PROFILES
+from device.table.rules import bid_ladder
 from device.table.rotation import POSITION_NAMES
 
 REFUSALS_DE: dict[str, str] = {
@@ -82,11 +88,11 @@ REFUSALS_DE: dict[str, str] = {
     "no_card_expected": "Jetzt wird keine Karte erwartet ({phase|waiting})",
     "no_correction": "Es ist keine Korrektur vorgeschlagen",
     "no_declarer_trick": "Der Alleinspieler hat noch keinen Stich",
-    "no_kontra_in_profile": "Kontra und Re werden nach diesem Regelprofil nicht gespielt",
+    "no_kontra_in_profile": "Kontra und Re werden {profile|profile_in} nicht gespielt",
     "no_list": "Keine Liste offen: erst eine Liste anlegen",
     "no_next_series": "Der Laptop hat noch keine nächste Serie für diesen Tisch freigegeben",
     "no_question": "Es gibt keine offene Frage",
-    "not_a_bid_value": "{value} ist kein Reizwert (18, 20, 22, 23, 24, 27, …)",
+    "not_a_bid_value": "{value} ist {profile|profile_in} kein Reizwert ({profile|bid_examples})",
     "not_at_round_start": "Spieler kommen und gehen nur zu Beginn einer Runde (ISkO 3.1.2); diese Runde endet nach Spiel {round_ends}",
     "not_now": "Jetzt nicht möglich: {phase|phase_now}",
     "not_your_turn": "{position|position} ({player}) ist nicht an der Reihe — {speaker|bid_prompt}",
@@ -100,9 +106,11 @@ REFUSALS_DE: dict[str, str] = {
     "points_missing": "Bitte die Augen des Alleinspielers angeben",
     "question_pending": "Erst die Frage entscheiden: falsch bedient oder falsch gescannt?",
     "ramsch_not_possible": "Dieses Ramsch-Ergebnis ist nicht möglich: {error}",
+    "ramsch_later_trick": "Gleich wenige Augen: wer von {first_player} und {second_player} hatte den späteren Stich?",
     "re_by_defender": "Re sagt der Alleinspieler",
     "re_too_late": "Zu spät: Re gleich nach dem Kontra",
     "re_without_kontra": "Re gibt es nur als Antwort auf Kontra, einmal",
+    "record_not_in_profile": "{profile|profile_in_cap} nicht erlaubt — {problem_field|record_field}",
     "record_not_possible": "Dieser Spielbericht ist nicht möglich: {problem_field|record_problem}",
     "result_impossible": "Das Ergebnis ist nicht möglich: {problem}",
     "result_not_possible": "Dieses Ergebnis ist nicht möglich: {problem_field|record_problem}",
@@ -191,11 +199,11 @@ REFUSALS_EN: dict[str, str] = {
     "no_card_expected": "no card is expected now ({phase})",
     "no_correction": "no correction is proposed",
     "no_declarer_trick": "the declarer has not taken a trick yet",
-    "no_kontra_in_profile": "this rule profile has no Kontra and Re",
+    "no_kontra_in_profile": "no Kontra and Re {profile|profile_in}",
     "no_list": "no list is open: set one up first",
     "no_next_series": "the laptop has sent no next series for this table",
     "no_question": "no card is in question",
-    "not_a_bid_value": "{value!r} is not a bid value (18, 20, 22, 23, 24, 27, …)",
+    "not_a_bid_value": "{value!r} is not a bid value {profile|profile_in} ({profile|bid_examples})",
     "not_at_round_start": "players join or leave only at the start of a round (ISkO 3.1.2)",
     "not_now": "not possible now ({phase})",
     "not_your_turn": "it is not {position|position}'s turn: {speaker|bid_prompt}",
@@ -209,9 +217,11 @@ REFUSALS_EN: dict[str, str] = {
     "points_missing": "give the declarer's card points",
     "question_pending": "first decide the false-following question",
     "ramsch_not_possible": "{error}",
+    "ramsch_later_trick": "{first_player} and {second_player} tie with the fewest points: who took the later trick?",
     "re_by_defender": "only the declarer says Re",
     "re_too_late": "{error}",
     "re_without_kontra": "Re answers a Kontra, once",
+    "record_not_in_profile": "not allowed {profile|profile_in}: {problem_field} {shown!r}",
     "record_not_possible": "{error}",
     "result_impossible": "{problem|or_no_result}",
     "result_not_possible": "this result is not possible: {error}",
@@ -264,6 +274,40 @@ _RECORD_PROBLEM_DE = {
     "matadors": "Die Spitzen passen nicht zum Spiel",
     "bid": "Der Reizwert passt nicht zum Spiel",
 }
+
+
+#: "nach der ISkO", "im Texas-Skat": where a refusal says what a rule profile does not allow.
+_PROFILE_IN = {
+    "de": {"isko": "nach der ISkO", "pre1999": "nach der ISkO vor 1999", "kneipe": "nach den Kneipenregeln",
+           "texas": "im Texas-Skat"},
+    "en": {"isko": "under the ISkO", "pre1999": "under the ISkO before 1999", "kneipe": "under the pub rules",
+           "texas": "in Texas Skat"},
+}
+_PROFILE_OTHER = {"de": "nach dem Regelprofil „{name}“", "en": "under the rule profile {name!r}"}
+_FIELD_DE = {"bid": "Reizwert {shown}", "kontra": "Kontra", "re": "Re", "ouvert": "Ouvert", "hand": "Hand",
+             "bock": "Bock {shown}"}
+
+
+def _profile_in(name: Any, language: str) -> str:
+    """Where a refusal says the profile's rules apply; a refusal without one: the ISkO's."""
+    name = name or "isko"
+    return _PROFILE_IN[language].get(name) or _PROFILE_OTHER[language].format(name=name)
+
+
+def _bid_examples(name: Any) -> str:
+    """The profile's first bid values, as the screen's bid buttons start."""
+    ladder = bid_ladder(PROFILES.get(name or "isko", PROFILES["isko"]))
+    return ", ".join(str(v) for v in ladder[:6]) + ", …"
+
+
+def _record_field_de(field: Any, values: Mapping[str, Any]) -> str:
+    """A record's field as the table says it, with the value the profile does not allow."""
+    shown = values.get("shown")
+    if field == "announced" and isinstance(shown, str):
+        return f"{shown.capitalize()} angesagt"
+    if field == "game" and isinstance(shown, str):
+        return GameType.parse(shown).german
+    return _FIELD_DE.get(field, f"{field} {shown}").format(shown=shown)
 
 
 def _record_problem_de(field: Any, values: Mapping[str, Any]) -> str:
@@ -353,12 +397,18 @@ WAYS: dict[str, dict[str, Way]] = {
         "record_problem": _record_problem_de,
         "bock_status": lambda v, values: bock_status(v, values["bock_factor"], values["ramsch_games"], "de"),
         "bid_prompt": lambda v, values: bidding_prompt(values, "de"),
+        "profile_in": lambda v, _: _profile_in(v, "de"),
+        "profile_in_cap": lambda v, _: _profile_in(v, "de")[:1].upper() + _profile_in(v, "de")[1:],
+        "bid_examples": lambda v, _: _bid_examples(v),
+        "record_field": _record_field_de,
     },
     "en": {
         "position": lambda v, _: POSITION_NAMES[v],
         "follow": lambda v, _: _FOLLOW_EN[v],
         "or_no_result": lambda v, _: v or "no result",
         "bid_prompt": lambda v, values: bidding_prompt(values, "en"),
+        "profile_in": lambda v, _: _profile_in(v, "en"),
+        "bid_examples": lambda v, _: _bid_examples(v),
     },
 }
 
@@ -376,7 +426,8 @@ def refusal_words(key: str, values: Mapping[str, Any], language: str) -> str:
 
     def word(match: re.Match[str]) -> str:
         name, way = match.groups()
-        shown = ways[way](values[name], values) if way in ways else str(values[name])
+        # a value the refusal does not carry (an older one) is worded as None: "nach der ISkO"
+        shown = ways[way](values.get(name), values) if way in ways else str(values.get(name))
         worded[f"{name}__{way}"] = shown
         return "{" + f"{name}__{way}" + "}"
 

@@ -304,6 +304,9 @@ class EnterRamsch:
     skat_points: int
     last_trick: int
     pushes: int = 0
+    #: Texas-Skat: two tied for the fewest Augen and the third took the last trick: the position
+    #: of the two that took the later trick (the other wins the 10; device.table.rules).
+    later_trick: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -364,6 +364,8 @@ class RamschEntered(EventBody):
     skat_points: int
     last_trick: int
     pushes: int
+    #: Texas-Skat's tie for the fewest Augen: which of the two took the later trick (written only when given).
+    later_trick: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,7 +449,7 @@ class Event:
 
 B = TypeVar("B", bound=EventBody)
 
-_WRITTEN_WHEN_GIVEN = frozenset({"members", "member"})
+_WRITTEN_WHEN_GIVEN = frozenset({"members", "member", "later_trick"})
 """Optional fields added later that an event carries only when set: without them the event is
 the same JSON as before (an older laptop or table still reads it)."""
 

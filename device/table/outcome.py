@@ -105,7 +105,8 @@ def matador_choices(game: GameType) -> tuple[int, ...]:
 
 def overbid_null(deal: Deal) -> bool:
     """A Null declared after a bid above its value: ended at once, lost (ISkO 3.4.4)."""
-    return deal.declaration is not None and deal.bid is not None and is_overbid_null(deal.declaration, deal.bid)
+    return (deal.declaration is not None and deal.bid is not None
+            and is_overbid_null(deal.declaration, deal.bid, find_profile(deal.profile)))
 
 
 def entry_matador_choices(deal: Deal) -> tuple[int, ...]:

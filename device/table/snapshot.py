@@ -19,11 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from device.cards import Card
-from device.declaration import Declaration, Level
-from device.games import GameType
+from device.profile import find_profile
 from device.ramsch import MAX_PUSHES
 from device.scoring import ScoringSystem
-from device.table.commands import Declare
 from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
     Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
@@ -31,6 +29,7 @@ from device.table.flow import (
 from device.table.listing import ListFigures, figures, paper_rows
 from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
+from device.table.rules import declaration_variants, make_declaration, may_look_now
 from device.table.state import Deal, Phase, Row, TableState
 from device.table.views import (
     BidSaidView, BiddingView, CorrectionView, DeclarationOption, DeclarationView, EndView, ListView, PlayView,
@@ -38,7 +37,7 @@ from device.table.views import (
     SeatView, SetupView, StandingView, SyncView, TableSnapshot, TransferView, TrickView,
 )
 from device.tricks import trick_winner
-from device.value import GameResult, describe_declaration_en, is_overbid_null
+from device.value import GameResult, describe_declaration_en, is_overbid_null, null_value
 from device.variants import may_say_kontra, may_say_re
 
 __all__ = [
@@ -64,32 +63,24 @@ def _bidding(state: TableState, deal: Deal) -> BiddingView:
         speaker=options.seat,
         speaker_name=state.seating[deal.active[options.seat]], role=options.role.value,
         partner=options.partner, current=options.current, values=options.values,
-        may_hold=options.may_hold, may_pass=options.may_pass, history=history)
+        may_hold=options.may_hold, may_pass=options.may_pass, history=history, settle_values=auction.ladder[:24])
 
 
 def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
-    """Every declaration with whether it is allowed now (ISkO 3.4.4) and why not."""
-    variants: list[Declare] = []
-    for game in GameType:
-        if game.is_null:
-            variants += [Declare(game), Declare(game, hand=True), Declare(game, ouvert=True),
-                         Declare(game, hand=True, ouvert=True)]
-        else:
-            variants += [Declare(game), Declare(game, hand=True),
-                         Declare(game, hand=True, announced=Level.SCHNEIDER),
-                         Declare(game, hand=True, announced=Level.SCHWARZ),
-                         Declare(game, hand=True, ouvert=True)]
+    """Every declaration with whether it is allowed now (ISkO 3.4.4; the profile's late
+    announcements, device.table.rules) and why not."""
     options = []
     bid = deal.bid
     assert bid is not None
-    for variant in variants:
-        declaration = Declaration.make(variant.game, hand=variant.hand, ouvert=variant.ouvert, announced=variant.announced)
+    profile = find_profile(deal.profile)
+    for variant in declaration_variants(profile):
+        declaration = make_declaration(profile, variant)
         refused = option_refusal(deal, declaration)
         options.append(DeclarationOption(
             key=variant.key, label=declaration.describe_de(), game=variant.game.value, hand=declaration.hand,
             ouvert=declaration.ouvert, announced=declaration.announced.record_name,
             allowed=refused is None, refused=refused, label_en=describe_declaration_en(declaration),
-            lost_at_once=(declaration.null_value, bid) if is_overbid_null(declaration, bid) else None))
+            lost_at_once=(null_value(declaration, profile), bid) if is_overbid_null(declaration, bid, profile) else None))
     return tuple(options)
 
 
@@ -146,8 +137,17 @@ def _play(state: TableState, deal: Deal) -> PlayView:
         may_enter_result=not deal.cards_played and deal.query is None,
         may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not deal.cards_played,
         game=deal.game.value, matador_choices=matador_choices(deal.game),
-        declaration_en=describe_declaration_en(deal.declaration),
+        declaration_en=describe_declaration_en(deal.declaration), discards=_discards(state, deal),
     )
+
+
+def _discards(state: TableState, deal: Deal) -> tuple[str, ...]:
+    """The scanned discards while the declarer may look at them (the profile's rule)."""
+    assert deal.declaration is not None
+    if len(deal.skat) < 2 or not may_look_now(state.profile, skat_taken=deal.skat_taken,
+                                               cards_played=len(deal.cards_played), hand=deal.declaration.hand):
+        return ()
+    return tuple(c.code for c in deal.skat)
 
 
 def _marks(record: dict[str, object] | None) -> tuple[str, ...]:
@@ -220,7 +220,7 @@ def _overbid_null(deal: Deal) -> tuple[int, int] | None:
     """An overbid Null's value and the bid (ISkO 3.4.4), if this deal's game is one."""
     if deal.early is None or deal.early.how != "null_overbid" or deal.declaration is None or deal.bid is None:
         return None
-    return deal.declaration.null_value, deal.bid
+    return null_value(deal.declaration, find_profile(deal.profile)), deal.bid
 
 
 def _false_following_accepted(state: TableState, deal: Deal) -> QuestionView | None:

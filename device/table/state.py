@@ -30,8 +30,9 @@ from device.declaration import Declaration, Level
 from device.errors import SkatError
 from device.games import GameType
 from device.profile import BockTrigger, RuleProfile, find_profile
-from device.ramsch import RamschCounts, RamschResult, score_ramsch
+from device.ramsch import RamschResult, score_ramsch
 from device.record import score_record
+from device.table.commands import Declare
 from device.table.events import (
     BidMade, BiddingEntered, BockAdded, CardPlayed, CardWithdrawn, CorrectionApplied, CorrectionConsented,
     CorrectionProposed, CorrectionWithdrawn, Declared, Event, EventBody, FalseFollowingAccepted,
@@ -41,8 +42,9 @@ from device.table.events import (
     SkatCardAdded, SkatTaken, StepUndone,
 )
 from device.table.rotation import POSITION_NAMES, Rotation, active_seats
+from device.table.rules import entered_ramsch_counts, make_declaration, start_auction
 from device.tricks import follow_class, next_to_play, trick_winner
-from device.value import GameResult, is_overbid_null
+from device.value import GameResult, is_overbid_null, null_value
 from device.variants import BockState, bock_triggers, total_triggers
 
 __all__ = ["Correction", "Deal", "EarlyEnd", "Phase", "Row", "StateError", "TableState", "apply", "replay"]
@@ -208,17 +210,18 @@ class Deal:
         if isinstance(body, BidMade):
             return replace(deal, auction=deal.auction.apply(_auction_action(body)))
         if isinstance(body, BiddingEntered):
-            return replace(deal, auction=Auction.settled(body.position, body.value))
+            return replace(deal, auction=Auction.settled(body.position, body.value, deal.auction.ladder))
         if isinstance(body, SkatTaken):
             return replace(deal, skat_taken=True)
         if isinstance(body, SkatCardAdded):
             return replace(deal, skat=(*deal.skat, body.card))
         if isinstance(body, Declared):
-            declaration = Declaration.make(GameType.parse(body.game), hand=body.hand, ouvert=body.ouvert,
-                                           announced=Level.parse(body.announced))
-            if deal.bid is not None and is_overbid_null(declaration, deal.bid):
+            profile = find_profile(deal.profile)
+            declaration = make_declaration(profile, Declare(GameType.parse(body.game), hand=body.hand, ouvert=body.ouvert,
+                                                            announced=Level.parse(body.announced)))
+            if deal.bid is not None and is_overbid_null(declaration, deal.bid, profile):
                 # ISkO 3.4.4: the announcement stands (3.4.1) and the game is lost at once.
-                note = (f"{declaration.describe_de()} ({declaration.null_value}) nach Reizwert {deal.bid}: gewertet als "
+                note = (f"{declaration.describe_de()} ({null_value(declaration, profile)}) nach Reizwert {deal.bid}: gewertet als "
                         "das Farb- oder Grandspiel, das mit seinen Spitzen den Reizwert am knappsten erreicht")
                 return replace(deal, declaration=declaration, early=EarlyEnd("null_overbid", 0, note))
             return replace(deal, declaration=declaration)
@@ -245,9 +248,10 @@ class Deal:
         if isinstance(body, MatadorsEntered):
             return replace(deal, matadors=body.matadors)
         if isinstance(body, RamschEntered):
-            counts = RamschCounts(body.points, body.tricks, body.skat_points, body.last_trick)
-            return replace(deal, ramsch=score_ramsch(counts, find_profile(deal.profile), pushes=body.pushes,
-                                                     multiplier=deal.bock))
+            profile = find_profile(deal.profile)
+            counts = entered_ramsch_counts(body.points, body.tricks, body.skat_points, body.last_trick, body.later_trick,
+                                           profile)
+            return replace(deal, ramsch=score_ramsch(counts, profile, pushes=body.pushes, multiplier=deal.bock))
         raise StateError(f"{body.TYPE} is not a step of a game")
 
     def _false_following_accepted(self) -> Deal:
@@ -267,7 +271,8 @@ class Deal:
         return self.restart(self.steps[:-1])
 
     def restart(self, steps: Iterable[Event]) -> Deal:
-        deal = Deal(self.number, self.dealer, self.active, self.bock, self.profile)
+        deal = Deal(self.number, self.dealer, self.active, self.bock, self.profile,
+                    auction=start_auction(find_profile(self.profile)))
         for step in steps:
             deal = deal.with_step(step)
         return deal
@@ -372,7 +377,8 @@ class TableState:
         dealer = self.rotation.dealer(self.table_size)
         return Deal(number=len(self.rows) + 1, dealer=dealer, active=active_seats(dealer, self.table_size),
                     bock=self.bock.multiplier if self.bock is not None else 1,
-                    profile=self.setup.profile if self.setup is not None else "isko")
+                    profile=self.setup.profile if self.setup is not None else "isko",
+                    auction=start_auction(self.profile))
 
 
 def replay(events: Iterable[Event]) -> TableState:

@@ -71,6 +71,9 @@ class BiddingView:
     may_hold: bool
     may_pass: bool
     history: tuple[BidSaidView, ...]
+    #: The values the game screen offers to enter the bidding's outcome at once (the rule
+    #: profile's first 24 bid values: 18 … 72 by the ISkO, 18 … 80 in Texas-Skat).
+    settle_values: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +166,10 @@ class PlayView:
     game: str | None = None  # the declared game: "clubs", "spades", "hearts", "diamonds", "grand", "null"
     matador_choices: tuple[int, ...] = ()  # what a directly entered result may give: +1 "mit 1" … -n "ohne n"
     declaration_en: str = ""
+    #: The two cards the declarer laid away (scanned), while he may look at them: 001
+    #: "Texas-Skat", until the first card of the second trick (device.declaration.
+    #: may_look_at_discards); () otherwise, and always by the ISkO (3.4.8).
+    discards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

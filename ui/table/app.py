@@ -271,6 +271,9 @@ class TableApp(App):
                 self.counters.refusals.append(refusal.code)
                 if isinstance(getattr(refusal, "command", None), cmd.EnterResult):
                     self._reopen_result_entry(refusal.command)  # what was typed stays, to be corrected
+                if refusal.key == "ramsch_later_trick":  # Texas-Skat's tie: a question, not an error
+                    self.screen("ramsch").ask_later_trick(refusal.command, refusal.values)
+                    continue
                 self.hint(i18n.refusal_text(refusal), level="error")
             for event in result.events:
                 self._announce(event)

@@ -11,7 +11,7 @@ from typing import Any
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from ui.i18n import pick, question_text, tr
+from ui.i18n import card_words, pick, question_text, tr
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import game_suit, is_null
@@ -96,7 +96,7 @@ class PlayScreen(TableScreen):
     def _build_extra(self, snap: Any, play: Any) -> None:
         """Kontra/Re and "Null verloren", only when the service offers them."""
         key = (tuple(play.may_kontra), play.may_re, play.null_lost, snap.positions, play.declarer_name,
-               play.declarer, self.app.language)
+               play.declarer, self.app.language, play.discards)
         if key == self._extra_shown:
             return  # the same buttons (a card was played): keep them
         self._extra_shown = key
@@ -112,6 +112,15 @@ class PlayScreen(TableScreen):
         if play.null_lost:
             box.add_widget(make_button(tr("end_null_lost"), "null_lost", lambda: self.app.end_game("null_lost"),
                                        kind="confirm"))
+        if play.discards:  # Texas-Skat: until the second trick's first card
+            box.add_widget(make_button(tr("look_at_discards"), "look_at_discards",
+                                       lambda: self.show_discards(play)))
+
+    def show_discards(self, play: Any) -> None:
+        """The declarer's two discards, for him alone: it sends nothing (looking changes no game)."""
+        ChoicePopup(tr("discards_title", name=play.declarer_name),
+                    [Option(card_words(code), f"discard_{code}", lambda: None) for code in play.discards],
+                    text=tr("discards_text"), cols=2).open()
 
     # -- the false-following question --
 

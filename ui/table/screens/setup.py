@@ -22,8 +22,8 @@ from ui.table.widgets import TLabel, make_button
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 ROSTER_SHOWN = 5  # roster buttons beside the seats at 800×480 (two to a row, under the three controls)
 STAKES = ("0", "1/10", "1/4", "1/2", "1", "2")
-PROFILE_LABELS = {"isko": "ISkO", "kneipe": "Kneipe (Kontra, Bock, Ramsch)", "pre1999": "ISkO vor 1999"}
-PROFILE_LABELS_EN = {"isko": "ISkO", "kneipe": "Pub (Kontra, Bock, Ramsch)", "pre1999": "ISkO before 1999"}
+PROFILE_LABELS = {"isko": "ISkO", "kneipe": "Kneipe (Kontra, Bock, Ramsch)", "pre1999": "ISkO vor 1999", "texas": "Texas-Skat"}
+PROFILE_LABELS_EN = {"isko": "ISkO", "kneipe": "Pub (Kontra, Bock, Ramsch)", "pre1999": "ISkO before 1999", "texas": "Texas Skat"}
 
 
 def stake_label(stake: str) -> str:
