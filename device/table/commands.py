@@ -33,7 +33,7 @@ from device.hardware import ButtonPressed, CardScanned, ReaderStatus, UnknownCar
 __all__ = [
     "AcceptFalseFollowing", "AddBock", "Bid", "Command", "Confirm", "ConfirmList",
     "ConsentCorrection", "Declare", "EndGame", "EndHow", "EndSeries", "EnterMatadors",
-    "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "LeavePlayer", "OpenList",
+    "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "OfferGift", "DeclineGift", "AcceptGift", "PlayOn", "LeavePlayer", "OpenList",
     "NextSeriesOffered", "OpenNextSeries", "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "RejectCard", "SyncAcknowledged", "SyncStatus",
     "TakeSkat", "Undo", "WithdrawCorrection",
 ]
@@ -242,6 +242,36 @@ class Kontra:
 @dataclass(frozen=True, slots=True)
 class Re:
     """The declarer answers a Kontra with Re (club variant)."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class OfferGift:
+    """A defender says "schenken" (001 "Schenken", where the profile plays it): the first tap
+    offers, the other defender's tap agrees; then the declarer accepts or plays on. The first
+    offer comes before the first card; after "weiterspielen" they may offer Schneider."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineGift:
+    """The other defender does not agree: "wird das Spiel fortgesetzt, als ob nichts passiert wäre"."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptGift:
+    """The declarer accepts the gift: the game ends, won simple (Schneider after playing on)."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOn:
+    """The declarer refuses the gift and plays on: for Schneider, after a second offer for Schwarz."""
 
     position: int
 
@@ -463,7 +493,7 @@ def card_id(raw: str) -> str:
 
 Command: TypeAlias = (
     OpenList | JoinPlayer | LeavePlayer | Bid | Hold | Pass | TakeSkat | PushSkat | Declare
-    | EnterBidding | Kontra | Re | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
+    | EnterBidding | Kontra | Re | OfferGift | DeclineGift | AcceptGift | PlayOn | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
     | NextSeriesOffered | OpenNextSeries | RosterReceived

@@ -130,6 +130,8 @@ def declaration_fields(deal: Deal) -> dict[str, Any]:
         fields["re"] = True
     if deal.bock > 1:
         fields["bock"] = deal.bock
+    if deal.schenken is not None:  # 001 "Schenken": given, or played on after an offer
+        fields["schenken"] = deal.schenken
     return fields
 
 
@@ -180,7 +182,8 @@ def game_record(deal: Deal) -> dict[str, Any] | None:
     if not game.is_null and matadors is not None:
         record["matadors"] = matadors
     if early.how != "null_lost":
-        record["ending"] = {"by": early.how, "defender_points": got.defender_points,
+        by = "defenders_gave_up" if early.how == "gift" else early.how  # a gift: the defenders gave the game
+        record["ending"] = {"by": by, "defender_points": got.defender_points,
                             "defender_tricks": got.defender_tricks}
         if early.how.startswith("defenders_") and matadors is not None and not _needed_level_possible(deal, matadors):
             record["ending"]["level_possible"] = False

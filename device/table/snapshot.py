@@ -26,6 +26,8 @@ from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
     Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
 )
+from device.table.commands import AcceptGift, DeclineGift, OfferGift, PlayOn
+from device.table.flow_gift import gift_allowed
 from device.table.listing import ListFigures, figures, paper_rows
 from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
@@ -37,7 +39,7 @@ from device.table.views import (
     SeatView, SetupView, StandingView, SyncView, TableSnapshot, TransferView, TrickView,
 )
 from device.tricks import trick_winner
-from device.value import GameResult, describe_declaration_en, is_overbid_null, null_value
+from device.value import SCHENKEN_WORDS, GameResult, describe_declaration_en, is_overbid_null, null_value
 from device.variants import may_say_kontra, may_say_re
 
 __all__ = [
@@ -138,6 +140,11 @@ def _play(state: TableState, deal: Deal) -> PlayView:
         may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not deal.cards_played,
         game=deal.game.value, matador_choices=matador_choices(deal.game),
         declaration_en=describe_declaration_en(deal.declaration), discards=_discards(state, deal),
+        schenken=deal.schenken, gift_offers=deal.gift_offers,
+        may_offer_gift=tuple(p for p in range(3) if gift_allowed(state, OfferGift(p))),
+        may_decline_gift=tuple(p for p in range(3) if gift_allowed(state, DeclineGift(p))),
+        may_accept_gift=gift_allowed(state, AcceptGift(deal.declarer)),
+        may_play_on=gift_allowed(state, PlayOn(deal.declarer)),
     )
 
 
@@ -161,6 +168,9 @@ def _marks(record: dict[str, object] | None) -> tuple[str, ...]:
     bock = record.get("bock", 1)
     if isinstance(bock, int) and bock > 1:
         marks.append("Bock" if bock == 2 else f"Bock x{bock}")
+    gift = record.get("schenken")
+    if isinstance(gift, str) and gift in SCHENKEN_WORDS:
+        marks.append(SCHENKEN_WORDS[gift][0])
     return tuple(marks)
 
 

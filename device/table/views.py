@@ -170,6 +170,16 @@ class PlayView:
     #: "Texas-Skat", until the first card of the second trick (device.declaration.
     #: may_look_at_discards); () otherwise, and always by the ISkO (3.4.8).
     discards: tuple[str, ...] = ()
+    #: Schenken (001, where the profile plays it): where the offers stand ("weiterspielen",
+    #: "weiterspielen_schwarz", or None), who said "schenken" in the offer standing now, and the
+    #: taps the table takes now: a defender's "schenken" (offer or agree), the other defender's
+    #: "nein", the declarer's accepting or playing on.
+    schenken: str | None = None
+    gift_offers: tuple[int, ...] = ()
+    may_offer_gift: tuple[int, ...] = ()
+    may_decline_gift: tuple[int, ...] = ()
+    may_accept_gift: bool = False
+    may_play_on: bool = False
 
 
 @dataclass(frozen=True, slots=True)

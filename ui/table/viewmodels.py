@@ -450,7 +450,8 @@ def money_lines(end: Any) -> list[str]:
 
 #: What a corrected entry keeps of the old record: the declaration, Kontra/Re/Bock, and how
 #: the game ended (the table re-enters the counts only). Cards and counts are replaced.
-_KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending", "note")
+_KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending", "note", "schenken",
+                "spitze", "spitze_made")
 
 
 def corrected_record(record: dict[str, Any], *, declarer_tricks: int | None, declarer_points: int | None,
