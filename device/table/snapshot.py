@@ -39,7 +39,7 @@ from device.table.views import (
     SeatView, SetupView, StandingView, SyncView, TableSnapshot, TransferView, TrickView,
 )
 from device.tricks import trick_winner
-from device.value import SCHENKEN_WORDS, GameResult, describe_declaration_en, is_overbid_null, null_value
+from device.value import GameResult, describe_declaration_en, is_overbid_null, null_value
 from device.variants import may_say_kontra, may_say_re
 
 __all__ = [
@@ -168,9 +168,6 @@ def _marks(record: dict[str, object] | None) -> tuple[str, ...]:
     bock = record.get("bock", 1)
     if isinstance(bock, int) and bock > 1:
         marks.append("Bock" if bock == 2 else f"Bock x{bock}")
-    gift = record.get("schenken")
-    if isinstance(gift, str) and gift in SCHENKEN_WORDS:
-        marks.append(SCHENKEN_WORDS[gift][0])
     return tuple(marks)
 
 

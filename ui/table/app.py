@@ -607,6 +607,18 @@ class TableApp(App):
     def re(self, position: int) -> None:
         self.submit(cmd.Re(position))
 
+    def offer_gift(self, position: int) -> None:
+        self.submit(cmd.OfferGift(position))
+
+    def decline_gift(self, position: int) -> None:
+        self.submit(cmd.DeclineGift(position))
+
+    def accept_gift(self, position: int) -> None:
+        self.submit(cmd.AcceptGift(position))
+
+    def play_on(self, position: int) -> None:
+        self.submit(cmd.PlayOn(position))
+
     def pick_card(self, code: str) -> None:
         """A card from the on-screen picker: it stands in for the reader, so it goes the
         reader's way (the service decides whether it is a trick card or a skat card)."""

@@ -46,7 +46,8 @@ def test_given_and_accepted_is_won_simple() -> None:
     assert result.text_en.endswith("= 36, given, won +36")
     t.confirm("Carla", "Bernd")
     row = t.assert_list_entry(1, declarer="Carla", score=36, text="geschenkt")
-    assert "geschenkt" in row.marks
+    assert row.text_en.endswith("given, won +36") and row.marks == ()  # the entry's text says it, once
+    assert row.short == "Kreuz g"  # the paper list's short form
 
 
 def test_played_on_must_make_schneider() -> None:
@@ -62,7 +63,10 @@ def test_played_on_must_make_schneider() -> None:
     result = t.snap.result
     assert result is not None and result.score == 60, result.text
     assert "weitergespielt auf Schneider" in result.text
-    t.ok(Undo())
+    t.confirm("Carla", "Bernd")
+    assert t.entry(1).short == "Kreuz w S"
+    t = kneipe()
+    t.ok(OfferGift(2), OfferGift(0), PlayOn(1))
     t.ok(EnterResult(7, 85, 2))
     result = t.snap.result
     assert result is not None and result.score == -120 and not result.won, result.text

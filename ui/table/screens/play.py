@@ -37,6 +37,35 @@ class SeatPlace(BoxLayout):
     faded = BooleanProperty(False)
 
 
+def gift_marks(snap: Any, play: Any) -> list[str]:
+    """Where a Schenken stands, for the title: "Bernd schenkt", "weitergespielt auf Schneider"."""
+    marks = [tr(f"schenken_{play.schenken}")] if play.schenken else []
+    if play.gift_offers:
+        marks.append(tr("gift_offered", names=" + ".join(snap.positions[p] for p in play.gift_offers)))
+    return marks
+
+
+def gift_options(snap: Any, play: Any, app: Any) -> list[Option]:
+    """Schenken's taps (001), only those the service takes now: a defender's "schenken" (the
+    partner's agrees), the partner's "nein", the declarer's accepting or playing on."""
+    options = []
+    for position in play.may_offer_gift:
+        word = "gift_agree_by" if play.gift_offers else "gift_offer_by"
+        options.append(Option(tr(word, name=snap.positions[position]), f"gift_offer_{position}",
+                              partial(app.offer_gift, position)))
+    for position in play.may_decline_gift:
+        options.append(Option(tr("gift_decline_by", name=snap.positions[position]), f"gift_decline_{position}",
+                              partial(app.decline_gift, position)))
+    again = play.schenken is not None
+    if play.may_accept_gift:
+        options.append(Option(tr("gift_accept_schneider" if again else "gift_accept", name=play.declarer_name),
+                              "gift_accept", partial(app.accept_gift, play.declarer), kind="confirm"))
+    if play.may_play_on:
+        options.append(Option(tr("gift_play_on_schwarz" if again else "gift_play_on", name=play.declarer_name),
+                              "gift_play_on", partial(app.play_on, play.declarer)))
+    return options
+
+
 class PlayScreen(TableScreen):
     title_text = StringProperty("")
     title_suit = StringProperty("")
@@ -50,6 +79,8 @@ class PlayScreen(TableScreen):
         super().__init__(**kwargs)
         self._snap: Any = None
         self._question: ChoicePopup | None = None
+        self._gift: ChoicePopup | None = None
+        self._gift_key: tuple[Any, ...] = ()
         self._extra_shown: tuple[Any, ...] = ()  # what the Kontra/Re/Null-verloren buttons were built for
 
     def show(self, snap: Any) -> None:
@@ -57,8 +88,9 @@ class PlayScreen(TableScreen):
         play = snap.play
         if play is None:
             self._close_question()
+            self._close_gift()
             return
-        marks = [m for m, on in (("Kontra", play.kontra), ("Re", play.re)) if on]
+        marks = [m for m, on in (("Kontra", play.kontra), ("Re", play.re)) if on] + gift_marks(snap, play)
         self.title_text = (tr("game_n", n=snap.game_no) + " · " +
                            tr("plays", name=play.declarer_name, game=pick(play.declaration, play.declaration_en),
                               bid=play.bid) +
@@ -88,6 +120,7 @@ class PlayScreen(TableScreen):
         self.may_enter_result = play.may_enter_result
         self._build_extra(snap, play)
         self._show_question(play)
+        self._show_gift_answer(snap, play)
 
     def retranslate(self) -> None:
         if self._snap is not None:
@@ -96,7 +129,8 @@ class PlayScreen(TableScreen):
     def _build_extra(self, snap: Any, play: Any) -> None:
         """Kontra/Re and "Null verloren", only when the service offers them."""
         key = (tuple(play.may_kontra), play.may_re, play.null_lost, snap.positions, play.declarer_name,
-               play.declarer, self.app.language, play.discards)
+               play.declarer, self.app.language, play.discards, play.gift_offers, play.schenken,
+               play.may_offer_gift, play.may_decline_gift, play.may_accept_gift, play.may_play_on)
         if key == self._extra_shown:
             return  # the same buttons (a card was played): keep them
         self._extra_shown = key
@@ -109,18 +143,51 @@ class PlayScreen(TableScreen):
         if play.may_re:
             box.add_widget(make_button(tr("re_by", name=play.declarer_name), "re",
                                        lambda: self.app.re(play.declarer)))
+        if play.may_offer_gift and not play.gift_offers:  # Schenken: who gives opens in a window
+            box.add_widget(make_button(tr("gift"), "gift", lambda: self.show_gift(snap, play)))
         if play.null_lost:
             box.add_widget(make_button(tr("end_null_lost"), "null_lost", lambda: self.app.end_game("null_lost"),
                                        kind="confirm"))
         if play.discards:  # Texas-Skat: until the second trick's first card
             box.add_widget(make_button(tr("look_at_discards"), "look_at_discards",
                                        lambda: self.show_discards(play)))
+        box.size_hint_x = max(1.0, 0.55 * len(box.children))  # three buttons (Kontra, Kontra, Schenken) unbroken
 
     def show_discards(self, play: Any) -> None:
         """The declarer's two discards, for him alone: it sends nothing (looking changes no game)."""
         ChoicePopup(tr("discards_title", name=play.declarer_name),
                     [Option(card_words(code), f"discard_{code}", lambda: None) for code in play.discards],
                     text=tr("discards_text"), cols=2).open()
+
+    # -- Schenken --
+
+    def show_gift(self, snap: Any, play: Any) -> None:
+        """Which defender says "schenken" (the first of the two taps of an offer)."""
+        ChoicePopup(tr("gift_title"), gift_options(snap, play, self.app), text=tr("gift_text")).open()
+
+    def _show_gift_answer(self, snap: Any, play: Any) -> None:
+        """An offer waits for its answer (the partner's, then the declarer's): asked in a window
+        that stays until it is answered (a scanned card is refused meanwhile)."""
+        key = (play.gift_offers, play.schenken, self.app.language)
+        if not play.gift_offers:
+            self._close_gift()
+            return
+        if self._gift is not None and self._gift_key == key:
+            return
+        self._close_gift()
+        names = " + ".join(snap.positions[p] for p in play.gift_offers)
+        word = ("gift_answer_partner" if len(play.gift_offers) < 2 else
+                "gift_answer_declarer_schwarz" if play.schenken else "gift_answer_declarer")
+        text = tr(word, names=names)
+        self._gift, self._gift_key = ChoicePopup(tr("gift_offered", names=names), gift_options(snap, play, self.app),
+                                                 text=text, cancel=False), key
+        self._gift.bind(on_dismiss=lambda *_: setattr(self, "_gift", None))
+        self._gift.open()
+
+    def _close_gift(self) -> None:
+        if self._gift is not None:
+            popup, self._gift = self._gift, None
+            popup.dismiss()
 
     # -- the false-following question --
 
