@@ -78,6 +78,16 @@ REFUSALS_DE: dict[str, str] = {
     "gift_pending": "Erst das Schenken beantworten (annehmen oder weiterspielen)",
     "gift_too_late": "Zu spät: geschenkt wird vor der ersten Karte ({position|position} ({player}))",
     "gift_waits_for_declarer": "Beide haben geschenkt: jetzt antwortet der Alleinspieler",
+    "spitze_card_in_skat": "Spitze geht nicht: {card|card} liegt im Skat",
+    "spitze_from_cards": "Ob die Spitze gemacht wurde, zeigen hier die Karten",
+    "spitze_null": "Null hat keinen Trumpf: keine Spitze",
+    "spitze_said": "Spitze ist schon angesagt ({count})",
+    "spitze_too_late": "Spitze wird mit dem Spiel angesagt, vor der ersten Karte und vor dem Schenken",
+    "bad_spitze_count": "Spitze: 1 bis {most} Karten, nicht {count}",
+    "bad_spitze_made": "Spitze gemacht: ja oder nein",
+    "needs_spitze": "Erst angeben, ob die Spitze gemacht wurde",
+    "gift_with_spitze": "Mit Spitze wird nicht geschenkt: das Spiel wird gespielt",
+    "no_spitze_in_profile": "Spitze gibt es {profile|profile_in} nicht",
     "hand_after_skat": "Nach der Skataufnahme kein Handspiel, kein Ouvert außer Null, keine Ansage (ISkO 3.4.4)",
     "has_passed": "{position|position} ({player}) hat gepasst und reizt nicht mehr mit (ISkO 3.3.8)",
     "hold_not_asked": "{position|position} ({player}) sagt einen Wert oder passt — „ja“ sagt, wer gefragt wird",
@@ -201,6 +211,16 @@ REFUSALS_EN: dict[str, str] = {
     "gift_pending": "answer the gift first (accept or play on)",
     "gift_too_late": "too late: a game is given before the first card ({position|position} ({player}))",
     "gift_waits_for_declarer": "both have offered: the declarer answers now",
+    "spitze_card_in_skat": "no Spitze: {card} is in the skat",
+    "spitze_from_cards": "the cards show whether the Spitze was made",
+    "spitze_null": "Null has no trumps: no Spitze",
+    "spitze_said": "a Spitze is announced already ({count})",
+    "spitze_too_late": "a Spitze is announced with the game, before the first card and before a gift",
+    "bad_spitze_count": "Spitze: 1 to {most} cards, not {count}",
+    "bad_spitze_made": "Spitze made: yes or no",
+    "needs_spitze": "say first whether the Spitze was made",
+    "gift_with_spitze": "a game with a Spitze is not given: it is played",
+    "no_spitze_in_profile": "no Spitze {profile|profile_in}",
     "hand_after_skat": "no hand game after taking up the skat (ISkO 3.4.4)",
     "has_passed": "{position|position} has passed (ISkO 3.3.8)",
     "hold_not_asked": "{position|position} says a value or passes",
@@ -315,7 +335,8 @@ _FIELD_DE = {"bid": "Reizwert {shown}", "kontra": "Kontra", "re": "Re", "ouvert"
 def _profile_in(name: Any, language: str) -> str:
     """Where a refusal says the profile's rules apply; a refusal without one: the ISkO's."""
     name = name or "isko"
-    return _PROFILE_IN[language].get(name) or _PROFILE_OTHER[language].format(name=name)
+    base = str(name).partition("+")[0]  # the club profile with options ("kneipe+spitze"): its rules
+    return _PROFILE_IN[language].get(name) or _PROFILE_IN[language].get(base) or _PROFILE_OTHER[language].format(name=name)
 
 
 def _schenken_rule(name: Any) -> str:

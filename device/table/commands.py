@@ -33,7 +33,7 @@ from device.hardware import ButtonPressed, CardScanned, ReaderStatus, UnknownCar
 __all__ = [
     "AcceptFalseFollowing", "AddBock", "Bid", "Command", "Confirm", "ConfirmList",
     "ConsentCorrection", "Declare", "EndGame", "EndHow", "EndSeries", "EnterMatadors",
-    "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "OfferGift", "DeclineGift", "AcceptGift", "PlayOn", "LeavePlayer", "OpenList",
+    "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "OfferGift", "DeclineGift", "AcceptGift", "PlayOn", "AnnounceSpitze", "EnterSpitzeMade", "LeavePlayer", "OpenList",
     "NextSeriesOffered", "OpenNextSeries", "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "RejectCard", "SyncAcknowledged", "SyncStatus",
     "TakeSkat", "Undo", "WithdrawCorrection",
 ]
@@ -276,6 +276,21 @@ class PlayOn:
     position: int
 
 
+@dataclass(frozen=True, slots=True)
+class AnnounceSpitze:
+    """The declarer announces a Spitze of ``count`` lowest trumps (001 "Spitze", where the
+    profile plays it): with the declaration, before the first card."""
+
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class EnterSpitzeMade:
+    """Whether the Spitze was made, for a result typed in (the cards show it when scanned)."""
+
+    made: bool
+
+
 # --------------------------------------------------------------------------- play and result
 
 
@@ -493,7 +508,8 @@ def card_id(raw: str) -> str:
 
 Command: TypeAlias = (
     OpenList | JoinPlayer | LeavePlayer | Bid | Hold | Pass | TakeSkat | PushSkat | Declare
-    | EnterBidding | Kontra | Re | OfferGift | DeclineGift | AcceptGift | PlayOn | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
+    | EnterBidding | Kontra | Re | OfferGift | DeclineGift | AcceptGift | PlayOn
+    | AnnounceSpitze | EnterSpitzeMade | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
     | NextSeriesOffered | OpenNextSeries | RosterReceived

@@ -44,6 +44,7 @@ from device.table.events import (
     ResultEntered, SkatCardAdded, SkatTaken,
 )
 from device.table.flow_gift import GIFT_HANDLERS, gift_pending
+from device.table.flow_spitze import SPITZE_HANDLERS
 from device.table.flow_list import (
     _add_bock, _confirm, _confirm_list, _consent, _end_series, _propose_correction, _undo, _withdraw,
     refuse_if_not_in_profile, withdrawable_passed_in,
@@ -348,7 +349,7 @@ def _enter_result(state: TableState, command: EnterResult) -> Decision:
     if not deal.game.is_null and command.declarer_points is None:
         raise Refuse("bad_result", "points_missing")
     entered = ResultEntered(command.declarer_points, command.declarer_tricks, matadors)
-    trial = replace(deal, entered=entered, matadors=matadors)
+    trial = replace(deal, entered=entered, matadors=matadors, spitze_made=True if deal.spitze else None)  # asked next
     record = game_record(trial)
     assert record is not None
     try:
@@ -449,5 +450,5 @@ _HANDLERS: dict[type, Callable[[TableState, Any], Decision]] = {
     ProposeCorrection: _propose_correction, ConsentCorrection: _consent, WithdrawCorrection: _withdraw,
     EndSeries: _end_series, ConfirmList: _confirm_list,
     ButtonPressed: _button, CardScanned: _scanned, UnknownCardScanned: _unknown_card,
-    **GIFT_HANDLERS,
+    **GIFT_HANDLERS, **SPITZE_HANDLERS,
 }

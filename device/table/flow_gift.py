@@ -58,6 +58,8 @@ def _offer(state: TableState, command: OfferGift) -> Decision:
         raise Refuse("not_allowed", "gift_waits_for_declarer")
     if deal.schenken == "weiterspielen_schwarz":
         raise Refuse("not_allowed", "gift_after_schwarz")
+    if deal.spitze:
+        raise Refuse("not_allowed", "gift_with_spitze")
     if deal.schenken is None and deal.cards_played:
         raise Refuse("too_late", "gift_too_late", **who)
     return Decision(events=(SchenkenSaid(position, "offer"),))

@@ -209,8 +209,11 @@ _SCHENKEN_SHORT = {"geschenkt": ("g", "g"), "schneider_geschenkt": ("S g", "S g"
 
 
 def _result_short(result: GameResult, english: bool) -> str:
-    """The game's short form, with how a Schenken ended ("Kreuz g": geschenkt)."""
+    """The game's short form, with a Spitze ("Herz Sp", "Herz Sp3") and how a Schenken ended ("Kreuz g": geschenkt)."""
     short = game_short(result.declaration, english=english)
+    spitze = sum(1 for level in result.levels if level in ("Spitze", "Musik"))
+    if spitze:  # 001 "Spitze" (levels per card: the Århus Musik counts two)
+        short += " Sp" + (str(spitze) if spitze > 1 else "")
     if result.schenken:
         short += " " + _SCHENKEN_SHORT[result.schenken][english]
     return short

@@ -28,6 +28,7 @@ from device.table.flow import (
 )
 from device.table.commands import AcceptGift, DeclineGift, OfferGift, PlayOn
 from device.table.flow_gift import gift_allowed
+from device.table.flow_spitze import spitze_choices, spitze_lost
 from device.table.listing import ListFigures, figures, paper_rows
 from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
@@ -40,7 +41,7 @@ from device.table.views import (
 )
 from device.tricks import trick_winner
 from device.value import GameResult, describe_declaration_en, is_overbid_null, null_value
-from device.variants import may_say_kontra, may_say_re
+from device.variants import may_say_kontra, may_say_re, spitze_cards
 
 __all__ = [
     "BidSaidView", "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
@@ -145,6 +146,8 @@ def _play(state: TableState, deal: Deal) -> PlayView:
         may_decline_gift=tuple(p for p in range(3) if gift_allowed(state, DeclineGift(p))),
         may_accept_gift=gift_allowed(state, AcceptGift(deal.declarer)),
         may_play_on=gift_allowed(state, PlayOn(deal.declarer)),
+        spitze=deal.spitze, spitze_cards=tuple(c.code for c in spitze_cards(deal.game, deal.spitze)) if deal.spitze else (),
+        spitze_lost=spitze_lost(deal), spitze_choices=spitze_choices(state, deal),
     )
 
 
@@ -196,7 +199,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         return ResultView("", None, None, None, (), None, None, False, 1, _marks(shown.record), ending,
                           shown.needs_matadors, entry_matador_choices(deal), shown.problem, tuple(names), to_confirm,
                           may_confirm, may_add_skat, game=deal.game.value, declarer_name=declarer,
-                          false_following=false_following, overbid_null=overbid_null)
+                          false_following=false_following, overbid_null=overbid_null, needs_spitze=shown.needs_spitze)
     result = shown.scored.result
     shown_by_cards = shown.scored.false_following
     revoke = None

@@ -39,6 +39,7 @@ from device.table.events import (
     FalseFollowingQueried, GameEnded, GameRecorded, KontraSaid, ListClosed, ListConfirmed,
     ListOpened, MatadorsEntered, PassedIn, PassedInWithdrawn, PlayerJoined, PlayerLeft,
     RamschEntered, RamschRecorded, ReSaid, ResultConfirmed, ResultEntered, SchenkenSaid, SeriesEnded,
+    SpitzeAnnounced, SpitzeMadeEntered,
     SkatCardAdded, SkatTaken, StepUndone,
 )
 from device.table.rotation import POSITION_NAMES, Rotation, active_seats
@@ -103,6 +104,10 @@ class Deal:
     #: offers ended so far (a device.variants.Schenken value: "weiterspielen" … "geschenkt"), or None.
     gift_offers: tuple[int, ...] = ()
     schenken: str | None = None
+    #: Spitze (001): how many lowest trumps the declarer announced (0: none), and for a result
+    #: typed in whether it was made (None: not said; the cards show it when scanned).
+    spitze: int = 0
+    spitze_made: bool | None = None
     tricks: tuple[tuple[Card, ...], ...] = ()
     trick: tuple[Card, ...] = ()
     query: FalseFollowingQueried | None = None
@@ -235,6 +240,10 @@ class Deal:
             return replace(deal, re=body.position)
         if isinstance(body, SchenkenSaid):
             return deal._schenken_step(body)
+        if isinstance(body, SpitzeAnnounced):
+            return replace(deal, spitze=body.count)
+        if isinstance(body, SpitzeMadeEntered):
+            return replace(deal, spitze_made=body.made)
         if isinstance(body, CardPlayed):
             trick = (*deal.trick, body.card)
             if len(trick) == 3:

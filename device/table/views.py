@@ -180,6 +180,13 @@ class PlayView:
     may_decline_gift: tuple[int, ...] = ()
     may_accept_gift: bool = False
     may_play_on: bool = False
+    #: Spitze (001, where the profile plays it): the count announced (0: none), its cards
+    #: (the lowest trump first), whether the cards scanned so far show it lost, and the counts
+    #: the declarer may still announce now (before the first card).
+    spitze: int = 0
+    spitze_cards: tuple[str, ...] = ()
+    spitze_lost: bool = False
+    spitze_choices: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +224,8 @@ class ResultView:
     false_following: QuestionView | None = None
     revoke: tuple[int, str] | None = None
     overbid_null: tuple[int, int] | None = None
+    #: A result typed in with a Spitze announced: the screen asks whether it was made.
+    needs_spitze: bool = False
 
 
 @dataclass(frozen=True, slots=True)
