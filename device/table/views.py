@@ -258,6 +258,8 @@ class RowView:
     tops: int | None = None  # Spitzen, signed: +2 "mit 2", -3 "ohne 3"
     levels: int | None = None  # Gewinnstufen beyond the Spitzen
     game_points: tuple[int | None, ...] = ()  # per list player: running game points where this row changed them
+    pot_note: str = ""  # what the entry moved in the pot ("Einsatz 3 × 10, Carla zahlt 10 ein: 40"), where one is played
+    pot_note_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +288,10 @@ class ListView:
     classic: tuple[int, ...]
     won: tuple[int, ...]
     lost: tuple[int, ...]
+    #: The pot (001 "Spiel um einen Pot", where the profile plays it): what is in it now and
+    #: each list player's net (+ took out, - paid in); None without a pot.
+    pot: int | None = None
+    pot_net: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +327,11 @@ class EndView:
     confirmed: tuple[str, ...]
     waiting_for: tuple[str, ...]
     closed: bool
+    #: The pot at the end (where the profile plays one): each player's net in points once what
+    #: is left goes back in equal shares, and in coins (already in ``amounts`` and ``transfers``).
+    pot_net: tuple[int, ...] = ()
+    pot_amounts: tuple[int, ...] = ()
+    pot_left: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -619,6 +619,12 @@ class TableApp(App):
     def play_on(self, position: int) -> None:
         self.submit(cmd.PlayOn(position))
 
+    def announce_spitze(self, count: int) -> None:
+        self.submit(cmd.AnnounceSpitze(count))
+
+    def enter_spitze_made(self, made: bool) -> None:
+        self.submit(cmd.EnterSpitzeMade(made))
+
     def pick_card(self, code: str) -> None:
         """A card from the on-screen picker: it stands in for the reader, so it goes the
         reader's way (the service decides whether it is a trick card or a skat card)."""

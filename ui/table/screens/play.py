@@ -11,6 +11,8 @@ from typing import Any
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from device.games import GameType
+from device.variants import spitze_cards
 from ui.i18n import card_words, pick, question_text, tr
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
@@ -38,11 +40,22 @@ class SeatPlace(BoxLayout):
 
 
 def gift_marks(snap: Any, play: Any) -> list[str]:
-    """Where a Schenken stands, for the title: "Bernd schenkt", "weitergespielt auf Schneider"."""
-    marks = [tr(f"schenken_{play.schenken}")] if play.schenken else []
+    """Where a Spitze and a Schenken stand, for the title: "Spitze 3", "Spitze verloren",
+    "Schenken: Bernd", "auf Schneider"."""
+    marks = []
+    if play.spitze:
+        marks.append(tr("spitze_lost" if play.spitze_lost else "spitze_n" if play.spitze > 1 else "spitze",
+                        n=play.spitze))
+    if play.schenken:
+        marks.append(tr(f"schenken_{play.schenken}"))
     if play.gift_offers:
         marks.append(tr("gift_offered", names=" + ".join(snap.positions[p] for p in play.gift_offers)))
     return marks
+
+
+def spitze_cards_of(play: Any, count: int) -> tuple[str, ...]:
+    """The ``count`` lowest trumps of the declared game, the lowest first (as device.variants.spitze_cards)."""
+    return tuple(c.code for c in spitze_cards(GameType(play.game), count))
 
 
 def gift_options(snap: Any, play: Any, app: Any) -> list[Option]:
@@ -130,7 +143,8 @@ class PlayScreen(TableScreen):
         """Kontra/Re and "Null verloren", only when the service offers them."""
         key = (tuple(play.may_kontra), play.may_re, play.null_lost, snap.positions, play.declarer_name,
                play.declarer, self.app.language, play.discards, play.gift_offers, play.schenken,
-               play.may_offer_gift, play.may_decline_gift, play.may_accept_gift, play.may_play_on)
+               play.may_offer_gift, play.may_decline_gift, play.may_accept_gift, play.may_play_on,
+               play.spitze_choices)
         if key == self._extra_shown:
             return  # the same buttons (a card was played): keep them
         self._extra_shown = key
@@ -143,6 +157,8 @@ class PlayScreen(TableScreen):
         if play.may_re:
             box.add_widget(make_button(tr("re_by", name=play.declarer_name), "re",
                                        lambda: self.app.re(play.declarer)))
+        if play.spitze_choices:  # Spitze: with the declaration, before the first card
+            box.add_widget(make_button(tr("spitze"), "spitze", lambda: self.show_spitze(play)))
         if play.may_offer_gift and not play.gift_offers:  # Schenken: who gives opens in a window
             box.add_widget(make_button(tr("gift"), "gift", lambda: self.show_gift(snap, play)))
         if play.null_lost:
@@ -159,7 +175,13 @@ class PlayScreen(TableScreen):
                     [Option(card_words(code), f"discard_{code}", lambda: None) for code in play.discards],
                     text=tr("discards_text"), cols=2).open()
 
-    # -- Schenken --
+    # -- Spitze and Schenken --
+
+    def show_spitze(self, play: Any) -> None:
+        """How many lowest trumps the declarer's Spitze takes the last tricks with (001)."""
+        options = [Option(tr("spitze_count", n=n, cards=", ".join(card_words(c) for c in spitze_cards_of(play, n))),
+                          f"spitze_{n}", partial(self.app.announce_spitze, n)) for n in play.spitze_choices]
+        ChoicePopup(tr("spitze_title", name=play.declarer_name), options, text=tr("spitze_text")).open()
 
     def show_gift(self, snap: Any, play: Any) -> None:
         """Which defender says "schenken" (the first of the two taps of an offer)."""
