@@ -368,6 +368,8 @@ def stand_lines(view: Any) -> list[StandLine]:
     if view.system != "classic":
         lines.append(StandLine(scoring_label(view.system),
                                tuple(total_text(t) for t in view.totals), True))
+    if getattr(view, "pot", None) is not None:  # 001 "Spiel um einen Pot": what each took out or paid in
+        lines.append(StandLine(tr("pot_line", content=view.pot), tuple(signed(n) for n in view.pot_net), False))
     return lines
 
 
@@ -437,12 +439,17 @@ def standing_lines(end: Any, view: Any) -> list[StandingLine]:
                          total_text(classic.get(s.name, 0)), total_text(s.total)) for s in end.ranking]
 
 
-def money_lines(end: Any) -> list[str]:
+def money_lines(end: Any, players: Sequence[str] = ()) -> list[str]:
     """Every payment of the settlement, one line each ("Dieter zahlt Bernd 0,24 €"), or
-    "Niemand zahlt" when the stake is set and nobody owes; nothing without a stake."""
+    "Niemand zahlt" when the stake is set and nobody owes; nothing without a stake. With a pot
+    (``players``: the list's, in order) a line first says what each took out or paid in."""
+    pot = []
+    if getattr(end, "pot_net", ()) and players:  # 001 "Spiel um einen Pot": paid out with the game points
+        pot = [tr("pot_paid_out", left=end.pot_left,
+                  shares=", ".join(f"{name} {signed(n)}" for name, n in zip(players, end.pot_net)))]
     if end.transfers:  # the amount never breaks from its € sign
-        return [transfer_text(t).replace(" €", "\u00a0€") for t in end.transfers]
-    return [tr("nobody_pays")] if end.stake not in ("", "0") else []
+        return pot + [transfer_text(t).replace(" €", "\u00a0€") for t in end.transfers]
+    return pot + ([tr("nobody_pays")] if end.stake not in ("", "0") else [])
 
 
 # --------------------------------------------------------------------------- corrections

@@ -283,10 +283,16 @@ class SetupScreen(TableScreen):
         self._build()
 
     def set_value(self, field: str, value: str) -> None:
+        again = field == "profile" and value == CLUB_PROFILE and self.profile == value
         setattr(self, field, value)
         self._build()
-        if field == "profile" and value == CLUB_PROFILE:
+        if again:  # the club profile tapped again: its options (001 "Spitze", "Ouvert-Spiele", Pot)
             self.show_club_options()
+        elif field == "profile" and value == CLUB_PROFILE:
+            self.app.hint(tr("club_options_hint", chosen=self._chosen_words()), "info")
+
+    def _chosen_words(self) -> str:
+        return ", ".join(tr(f"club_option_{n}") for n in CLUB_OPTIONS if n in self._club_options) or tr("club_options_none")
 
     def show_club_options(self) -> None:
         """The choices the rule text offers the club profile (001 "Spitze", "Ouvert-Spiele",
