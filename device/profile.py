@@ -683,6 +683,16 @@ def _with_options(name: str) -> RuleProfile:
     return PROFILES[CLUB_PROFILE].with_(**changes)
 
 
+def base_name(name: str) -> str:
+    """The registered profile a name stands for: "kneipe" for "kneipe+spitze+pot" (for a check
+    such as "does the table offer it": the options are the club profile's own).
+
+    >>> base_name("kneipe+pot"), base_name("texas")
+    ('kneipe', 'texas')
+    """
+    return name.partition("+")[0]
+
+
 def club_profile_name(options: list[str] | tuple[str, ...] | frozenset[str]) -> str:
     """The club profile's name with ``options`` ("kneipe", "kneipe+spitze+pot").
 

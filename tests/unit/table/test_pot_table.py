@@ -60,3 +60,20 @@ def test_a_grand_hand_lost_doubles_the_pot() -> None:
     listed = t.snap.list
     assert listed is not None and listed.pot == 60 and listed.pot_net == (-10, -10, -40)
     assert t.entry(1).pot_note == "Einsatz 3 × 10, Carla verdoppelt den Pot: 60"
+
+
+def test_the_ouvert_options_score_as_the_text_says() -> None:
+    """001 "Ouvert-Spiele": "Einige Spieler bewerten Spiele, die als Ouvert gespielt werden, mit
+    dem doppelten Wert"; "Dies fügt dem Spielwert einen zusätzlichen Multiplikator hinzu"."""
+    t = Table("Anna", "Bernd", "Carla", profile="kneipe+ouvert_doubles")
+    t.say("M 18", "V passe", "H passe")
+    t.declare("grand/hand/ouvert")
+    t.ok(EnterResult(10, 120, 2))
+    result = t.snap.result
+    assert result is not None and result.score == 384 and "ouvert doppelt 16" in result.text, result.text
+    t = Table("Anna", "Bernd", "Carla", profile="kneipe+ouvert_any")
+    t.say("M 18", "V passe", "H passe")
+    t.declare("clubs/hand/ouvert")
+    t.ok(EnterResult(10, 120, 2))
+    result = t.snap.result
+    assert result is not None and result.score == 108 and "ouvert 9" in result.text, result.text
