@@ -628,10 +628,12 @@ PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, 
 TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999", "texas")
 
 
-#: The choices the rule text offers the club profile, as options of the table's setup: Spitze
-#: (001 "Spitze": one or more lowest trumps), any game ouvert for one level more or ouvert
+#: The choices the rule text offers the club profile, as options of the table's setup: the
+#: automatic gift (001 "Schenken": Karo at 18, Karo or Herz at 20), Spitze (001 "Spitze": one
+#: or more lowest trumps), any game ouvert for one level more or ouvert
 #: doubling the value (001 "Ouvert-Spiele"), and the pot (001 "Spiel um einen Pot").
 CLUB_OPTIONS: dict[str, dict[str, object]] = {
+    "auto_gift": {"schenken_rules": SchenkenRules(automatic=True)},
     "spitze": {"spitze": True, "spitze_rules": SpitzeRules(max_cards=11)},
     "ouvert_any": {"ouvert_any": True},
     "ouvert_doubles": {"ouvert_doubles": True},
@@ -652,7 +654,7 @@ def find_profile(name: str) -> RuleProfile:
     >>> find_profile("isko+pot")
     Traceback (most recent call last):
     ...
-    device.profile.ProfileError: 'isko+pot': options (spitze, ouvert_any, ouvert_doubles, pot) belong to the club profile 'kneipe'
+    device.profile.ProfileError: 'isko+pot': options (auto_gift, spitze, ouvert_any, ouvert_doubles, pot) belong to the club profile 'kneipe'
     """
     found = PROFILES.get(name)
     if found is not None:

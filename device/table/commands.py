@@ -33,7 +33,7 @@ from device.hardware import ButtonPressed, CardScanned, ReaderStatus, UnknownCar
 __all__ = [
     "AcceptFalseFollowing", "AddBock", "Bid", "Command", "Confirm", "ConfirmList",
     "ConsentCorrection", "Declare", "EndGame", "EndHow", "EndSeries", "EnterMatadors",
-    "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "OfferGift", "DeclineGift", "AcceptGift", "PlayOn", "AnnounceSpitze", "EnterSpitzeMade", "LeavePlayer", "OpenList",
+    "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "OfferGift", "DeclineGift", "AcceptGift", "PlayOn", "AutomaticGift", "AnnounceSpitze", "EnterSpitzeMade", "LeavePlayer", "OpenList",
     "NextSeriesOffered", "OpenNextSeries", "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "RejectCard", "SyncAcknowledged", "SyncStatus",
     "TakeSkat", "Undo", "WithdrawCorrection",
 ]
@@ -277,6 +277,14 @@ class PlayOn:
 
 
 @dataclass(frozen=True, slots=True)
+class AutomaticGift:
+    """The game is given without asking (001 "Schenken": "Wenn der Reiz 18 und das Spiel Karo
+    ist bzw. der Reiz 20 und das Spiel Karo oder Herz ist, wird das Spiel automatisch von den
+    Gegnern aufgegeben", unless Kontra or an announcement), where the profile's option says so:
+    tapped before the first card when nobody says Kontra."""
+
+
+@dataclass(frozen=True, slots=True)
 class AnnounceSpitze:
     """The declarer announces a Spitze of ``count`` lowest trumps (001 "Spitze", where the
     profile plays it): with the declaration, before the first card."""
@@ -508,7 +516,7 @@ def card_id(raw: str) -> str:
 
 Command: TypeAlias = (
     OpenList | JoinPlayer | LeavePlayer | Bid | Hold | Pass | TakeSkat | PushSkat | Declare
-    | EnterBidding | Kontra | Re | OfferGift | DeclineGift | AcceptGift | PlayOn
+    | EnterBidding | Kontra | Re | OfferGift | DeclineGift | AcceptGift | PlayOn | AutomaticGift
     | AnnounceSpitze | EnterSpitzeMade | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus

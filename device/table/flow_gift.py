@@ -11,6 +11,11 @@ The first offer comes before the first card ("zu Beginn des Spiels"); the second
 while the game is played on. A Null game can only be given. A game the declarer could not
 accept (the gift is worth less than his bid: he must play on) is refused at the accept, naming
 why. A card scanned while an offer waits for its answer is refused until it is answered.
+
+With the club option ``auto_gift`` (001: "Einige Spieler handhaben dies folgendermaßen") a Karo
+at 18 and a Karo or Herz at 20 are given without asking, unless Kontra was said or the declarer
+announced more (:class:`AutomaticGift`, tapped before the first card: the table cannot know
+that nobody will say Kontra).
 """
 
 from __future__ import annotations
@@ -21,15 +26,16 @@ from typing import Any
 
 from device.errors import RecordError
 from device.record import score_record
-from device.table.commands import AcceptGift, DeclineGift, OfferGift, PlayOn
+from device.table.commands import AcceptGift, AutomaticGift, DeclineGift, OfferGift, PlayOn
 from device.table.decision import Decision, Refuse, _deal, _player, _position
 from device.table.events import SchenkenSaid
 from device.table.outcome import game_record
 from device.table.state import Deal, EarlyEnd, Phase, TableState
+from device.variants import is_automatic_gift
 
 __all__ = ["GIFT_HANDLERS", "gift_allowed", "gift_pending"]
 
-GiftCommand = OfferGift | DeclineGift | AcceptGift | PlayOn
+GiftCommand = OfferGift | DeclineGift | AcceptGift | PlayOn | AutomaticGift
 
 
 def gift_pending(deal: Deal) -> bool:
@@ -37,7 +43,7 @@ def gift_pending(deal: Deal) -> bool:
     return bool(deal.gift_offers)
 
 
-def _start(state: TableState, command: GiftCommand) -> tuple[Deal, int]:
+def _start(state: TableState, command: OfferGift | DeclineGift | AcceptGift | PlayOn) -> tuple[Deal, int]:
     deal = _deal(state, Phase.PLAYING)
     if not state.profile.schenken:
         raise Refuse("not_in_profile", "no_schenken_in_profile", profile=state.profile.name)
@@ -105,6 +111,20 @@ def _play_on(state: TableState, command: PlayOn) -> Decision:
     return Decision(events=(SchenkenSaid(position, "play_on"),))
 
 
+def _automatic(state: TableState, command: AutomaticGift) -> Decision:
+    deal = _deal(state, Phase.PLAYING)
+    profile = state.profile
+    if not (profile.schenken and profile.schenken_rules.automatic):
+        raise Refuse("not_in_profile", "no_automatic_gift_in_profile", profile=profile.name)
+    assert deal.declaration is not None and deal.bid is not None
+    if deal.cards_played or deal.gift_offers or deal.schenken is not None:
+        raise Refuse("too_late", "automatic_gift_too_late")
+    if not is_automatic_gift(deal.declaration, deal.bid, kontra=deal.kontra is not None, spitze=deal.spitze,
+                             profile=profile):
+        raise Refuse("not_allowed", "not_an_automatic_gift", bid=deal.bid)
+    return Decision(events=(SchenkenSaid(deal.declarer if deal.declarer is not None else 0, "automatic"),))
+
+
 def gift_allowed(state: TableState, command: GiftCommand) -> bool:
     """Whether the table would take ``command`` now (for showing its button)."""
     try:
@@ -114,4 +134,4 @@ def gift_allowed(state: TableState, command: GiftCommand) -> bool:
     return True
 
 
-GIFT_HANDLERS: dict[type, Callable[[TableState, Any], Decision]] = {OfferGift: _offer, DeclineGift: _decline, AcceptGift: _accept, PlayOn: _play_on}
+GIFT_HANDLERS: dict[type, Callable[[TableState, Any], Decision]] = {AutomaticGift: _automatic, OfferGift: _offer, DeclineGift: _decline, AcceptGift: _accept, PlayOn: _play_on}

@@ -27,7 +27,7 @@ from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
     Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
 )
-from device.table.commands import AcceptGift, DeclineGift, OfferGift, PlayOn
+from device.table.commands import AcceptGift, AutomaticGift, DeclineGift, OfferGift, PlayOn
 from device.table.flow_gift import gift_allowed
 from device.table.flow_spitze import spitze_choices, spitze_lost
 from device.table.listing import ListFigures, figures, paper_rows
@@ -148,6 +148,7 @@ def _play(state: TableState, deal: Deal) -> PlayView:
         may_decline_gift=tuple(p for p in range(3) if gift_allowed(state, DeclineGift(p))),
         may_accept_gift=gift_allowed(state, AcceptGift(deal.declarer)),
         may_play_on=gift_allowed(state, PlayOn(deal.declarer)),
+        may_automatic_gift=gift_allowed(state, AutomaticGift()),
         spitze=deal.spitze, spitze_cards=tuple(c.code for c in spitze_cards(deal.game, deal.spitze)) if deal.spitze else (),
         spitze_lost=spitze_lost(deal), spitze_choices=spitze_choices(state, deal),
     )

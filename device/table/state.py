@@ -277,6 +277,8 @@ class Deal:
         if body.what == "decline":
             return replace(self, gift_offers=())
         again = self.schenken is not None
+        if body.what == "automatic":  # 001: given without asking (Karo at 18, Karo or Herz at 20)
+            return replace(self, gift_offers=(), schenken="geschenkt", early=EarlyEnd("gift", len(self.tricks)))
         if body.what == "accept":
             outcome = "schneider_geschenkt" if again else "geschenkt"
             return replace(self, gift_offers=(), schenken=outcome, early=EarlyEnd("gift", len(self.tricks)))

@@ -180,6 +180,7 @@ class PlayView:
     may_decline_gift: tuple[int, ...] = ()
     may_accept_gift: bool = False
     may_play_on: bool = False
+    may_automatic_gift: bool = False  # the club option auto_gift: Karo at 18, Karo or Herz at 20, no Kontra
     #: Spitze (001, where the profile plays it): the count announced (0: none), its cards
     #: (the lowest trump first), whether the cards scanned so far show it lost, and the counts
     #: the declarer may still announce now (before the first card).

@@ -2,8 +2,9 @@
 table window, under Xvfb: the setup's Kneipe tapped again opens its options (Spitze, Pot);
 Carla announces a Spitze and plays a Grand from scanned cards, the last trick with the Karo-Bube
 (192); Anna's Herz typed in with a Spitze of three is asked and not made (lost −100, she pays
-into the pot); Bernd loses a Grand Hand and doubles the pot; the list shows the pot; the end of
-the series pays it out with the game points.
+into the pot); Bernd loses a Grand Hand and doubles the pot; Carla's Karo at 18 is given
+automatically (the option auto_gift); the list shows the pot; the end of the series pays it out
+with the game points.
 Screenshots: tests/artifacts/screens/<size>/options-*.png."""
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def setup(size: str) -> list[str]:
         "tap profile_kneipe",
         "expect_text \"nochmals antippen\"",
         "tap profile_kneipe",
-        "tap option_spitze", "tap option_pot",
+        "tap option_auto_gift", "tap option_spitze", "tap option_pot",
         "expect_text \"✔ Spitze (auch mehrere)\"", "expect_text \"✔ Pot (Pinke)\"",
         f"screenshot options-01-club-options-{size}",
         "tap options_done",
@@ -75,6 +76,19 @@ def options_steps(size: str) -> list[str]:
         "wait_screen result",
         "tap confirm_1", "tap confirm_0",
         "wait_screen game",
+        # 4. Anna deals: Carla plays Karo at 18: given without asking (nobody says Kontra)
+        "tap bid_18", "tap pass", "tap pass",
+        "wait_screen declare", "tap take_skat", "card C7", "card S7", "tap picker_done",
+        "tap game_diamonds", "tap declare", "wait_screen play",
+        f"screenshot options-054-play-buttons-{size}",
+        "tap gift",
+        "expect_text \"Geschenkt (automatisch)\"",
+        f"screenshot options-055-automatic-gift-{size}",
+        "tap automatic_gift",
+        "wait_screen result", "tap matadors_p1",
+        "expect_text \"Carla: Karo mit 1, Spiel 2 = 18, geschenkt, gewonnen +18\"",
+        "tap confirm_2", "tap confirm_0",
+        "wait_screen game",
         "tap list", "wait_screen list",
         "expect_text \"Pot (drin: 80)\"", "expect_text \"Grand Sp\"", "expect_text \"Herz Sp3\"",
         f"screenshot options-06-list-pot-{size}",
@@ -85,7 +99,7 @@ def options_steps(size: str) -> list[str]:
         "tap end_series", "tap end_series_yes",
         "wait_screen end",
         "expect_text \"Pot (80 zurück in gleichen Teilen): Anna +7, Bernd −23, Carla +16\"",
-        "expect_text \"Bernd zahlt Carla 4,03\"", "expect_text \"Anna zahlt Carla 2,41\"",
+        "expect_text \"Bernd zahlt Carla 4,21\"", "expect_text \"Anna zahlt Carla 2,59\"",
         f"screenshot options-08-end-pot-paid-out-{size}",
     ]
 
@@ -98,7 +112,8 @@ def evening(display: str, request: pytest.FixtureRequest):  # type: ignore[no-un
 def test_the_options_spitze_and_the_pot_through_the_window(evening) -> None:  # type: ignore[no-untyped-def]
     assert evening.sent("tap options_done") == []  # the options are the setup's, sent with the list
     assert evening.sent("tap setup_next", 2)[0].startswith("OpenList(")
-    assert "profile='kneipe+spitze+pot'" in evening.sent("tap setup_next", 2)[0]
+    assert "profile='kneipe+auto_gift+spitze+pot'" in evening.sent("tap setup_next", 2)[0]
+    assert evening.sent("tap automatic_gift") == ["AutomaticGift()"]
     assert evening.sent("tap spitze_1") == ["AnnounceSpitze(count=1)"]
     assert evening.sent("tap spitze_made_no") == ["EnterSpitzeMade(made=False)"]
     assert evening.report[-1]["screen"] == "end"

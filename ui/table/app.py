@@ -619,6 +619,9 @@ class TableApp(App):
     def play_on(self, position: int) -> None:
         self.submit(cmd.PlayOn(position))
 
+    def automatic_gift(self) -> None:
+        self.submit(cmd.AutomaticGift())
+
     def announce_spitze(self, count: int) -> None:
         self.submit(cmd.AnnounceSpitze(count))
 

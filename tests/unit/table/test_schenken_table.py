@@ -7,7 +7,7 @@ from __future__ import annotations
 from device.cards import Card
 from device.hardware import CardScanned
 from device.table.commands import (
-    AcceptGift, Confirm, ConsentCorrection, DeclineGift, EnterMatadors, EnterResult, OfferGift, PlayOn, ProposeCorrection,
+    AcceptGift, AutomaticGift, Confirm, ConsentCorrection, Kontra, DeclineGift, EnterMatadors, EnterResult, OfferGift, PlayOn, ProposeCorrection,
     Undo,
 )
 from device.table.state import Phase
@@ -175,3 +175,29 @@ def test_a_correction_makes_a_played_game_a_gift() -> None:
     t.ok(ProposeCorrection(1, gift, 2, 0), ConsentCorrection(1), ConsentCorrection(2))
     row = t.assert_list_entry(1, declarer="Carla", score=36, text="geschenkt")
     assert row.corrected
+
+
+def test_the_automatic_gift_of_the_club_option() -> None:
+    """001: "Wenn der Reiz 18 und das Spiel Karo ist bzw. der Reiz 20 und das Spiel Karo oder Herz
+    ist, wird das Spiel automatisch von den Gegnern aufgegeben ... es sei denn die Gegner sagen
+    Kontra oder der Alleinspieler macht eine zusätzliche Ansage (z. B. Ouvert oder Spitze)"."""
+    t = Table("Anna", "Bernd", "Carla", profile="kneipe+auto_gift")
+    t.say("M 20", "V passe", "H passe")
+    t.take_skat()
+    t.declare("hearts")
+    play = t.snap.play
+    assert play is not None and play.may_automatic_gift
+    t.ok(AutomaticGift(), EnterMatadors(1))
+    result = t.snap.result
+    assert result is not None and result.text == "Carla: Herz mit 1, Spiel 2 = 20, geschenkt, gewonnen +20"
+
+    t = Table("Anna", "Bernd", "Carla", profile="kneipe+auto_gift")
+    t.say("M 20", "V passe", "H passe")
+    t.take_skat()
+    t.declare("hearts")
+    t.ok(Kontra(0))
+    assert not t.snap.play.may_automatic_gift  # type: ignore[union-attr]
+    assert "ohne Kontra" in german(t.refused(AutomaticGift(), "not_allowed"))
+
+    t = kneipe()  # Kreuz at 18: never automatic; and the plain club profile has no automatic gift
+    assert german(t.refused(AutomaticGift(), "not_in_profile")) == "Automatisches Schenken gibt es nach den Kneipenregeln nicht"

@@ -14,6 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from device.games import GameType
 from device.variants import spitze_cards
 from ui.i18n import card_words, pick, question_text, tr
+from ui.table import theme
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import game_suit, is_null
@@ -62,6 +63,8 @@ def gift_options(snap: Any, play: Any, app: Any) -> list[Option]:
     """Schenken's taps (001), only those the service takes now: a defender's "schenken" (the
     partner's agrees), the partner's "nein", the declarer's accepting or playing on."""
     options = []
+    if play.may_automatic_gift and not play.gift_offers:  # the club option: Karo 18, Karo or Herz 20
+        options.append(Option(tr("automatic_gift"), "automatic_gift", app.automatic_gift, kind="confirm"))
     for position in play.may_offer_gift:
         word = "gift_agree_by" if play.gift_offers else "gift_offer_by"
         options.append(Option(tr(word, name=snap.positions[position]), f"gift_offer_{position}",
@@ -144,7 +147,7 @@ class PlayScreen(TableScreen):
         key = (tuple(play.may_kontra), play.may_re, play.null_lost, snap.positions, play.declarer_name,
                play.declarer, self.app.language, play.discards, play.gift_offers, play.schenken,
                play.may_offer_gift, play.may_decline_gift, play.may_accept_gift, play.may_play_on,
-               play.spitze_choices)
+               play.spitze_choices, play.may_automatic_gift)
         if key == self._extra_shown:
             return  # the same buttons (a card was played): keep them
         self._extra_shown = key
@@ -159,7 +162,7 @@ class PlayScreen(TableScreen):
                                        lambda: self.app.re(play.declarer)))
         if play.spitze_choices:  # Spitze: with the declaration, before the first card
             box.add_widget(make_button(tr("spitze"), "spitze", lambda: self.show_spitze(play)))
-        if play.may_offer_gift and not play.gift_offers:  # Schenken: who gives opens in a window
+        if (play.may_offer_gift and not play.gift_offers) or play.may_automatic_gift:  # Schenken: in a window
             box.add_widget(make_button(tr("gift"), "gift", lambda: self.show_gift(snap, play)))
         if play.null_lost:
             box.add_widget(make_button(tr("end_null_lost"), "null_lost", lambda: self.app.end_game("null_lost"),
@@ -167,7 +170,10 @@ class PlayScreen(TableScreen):
         if play.discards:  # Texas-Skat: until the second trick's first card
             box.add_widget(make_button(tr("look_at_discards"), "look_at_discards",
                                        lambda: self.show_discards(play)))
-        box.size_hint_x = max(1.0, 0.55 * len(box.children))  # three buttons (Kontra, Kontra, Schenken) unbroken
+        crowded = len(box.children) >= 3  # Kontra, Kontra, Spitze, Schenken: smaller words, a little more room
+        box.size_hint_x = min(1.45, 1.0 + 0.15 * len(box.children)) if crowded else 1.0
+        for button in box.children:
+            button.font_size = self.app.scale * theme.FONT * (0.78 if crowded else 1.0)
 
     def show_discards(self, play: Any) -> None:
         """The declarer's two discards, for him alone: it sends nothing (looking changes no game)."""
