@@ -20,6 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from device.cards import Card
+from device.errors import SkatError
+from device.games import GameType
+from device.tricks import play_game
+from device.variants import spitze_made
 from ui.i18n import option_reason, pick, tr, transfer_text
 from ui import table_words
 from ui.table_words import scoring_label
@@ -461,6 +466,24 @@ _KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re
                 "spitze", "spitze_made")
 
 
+def spitze_made_by_cards(record: dict[str, Any]) -> bool | None:
+    """Whether the cards of a record in the cards form made its Spitze (None if they cannot be
+    read): a corrected entry is counted and says it (device.variants.spitze_made).
+
+    >>> tricks = [t.split() for t in ("CK CA D7", "CJ D8 C8", "SJ D9 C9", "HJ DQ CQ", "CT DK SK", "SA DT SQ",
+    ...                                "ST DA S9", "HA H7 HK", "HT H8 HQ", "DJ H9 S8")]
+    >>> spitze_made_by_cards({"game": "grand", "declarer": 1, "skat": ["C7", "S7"], "tricks": tricks, "spitze": 1})
+    True
+    """
+    try:
+        game = GameType.parse(record["game"])
+        played = play_game(game, record["declarer"], [Card.parse(c) for c in record["skat"]],
+                           [[Card.parse(c) for c in trick] for trick in record["tricks"]])
+        return spitze_made(played, int(record["spitze"]))
+    except (SkatError, KeyError, TypeError, ValueError):
+        return None
+
+
 def corrected_record(record: dict[str, Any], *, declarer_tricks: int | None, declarer_points: int | None,
                      matadors: int | None) -> dict[str, Any]:
     """The corrected game record in the counted form (ISkO 5.5.3): the entry's declaration
@@ -477,6 +500,10 @@ def corrected_record(record: dict[str, Any], *, declarer_tricks: int | None, dec
     {'game': 'null', 'bid': 24, 'declarer_tricks': 0, 'declarer_points': 0, 'matadors': -2}
     """
     new = {key: record[key] for key in _KEPT_FIELDS if key in record}
+    if "spitze" in record and "spitze_made" not in record and "tricks" in record:  # the cards showed it
+        made = spitze_made_by_cards(record)
+        if made is not None:
+            new["spitze_made"] = made
     if declarer_tricks is not None or record.get("game") == "null":  # not counted: left out (Null: null, lost)
         new["declarer_tricks"] = declarer_tricks
     if declarer_points is not None:

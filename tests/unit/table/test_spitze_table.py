@@ -5,8 +5,9 @@ lowest trump must take the last trick), asked for a result typed in, scored by s
 from __future__ import annotations
 
 from device.table.commands import (
-    AnnounceSpitze, Confirm, EnterResult, EnterSpitzeMade, OfferGift,
+    AnnounceSpitze, Confirm, ConsentCorrection, EnterResult, EnterSpitzeMade, OfferGift, ProposeCorrection,
 )
+from ui.table.viewmodels import corrected_record
 from tests.table_helpers import Table, english, german
 
 # Anna deals: Vorhand Bernd, Mittelhand Carla (the declarer, Grand), Hinterhand Anna.
@@ -104,3 +105,17 @@ def test_what_the_table_refuses() -> None:
     t.refused(AnnounceSpitze(5), "bad_spitze")  # Grand has four trumps
     t.scan("CK")
     assert "vor der ersten Karte" in german(t.refused(AnnounceSpitze(1), "too_late"))
+
+
+def test_a_correction_of_a_spitze_game_from_cards_keeps_what_the_cards_showed() -> None:
+    t = grand_with_spitze()
+    for trick in TRICKS:
+        t.scan(*trick.split())
+    t.confirm("Carla", "Bernd")
+    record = t.service.state.rows[0].record
+    assert record is not None and "spitze_made" not in record  # the cards form shows it
+    corrected = corrected_record(record, declarer_tricks=9, declarer_points=110, matadors=4)
+    assert corrected["spitze"] == 1 and corrected["spitze_made"] is True
+    t.ok(ProposeCorrection(1, corrected, 2, 0), ConsentCorrection(1), ConsentCorrection(2))
+    row = t.assert_list_entry(1, declarer="Carla", score=168)  # mit 4, Spiel 5, Schneider 6, Spitze 7 x 24
+    assert row.corrected
