@@ -171,6 +171,22 @@ def _schenken(
     return replace(result, schenken=outcome.value)
 
 
+def spitze_made_by_cards(record: Mapping[str, Any]) -> bool | None:
+    """Whether the cards of a record in the cards form made its Spitze (None if they cannot be
+    read): a corrected entry is counted and says it (device.variants.spitze_made).
+
+    >>> tricks = [t.split() for t in ("CK CA D7", "CJ D8 C8", "SJ D9 C9", "HJ DQ CQ", "CT DK SK", "SA DT SQ",
+    ...                                "ST DA S9", "HA H7 HK", "HT H8 HQ", "DJ H9 S8")]
+    >>> spitze_made_by_cards({"game": "grand", "declarer": 1, "skat": ["C7", "S7"], "tricks": tricks, "spitze": 1})
+    True
+    """
+    try:
+        played = _played(record, GameType.parse(record["game"]))
+        return spitze_made(played, int(record["spitze"]))
+    except (RecordError, DeclarationError, VariantError, KeyError, TypeError, ValueError):
+        return None
+
+
 def _overbid_null(
     record: Mapping[str, Any], declaration: Declaration, bid: int, multiplier: int, profile: RuleProfile
 ) -> GameResult:

@@ -20,11 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from device.cards import Card
-from device.errors import SkatError
-from device.games import GameType
-from device.tricks import play_game
-from device.variants import spitze_made
+from device.record import spitze_made_by_cards
 from ui.i18n import option_reason, pick, tr, transfer_text
 from ui import table_words
 from ui.table_words import scoring_label
@@ -464,24 +460,6 @@ def money_lines(end: Any, players: Sequence[str] = ()) -> list[str]:
 #: the game ended (the table re-enters the counts only). Cards and counts are replaced.
 _KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending", "note", "schenken",
                 "spitze", "spitze_made")
-
-
-def spitze_made_by_cards(record: dict[str, Any]) -> bool | None:
-    """Whether the cards of a record in the cards form made its Spitze (None if they cannot be
-    read): a corrected entry is counted and says it (device.variants.spitze_made).
-
-    >>> tricks = [t.split() for t in ("CK CA D7", "CJ D8 C8", "SJ D9 C9", "HJ DQ CQ", "CT DK SK", "SA DT SQ",
-    ...                                "ST DA S9", "HA H7 HK", "HT H8 HQ", "DJ H9 S8")]
-    >>> spitze_made_by_cards({"game": "grand", "declarer": 1, "skat": ["C7", "S7"], "tricks": tricks, "spitze": 1})
-    True
-    """
-    try:
-        game = GameType.parse(record["game"])
-        played = play_game(game, record["declarer"], [Card.parse(c) for c in record["skat"]],
-                           [[Card.parse(c) for c in trick] for trick in record["tricks"]])
-        return spitze_made(played, int(record["spitze"]))
-    except (SkatError, KeyError, TypeError, ValueError):
-        return None
 
 
 def corrected_record(record: dict[str, Any], *, declarer_tricks: int | None, declarer_points: int | None,
