@@ -11,6 +11,8 @@ Kivy's ``disabled`` which swallows the tap silently.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kivy.app import App
@@ -61,6 +63,8 @@ class TButton(ButtonBehavior, Label):
     reason = StringProperty("")
     marked = BooleanProperty(False)  # chosen, shown by a bright frame (for light-faced buttons)
     face = ColorProperty(theme.BUTTON)
+    spec_action: Callable[[], Any] | None = None  # a button of show_buttons: what a tap does
+    spec_keys: tuple[str, ...] | None = None  # …and the further properties it was made with
 
     __events__ = ("on_act",)
 
@@ -234,3 +238,63 @@ def make_label(text: str, **kwargs: Any) -> TLabel:
     for key, value in kwargs.items():
         setattr(label, key, value)
     return label
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """A button as :func:`make_button` would make it: its words, name, action, kind, whether
+    greyed and why, and further properties (``extra``: name and value pairs, set in order)."""
+
+    text: str
+    name: str
+    action: Callable[[], Any] | None = None
+    kind: str = "normal"
+    greyed: bool = False
+    reason: str = ""
+    extra: tuple[tuple[str, Any], ...] = ()
+
+
+def _act(button: TButton) -> None:
+    if button.spec_action is not None:
+        button.spec_action()
+
+
+def _made(spec: ButtonSpec) -> TButton:
+    button = make_button(spec.text, spec.name, kind=spec.kind, greyed=spec.greyed, reason=spec.reason,
+                         **dict(spec.extra))
+    button.spec_action = spec.action
+    button.spec_keys = tuple(key for key, _value in spec.extra)
+    button.bind(on_act=_act)
+    return button
+
+
+def _set_in_place(button: TButton, spec: ButtonSpec) -> None:
+    """What :func:`_made` would make, set on a button made for an earlier spec with the same
+    further properties (so the kv rule's defaults are the same ones)."""
+    button.text, button.name, button.kind = spec.text, spec.name, spec.kind
+    button.greyed, button.reason = spec.greyed, spec.reason
+    for key, value in spec.extra:
+        setattr(button, key, value)
+    button.spec_action = spec.action
+
+
+def show_buttons(container: Any, specs: Sequence[ButtonSpec]) -> None:
+    """Show the buttons ``specs`` in ``container``, in order: a button already there in the
+    same place is kept and set in place (a new text, name, kind, action), as long as it was
+    made with the same further properties; only the others are made. Making a button (its kv
+    rule, its canvas) costs more than setting its text, and a refresh happens at every tap."""
+    old = [child for child in reversed(container.children)]
+    buttons = []
+    for index, spec in enumerate(specs):
+        kept = old[index] if index < len(old) else None
+        keys = tuple(key for key, _value in spec.extra)
+        if isinstance(kept, TButton) and kept.spec_keys == keys:
+            _set_in_place(kept, spec)
+            buttons.append(kept)
+        else:
+            buttons.append(_made(spec))
+    if buttons == old:
+        return
+    container.clear_widgets()
+    for button in buttons:
+        container.add_widget(button)
