@@ -23,9 +23,9 @@ from typing import Any, TextIO
 
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.factory import Factory
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
-from kivy.uix.recycleview import RecycleView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
@@ -125,7 +125,7 @@ def scroll_into_view(name: str) -> None:
     modals = [w for w in Window.children if isinstance(w, ModalView)]
     for root in (modals[:1] if modals else list(Window.children)):
         for widget in root.walk(restrict=True):
-            if isinstance(widget, RecycleView) and _scroll_to_item(widget, name):
+            if isinstance(widget, Factory.RecycleView) and _scroll_to_item(widget, name):
                 return
             if getattr(widget, "name", None) != name or isinstance(widget, Screen):
                 continue
@@ -137,9 +137,11 @@ def scroll_into_view(name: str) -> None:
                 return
 
 
-def _scroll_to_item(view: RecycleView, name: str) -> bool:
+def _scroll_to_item(view: Any, name: str) -> bool:
     """A recycle view (the list) has widgets for the rows in view only: scroll its item named
-    ``name`` into view by its place in the data (the view makes its widget for the next frame)."""
+    ``name`` into view by its place in the data (the view makes its widget for the next frame).
+    (The class as kv knows it: Kivy's factory loads it from ``kivy.uix.recycleview.__init__``,
+    a module apart from ``kivy.uix.recycleview``, so the latter's class is another one.)"""
     heights = [item.get("height", 0) for item in view.data]
     index = next((i for i, item in enumerate(view.data) if item.get("name") == name), None)
     if index is None:
