@@ -63,8 +63,8 @@ class GameScreen(TableScreen):
         if bidding is None:
             self.prompt_text = ""
             self.history_text = ""
-            self.ids.value_buttons.clear_widgets()
-            self.ids.answers.clear_widgets()
+            show_buttons(self.ids.value_buttons, [])  # put away for the next bidding
+            show_buttons(self.ids.answers, [])
             return
         if bidding.speaker != self.speaker or bidding.role == "answering":
             self.page_start = 0
@@ -89,8 +89,8 @@ class GameScreen(TableScreen):
 
     def _show_values(self, bidding: Any) -> None:
         grid = self.ids.value_buttons
-        if not bidding.values:
-            grid.clear_widgets()
+        if not bidding.values:  # "ja" or "passe" only: the values are put away
+            show_buttons(grid, [])
             return
         page = page_of_values(bidding.values, self.page_start, VALUES_PER_PAGE)
         specs = [ButtonSpec(tr("fewer_values"), "fewer_values", self.fewer)] if page.less else []

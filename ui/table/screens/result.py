@@ -62,8 +62,8 @@ class ResultScreen(TableScreen):
         self._snap = snap
         result = snap.result
         if result is None:
-            self.ids.confirms.clear_widgets()
-            self.ids.matadors.clear_widgets()
+            show_buttons(self.ids.confirms, [])  # put away for the next result
+            show_buttons(self.ids.matadors, [])
             return
         ramsch = snap.ramsch
         self.title_text = tr("ramsch_result_title" if ramsch is not None else "result_of_game", n=snap.game_no)
