@@ -15,7 +15,7 @@ from ui.table_words import declaration_prompt
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import GAME_SUITS, Choice, game_choices, word_choices
-from ui.table.widgets import CardChip, make_button
+from ui.table.widgets import ButtonSpec, CardChip, show_buttons
 
 
 def game_button_text(choice: Choice, scale: float) -> str:
@@ -80,31 +80,28 @@ class DeclareScreen(TableScreen):
         if self.selected and not any(o.key == self.selected for o in options):
             self.selected = ""
         first = self._must_choose_hand_or_skat(view)
-        games = self.ids.games
-        games.clear_widgets()
+        games = []
         for choice in game_choices(options, self.selected or None):
             if first:
                 choice = replace(choice, greyed=True, reason=tr("hand_or_skat_first"), on=False)
             tick = "✔ " if choice.on and not choice.suit else ""  # a suit chip shows its frame instead
-            button = make_button(tick + game_button_text(choice, scale), choice.name,
-                                 (lambda k=choice.key: self.select(k)), kind="card" if choice.suit else "normal",
-                                 greyed=choice.greyed, reason=choice.reason)
-            button.marked = choice.on
-            if choice.on and not choice.suit:
-                button.kind = "selected"
-            button.height = scale * 72
-            games.add_widget(button)
+            games.append(ButtonSpec(tick + game_button_text(choice, scale), choice.name,
+                                    (lambda k=choice.key: self.select(k)),
+                                    kind="card" if choice.suit else ("selected" if choice.on else "normal"),
+                                    greyed=choice.greyed, reason=choice.reason,
+                                    extra=(("marked", choice.on), ("height", scale * 72))))
+        show_buttons(self.ids.games, games)
         words = self.ids.words
-        words.clear_widgets()
         words.cols = 2 if first else 4
         if first:  # two big buttons, the first choice of the declaration
-            words.add_widget(make_button(tr("choose_hand"), "choose_hand", self.choose_hand))
-            words.add_widget(make_button(tr("choose_skat"), "choose_skat", self.app.take_skat))
-        for choice in ([] if first else word_choices(options, self.selected or None)):
-            words.add_widget(make_button(("✔ " if choice.on else "") + choice.label, choice.name,
-                                         (lambda k=choice.key: self.select(k)),
-                                         kind="selected" if choice.on else "normal",
-                                         greyed=choice.greyed, reason=choice.reason))
+            show_buttons(words, [ButtonSpec(tr("choose_hand"), "choose_hand", self.choose_hand),
+                                 ButtonSpec(tr("choose_skat"), "choose_skat", self.app.take_skat)])
+        else:
+            show_buttons(words, [ButtonSpec(("✔ " if choice.on else "") + choice.label, choice.name,
+                                            (lambda k=choice.key: self.select(k)),
+                                            kind="selected" if choice.on else "normal",
+                                            greyed=choice.greyed, reason=choice.reason)
+                                 for choice in word_choices(options, self.selected or None)])
         option = next((o for o in options if o.key == self.selected), None)
         self.summary_text = (tr("hand_or_skat") if first else
                              pick(option.label, option.label_en) if option is not None else tr("choose_game"))
@@ -115,10 +112,12 @@ class DeclareScreen(TableScreen):
         confirm.greyed = first or option is None or not option.allowed
         confirm.reason = (tr("hand_or_skat_first") if first else
                           tr("choose_game_first") if option is None else option_reason(option))
-        skat = self.ids.skat
-        skat.clear_widgets()
-        for code in view.skat:  # face down: the pushed skat is the declarer's secret until the end
-            skat.add_widget(CardChip(code=code, hidden=True, size_hint_x=None, width=scale * 40))
+        skat = self.ids.skat  # face down: the pushed skat is the declarer's secret until the end
+        chips = ([chip.code for chip in reversed(skat.children)], [chip.width for chip in skat.children])
+        if chips != (list(view.skat), [scale * 40] * len(skat.children)):
+            skat.clear_widgets()
+            for code in view.skat:
+                skat.add_widget(CardChip(code=code, hidden=True, size_hint_x=None, width=scale * 40))
 
     def select(self, key: str | None) -> None:
         if key is None:
