@@ -74,6 +74,9 @@ def seat_text(series: int, table: int, players: list[str]) -> str:
 class Pages:
     """The pages over one store; :meth:`routes` mounts them."""
 
+    START = "/abend"  # where a visitor lands (after logging out too)
+    ORGANISER_START = "/serie"  # where the organiser lands after logging in
+
     def __init__(self, store: CollectorStore, evening: Evening | None = None) -> None:
         self.store = store
         self.evening = evening or Evening(store)
@@ -168,9 +171,9 @@ class Pages:
 
     async def anmelden(self, request: Request) -> Response:
         doc = self.store.document("organiser")
-        target = request.query_params.get("weiter", "/serie")
+        target = request.query_params.get("weiter", self.ORGANISER_START)
         if not target.startswith("/") or target.startswith("//"):
-            target = "/serie"
+            target = self.ORGANISER_START
         local = (request.client.host if request.client else "") in auth.LOCAL_HOSTS
         if request.method == "GET":
             return self.render(request, "anmelden.html", first=doc is None, local=local, target=target, page="")
@@ -194,7 +197,7 @@ class Pages:
         return response
 
     async def abmelden(self, request: Request) -> Response:
-        response = RedirectResponse("/abend", status_code=303)
+        response = RedirectResponse(self.START, status_code=303)
         response.delete_cookie(auth.COOKIE)
         return response
 

@@ -1,0 +1,263 @@
+"""The league's store: its port (:class:`LeagueStore`) and the SQLite adapter.
+
+The league keeps the tables' events exactly as the collector does (the same checks, the same
+tables: every list's hash chain is verified back to the table that signed it), so the events
+part is a :class:`~drivers.club.store.CollectorStore` (the tables are its devices, known
+unpaired: only clubs hold secrets here). Beside it the league's own tables:
+
+    clubs        club (the laptop's id), name, secret (NULL once unpaired), paired_at, last_contact
+    club_codes   one-time six-digit codes, each for one club name, with expiry and wrong tries
+    club_tables  device -> club: a table belongs to the first club that forwards it
+    rejects      forwarded entries kept aside (a chain that does not verify, a table of another
+                 club, a second copy of a list with other content): one row per content, counted
+
+Nonces and documents (settings, the organiser's password) use the collector store's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from device.journal import JournalEntry
+from device.league.verify import check_confirmations
+from device.sync import BatchConflict, SyncRefused
+from drivers.club.store import BatchResult, CollectorStore, SqliteCollectorStore
+
+__all__ = ["ClubInfo", "LeagueStore", "RejectInfo", "SqliteLeagueStore", "open_league_store"]
+
+PAIR_TRIES = 5
+KEPT_ASIDE = frozenset({"bad_confirmation", "broken_chain", "conflict", "foreign_table"})
+"""Refusals whose entries the league keeps aside for its organiser (the others are the sender's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClubInfo:
+    club: str
+    name: str
+    paired: bool
+    paired_at: float
+    last_contact: float | None
+    tables: int
+    rejects: int
+
+
+@dataclass(frozen=True, slots=True)
+class RejectInfo:
+    """Forwarded entries kept aside: why (``code``, ``reason``), from which club and table."""
+
+    id: int
+    club: str
+    device: str
+    seq: int
+    code: str
+    reason: str
+    sent: dict[str, Any]
+    at: float
+    count: int
+    last_at: float
+
+
+class LeagueStore(Protocol):
+    """What the league server needs from its store (SQLite here; PostgreSQL to come)."""
+
+    events: CollectorStore
+
+    def add_club_code(self, code: str, name: str, expires: float) -> None: ...
+    def pair_club(self, code: str, club: str, secret: str, *, now: float) -> str: ...
+    def club_secret(self, club: str) -> str | None: ...
+    def unpair_club(self, club: str) -> bool: ...
+    def clubs(self) -> list[ClubInfo]: ...
+    def club_of(self, device: str) -> str | None: ...
+    def club_tables(self, club: str | None = None) -> dict[str, str]: ...
+    def forward(self, club: str, device: str, name: str, entries: Sequence[JournalEntry], *,
+                now: float) -> BatchResult: ...
+    def rejects(self, club: str | None = None) -> list[RejectInfo]: ...
+    def close(self) -> None: ...
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS clubs (
+    club TEXT PRIMARY KEY, name TEXT NOT NULL, secret TEXT, paired_at REAL NOT NULL, last_contact REAL);
+CREATE TABLE IF NOT EXISTS club_codes (
+    code TEXT PRIMARY KEY, name TEXT NOT NULL, expires REAL NOT NULL, tries INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS club_tables (
+    device TEXT PRIMARY KEY, club TEXT NOT NULL, name TEXT NOT NULL, since REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS rejects (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, club TEXT NOT NULL, device TEXT NOT NULL, seq INTEGER NOT NULL,
+    code TEXT NOT NULL, reason TEXT NOT NULL, sent TEXT NOT NULL, at REAL NOT NULL,
+    count INTEGER NOT NULL DEFAULT 1, last_at REAL NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS rejects_once ON rejects (club, device, seq, code, sent);
+"""
+
+
+class SqliteLeagueStore:
+    """The league's tables in one SQLite file, beside the collector's events in the same file."""
+
+    def __init__(self, path: str | os.PathLike[str], events: CollectorStore | None = None) -> None:
+        self.path = Path(path)
+        self.events: CollectorStore = events if events is not None else SqliteCollectorStore(self.path)
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._write = self._connect()
+        self._write.executescript(SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.execute("PRAGMA busy_timeout=30000")
+        return connection
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self._write
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _read(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._local.connection = self._connect()
+        return connection
+
+    # -- pairing -----------------------------------------------------------------------------
+
+    def add_club_code(self, code: str, name: str, expires: float) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO club_codes (code, name, expires, tries) VALUES (?, ?, ?, 0)",
+                       (code, name, expires))
+
+    def pair_club(self, code: str, club: str, secret: str, *, now: float) -> str:
+        """Take a code (once) and give ``club`` its secret; the club's name as the code names it."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM club_codes WHERE expires < ? OR tries >= ?", (now, PAIR_TRIES))
+            row = db.execute("SELECT name FROM club_codes WHERE code = ?", (code,)).fetchone()
+            if row is None:
+                db.execute("UPDATE club_codes SET tries = tries + 1")
+                raise SyncRefused("bad_code", "this league pairing code is not valid (wrong, used or older than "
+                                              "10 minutes): ask the league's organiser for a new one", 403)
+            name = str(row[0])
+            db.execute("DELETE FROM club_codes WHERE code = ?", (code,))
+            db.execute("INSERT INTO clubs (club, name, secret, paired_at) VALUES (?, ?, ?, ?) "
+                       "ON CONFLICT (club) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
+                       "paired_at = excluded.paired_at", (club, name, secret, now))
+            return name
+
+    def club_secret(self, club: str) -> str | None:
+        row = self._read().execute("SELECT secret FROM clubs WHERE club = ?", (club,)).fetchone()
+        return None if row is None else row[0]
+
+    def unpair_club(self, club: str) -> bool:
+        with self._transaction() as db:
+            return db.execute("UPDATE clubs SET secret = NULL WHERE club = ? AND secret IS NOT NULL",
+                              (club,)).rowcount > 0
+
+    # -- forwarding --------------------------------------------------------------------------
+
+    def forward(self, club: str, device: str, name: str, entries: Sequence[JournalEntry], *,
+                now: float) -> BatchResult:
+        """Store a table's entries forwarded by ``club``: its own tables only, chains verified.
+
+        A table of another club, a chain that does not verify back to the table or a second
+        copy of an event with other content is refused and kept aside (:meth:`rejects`).
+        """
+        owner = self._claim(club, device, name, now)
+        if owner != club:
+            error = SyncRefused("foreign_table", f"the table {device} forwards through another club of this league: "
+                                                 "a table belongs to one club", 403)
+            self._keep_aside(club, device, entries[0] if entries else None, error, now)
+            raise error
+        self.events.ensure_device(device, name, now=now)
+        try:
+            check_confirmations(entries)
+            return self.events.store_batch(device, entries, now=now)
+        except BatchConflict as exc:
+            self._keep_aside(club, device, exc.conflict.sent, exc, now)
+            raise
+        except SyncRefused as exc:
+            if exc.code in KEPT_ASIDE:
+                self._keep_aside(club, device, _first_new(entries, self.events.held(device)), exc, now)
+            raise
+
+    def _claim(self, club: str, device: str, name: str, now: float) -> str:
+        with self._transaction() as db:
+            db.execute("UPDATE clubs SET last_contact = ? WHERE club = ?", (now, club))
+            db.execute("INSERT OR IGNORE INTO club_tables (device, club, name, since) VALUES (?, ?, ?, ?)",
+                       (device, club, name, now))
+            return str(db.execute("SELECT club FROM club_tables WHERE device = ?", (device,)).fetchone()[0])
+
+    def _keep_aside(self, club: str, device: str, entry: JournalEntry | None, error: SyncRefused, now: float) -> None:
+        sent = {} if entry is None else {"prev": entry.prev, "hash": entry.hash, "event": entry.event}
+        seq = int(entry.event.get("seq", 0)) if entry is not None else 0
+        with self._transaction() as db:
+            db.execute("INSERT INTO rejects (club, device, seq, code, reason, sent, at, last_at) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (club, device, seq, code, sent) "
+                       "DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+                       (club, device, seq, error.code, error.reason, _canonical(sent), now, now))
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def clubs(self) -> list[ClubInfo]:
+        rows = self._read().execute(
+            "SELECT c.club, c.name, c.secret IS NOT NULL, c.paired_at, c.last_contact, "
+            "(SELECT COUNT(*) FROM club_tables t WHERE t.club = c.club), "
+            "(SELECT COUNT(*) FROM rejects r WHERE r.club = c.club) FROM clubs c ORDER BY c.name, c.club")
+        return [ClubInfo(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6]) for r in rows]
+
+    def club_of(self, device: str) -> str | None:
+        row = self._read().execute("SELECT club FROM club_tables WHERE device = ?", (device,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def club_tables(self, club: str | None = None) -> dict[str, str]:
+        """device -> club (of one club, or all)."""
+        query = "SELECT device, club FROM club_tables"
+        rows = (self._read().execute(query) if club is None else
+                self._read().execute(query + " WHERE club = ?", (club,)))
+        return {str(d): str(c) for d, c in rows}
+
+    def rejects(self, club: str | None = None) -> list[RejectInfo]:
+        query = "SELECT id, club, device, seq, code, reason, sent, at, count, last_at FROM rejects"
+        rows = (self._read().execute(query + " ORDER BY id") if club is None else
+                self._read().execute(query + " WHERE club = ? ORDER BY id", (club,)))
+        return [RejectInfo(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9]) for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._write.close()
+        connection = getattr(self._local, "connection", None)
+        if connection is not None:
+            connection.close()
+            self._local.connection = None
+        self.events.close()
+
+
+def _first_new(entries: Sequence[JournalEntry], held: int) -> JournalEntry | None:
+    """The entry a refusal is about: the first one the league did not hold yet."""
+    return next((e for e in entries if int(e.event["seq"]) > held), entries[0] if entries else None)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def open_league_store(target: str | os.PathLike[str]) -> LeagueStore:
+    """The league's store at ``target``: a SQLite file (a PostgreSQL URL once that adapter exists)."""
+    text = os.fspath(target)
+    if text.startswith(("postgresql://", "postgres://")):
+        raise SyncRefused("no_postgres", "the league on PostgreSQL needs the PostgreSQL league store "
+                                         "(not in this version): use a SQLite file for --db", 400)
+    return SqliteLeagueStore(text)

@@ -1,0 +1,129 @@
+"""The league as its pages see it, read from the league's store.
+
+Each list is folded with the table's own code (``device.table.state.apply``) and scored with
+the club's (:func:`device.club.ranking.list_results`). Where it belongs comes from what its
+club said when forwarding it (``club_lists``: the club's evening, series and table number);
+the league's organiser decides which dates are match days (``matchdays``) and the season's
+rules (``season_rules``, as the club's: minimum series and Streichwerte). Documents:
+
+    club_lists    {"device/list_id": {"club", "evening", "series", "table"}} (drivers.league.app)
+    matchdays     [{"date": "2026-11-26", "title": "1. Spieltag"}], in date order
+    season_rules  {"minimum_series", "dropped_worst"}
+    organiser     the league organiser's password (ui.club.auth)
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from device.club.ranking import PlayedList, list_results
+from device.club.season import SeasonRules
+from device.league.standings import LeagueList
+from device.table.events import Event
+from device.table.state import StateError, TableState, apply
+from drivers.league.app import LIST_META
+from drivers.league.store import LeagueStore
+from ui.club.paper import PaperList, paper_list
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A list on the pages: the club's name, the table's, and where it counts."""
+
+    item: LeagueList
+    club_id: str
+    table_name: str
+    players: tuple[str, ...]
+    games: int
+    closed: bool
+    error: str
+
+
+@dataclass
+class _Folded:
+    count: int
+    state: TableState
+    error: str = ""
+
+
+class LeagueModel:
+    """The pages' read model over a :class:`LeagueStore` (thread-safe)."""
+
+    def __init__(self, store: LeagueStore) -> None:
+        self.store = store
+        self._lock = threading.RLock()
+        self._folded: dict[tuple[str, str], _Folded] = {}
+
+    def doc(self, name: str, default: Any) -> Any:
+        value = self.store.events.document(name)
+        return default if value is None else value
+
+    def matchdays(self) -> list[dict[str, str]]:
+        return sorted(self.doc("matchdays", []), key=lambda m: m["date"])
+
+    def add_matchday(self, date: str, title: str) -> None:
+        try:
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            raise ValueError(f"„{date}“ ist kein Datum (JJJJ-MM-TT)") from None
+        days = [m for m in self.matchdays() if m["date"] != date]
+        days.append({"date": date, "title": title.strip() or f"Spieltag {date}"})
+        self.store.events.set_document("matchdays", sorted(days, key=lambda m: m["date"]))
+
+    def season_rules(self) -> SeasonRules:
+        raw = self.doc("season_rules", {})
+        return SeasonRules(int(raw.get("minimum_series", 0)), int(raw.get("dropped_worst", 0)))
+
+    def club_names(self) -> dict[str, str]:
+        return {c.club: c.name for c in self.store.clubs()}
+
+    def _fold(self, device: str, list_id: str, count: int) -> _Folded:
+        folded = self._folded.setdefault((device, list_id), _Folded(0, TableState()))
+        if folded.count < count:
+            for raw in self.store.events.events(device, list_id)[folded.count:]:
+                try:
+                    folded.state = apply(folded.state, Event.from_json(raw))
+                except (StateError, ValueError) as exc:
+                    folded.error = str(exc)
+                folded.count += 1
+        return folded
+
+    def lists(self) -> list[Shown]:
+        """Every list the league holds, with its club, match day and results."""
+        with self._lock:
+            meta: dict[str, Any] = self.doc(LIST_META, {})
+            days = {m["date"] for m in self.matchdays()}
+            names = self.club_names()
+            owners = self.store.club_tables()
+            tables = {t.device: t.name for t in self.store.events.tables()}
+            out: list[Shown] = []
+            for info in self.store.events.lists():
+                folded = self._fold(info.device, info.list_id, info.count)
+                state = folded.state
+                if state.setup is None:
+                    continue
+                m = meta.get(f"{info.device}/{info.list_id}", {})
+                club = str(m.get("club") or owners.get(info.device, ""))
+                date = str(m.get("evening", ""))[:10]
+                matchday = date if _DATE.fullmatch(date) and date in days else ""
+                series, table = int(m.get("series") or 1), int(m.get("table") or 0)
+                results = list_results(PlayedList(series, table, state.setup.players, state.rows))
+                out.append(Shown(LeagueList(names.get(club, club), info.device, info.list_id, matchday, series, table,
+                                            results), club, tables.get(info.device, info.device), state.seating,
+                                 len(state.rows), state.closed, folded.error))
+            return out
+
+    def paper(self, device: str, list_id: str) -> tuple[PaperList, Shown] | None:
+        with self._lock:
+            shown = next((s for s in self.lists() if s.item.device == device and s.item.list_id == list_id), None)
+            info = next((i for i in self.store.events.lists(device) if i.list_id == list_id), None)
+            if shown is None or info is None:
+                return None
+            state = self._fold(device, list_id, info.count).state
+            return paper_list(state, table=shown.item.table, series=shown.item.series, head=info.head), shown
