@@ -32,13 +32,11 @@ from device.sync import (
     request_device, verify_request,
 )
 from drivers.club.app import _body, _dropped, _not_found
-from drivers.league.store import LeagueStore
+from drivers.league.store import LeagueStore, ListMeta
 
 __all__ = ["SERVICE", "create_league_app", "new_club_code", "nonce_key"]
 
 SERVICE = "skattisch-league"
-LIST_META = "club_lists"
-"""The document of what each club says about its lists: {"device/list_id": {"club", "evening", "series", "table"}}."""
 
 
 def nonce_key(club: str) -> str:
@@ -73,11 +71,12 @@ def _forwarded(body: bytes) -> tuple[str, str, dict[str, Any]]:
     return device, name or device, lists
 
 
-def _meta(value: dict[str, Any]) -> dict[str, Any]:
+def _meta(club: str, value: dict[str, Any]) -> ListMeta:
+    """What the club says of a list, each field taken only in its allowed form."""
     evening, series, table = value.get("evening"), value.get("series"), value.get("table")
-    return {"evening": str(evening)[:40] if isinstance(evening, str) else "",
-            "series": series if isinstance(series, int) and 0 < series < 100 else 0,
-            "table": table if isinstance(table, int) and 0 <= table < 1000 else 0}
+    return ListMeta(club, evening[:40] if isinstance(evening, str) else "",
+                    series if isinstance(series, int) and 0 < series < 100 else 0,
+                    table if isinstance(table, int) and 0 <= table < 1000 else 0)
 
 
 def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), clock: Callable[[], float] = time.time,
@@ -108,17 +107,6 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
         return JSONResponse({"v": PROTOCOL_VERSION, "device": club, "club": club_name, "secret": secret,
                              "name": name, "time": clock()})
 
-    def keep_meta(club: str, device: str, lists: dict[str, Any], listed: set[str]) -> None:
-        known: dict[str, Any] = events.document(LIST_META) or {}
-        changed = False
-        for list_id in listed:
-            key = f"{device}/{list_id}"
-            if key not in known:
-                known[key] = {"club": club, **_meta(lists.get(list_id, {}))}
-                changed = True
-        if changed:
-            events.set_document(LIST_META, known)
-
     def take(club: str, body: bytes) -> dict[str, Any]:
         device, table_name, lists = _forwarded(body)
         entries = parse_batch(body, device)
@@ -127,7 +115,8 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
         except SyncRefused as exc:
             held = events.held(device) if store.club_of(device) == club else 0
             return {**exc.to_json(), "status": exc.status, "acked": held}
-        keep_meta(club, device, lists, {str(e.event["list_id"]) for e in entries})
+        listed = {str(e.event["list_id"]) for e in entries}
+        store.keep_list_meta(club, device, {i: _meta(club, lists.get(i, {})) for i in listed})
         return {"v": PROTOCOL_VERSION, "club": club, "device": device, "acked": result.held,
                 "stored": result.stored, "duplicates": result.duplicates}
 

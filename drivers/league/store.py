@@ -8,6 +8,8 @@ unpaired: only clubs hold secrets here). Beside it the league's own tables:
     clubs        club (the laptop's id), name, secret (NULL once unpaired), paired_at, last_contact
     club_codes   one-time six-digit codes, each for one club name, with expiry and wrong tries
     club_tables  device -> club: a table belongs to the first club that forwards it
+    list_meta    what the club said of each list when it first forwarded it: its evening (the
+                 match day's date), series and table number (the club's pages' numbering)
     rejects      forwarded entries kept aside (a chain that does not verify, a table of another
                  club, a second copy of a list with other content): one row per content, counted
 
@@ -31,7 +33,7 @@ from device.league.verify import check_confirmations
 from device.sync import BatchConflict, SyncRefused
 from drivers.club.store import BatchResult, CollectorStore, SqliteCollectorStore
 
-__all__ = ["ClubInfo", "LeagueStore", "RejectInfo", "SqliteLeagueStore", "open_league_store"]
+__all__ = ["ClubInfo", "LeagueStore", "ListMeta", "RejectInfo", "SqliteLeagueStore", "open_league_store"]
 
 PAIR_TRIES = 5
 KEPT_ASIDE = frozenset({"bad_confirmation", "broken_chain", "conflict", "foreign_table"})
@@ -65,6 +67,16 @@ class RejectInfo:
     last_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class ListMeta:
+    """What a club says of one of its lists: whose, which evening (date), series, table number."""
+
+    club: str
+    evening: str
+    series: int
+    table: int
+
+
 class LeagueStore(Protocol):
     """What the league server needs from its store (SQLite here; PostgreSQL to come)."""
 
@@ -80,6 +92,8 @@ class LeagueStore(Protocol):
     def forward(self, club: str, device: str, name: str, entries: Sequence[JournalEntry], *,
                 now: float) -> BatchResult: ...
     def rejects(self, club: str | None = None) -> list[RejectInfo]: ...
+    def keep_list_meta(self, club: str, device: str, metas: dict[str, ListMeta]) -> None: ...
+    def list_meta(self) -> dict[tuple[str, str], ListMeta]: ...
     def close(self) -> None: ...
 
 
@@ -95,6 +109,9 @@ CREATE TABLE IF NOT EXISTS rejects (
     code TEXT NOT NULL, reason TEXT NOT NULL, sent TEXT NOT NULL, at REAL NOT NULL,
     count INTEGER NOT NULL DEFAULT 1, last_at REAL NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS rejects_once ON rejects (club, device, seq, code, sent);
+CREATE TABLE IF NOT EXISTS list_meta (
+    device TEXT NOT NULL, list_id TEXT NOT NULL, club TEXT NOT NULL, evening TEXT NOT NULL,
+    series INTEGER NOT NULL, table_no INTEGER NOT NULL, PRIMARY KEY (device, list_id));
 """
 
 
@@ -209,7 +226,23 @@ class SqliteLeagueStore:
                        "DO UPDATE SET count = count + 1, last_at = excluded.last_at",
                        (club, device, seq, error.code, error.reason, _canonical(sent), now, now))
 
+    def keep_list_meta(self, club: str, device: str, metas: dict[str, ListMeta]) -> None:
+        """Keep what the club says of its lists: its first word (a later resend changes nothing),
+        unless that said no evening."""
+        if not metas:
+            return
+        with self._transaction() as db:
+            db.executemany("INSERT INTO list_meta (device, list_id, club, evening, series, table_no) "
+                           "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device, list_id) DO UPDATE SET "
+                           "evening = excluded.evening, series = excluded.series, table_no = excluded.table_no "
+                           "WHERE list_meta.evening = ''",
+                           [(device, list_id, club, m.evening, m.series, m.table) for list_id, m in metas.items()])
+
     # -- reads -------------------------------------------------------------------------------
+
+    def list_meta(self) -> dict[tuple[str, str], ListMeta]:
+        rows = self._read().execute("SELECT device, list_id, club, evening, series, table_no FROM list_meta")
+        return {(r[0], r[1]): ListMeta(r[2], r[3], r[4], r[5]) for r in rows}
 
     def clubs(self) -> list[ClubInfo]:
         rows = self._read().execute(

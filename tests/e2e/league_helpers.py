@@ -48,7 +48,8 @@ class League:
                 return
             self.process.wait(5)
             time.sleep(0.1)
-        raise AssertionError(f"the league did not start: {self.process.stderr.read() if self.process.stderr else ''}")
+        assert self.process is not None and self.process.stderr is not None
+        raise AssertionError(f"the league did not start: {self.process.stderr.read()}")
 
     def code(self, club: str) -> str:
         """A pairing code for ``club`` as the league's command line makes it."""

@@ -89,8 +89,11 @@ def test_every_event_arrives_once_through_faults_and_a_league_restart(setup: Set
     every = [t for group in setup.tables.values() for t in group]
     for table in every:
         table.client.start()
-    time.sleep(1.5)
+    assert setup.proxy.forwarded_batch.wait(30), "no club forwarded anything"
+    time.sleep(0.3)
     setup.league.kill()  # mid-evening: whatever was in flight is lost or stored, never half
+    at_kill = sum(_held(setup.league, t.device) for t in every)
+    assert at_kill < sum(len(t.entries) for t in every), "the restart came too late to matter"
     time.sleep(1.0)
     setup.league.start()
     _wait_all(setup, 90)
@@ -214,3 +217,64 @@ def test_bad_forwards_are_refused_or_kept_aside_and_shown(setup: Setup) -> None:
     for words in ("Kette bricht", "zweite Fassung", "Tisch eines anderen Vereins"):
         assert words in page
     assert PROTOCOL_VERSION == 1
+
+
+# --- the pages in a real browser ------------------------------------------------------------------
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "tests" / "artifacts" / "league"
+
+
+def _shot(browser: Any, name: str, size: tuple[int, int] = (1920, 1080)) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.set_window_rect(width=size[0], height=size[1])
+    browser.execute_script("window.scrollTo(0, 0)")
+    browser.save_screenshot(str(ARTIFACTS / f"{name}-{size[0]}x{size[1]}.png"))
+
+
+def test_the_pages_in_chromium_show_the_independent_ranking(setup: Setup) -> None:
+    pytest.importorskip("selenium")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.e2e.test_club_pages import _pdf_text, browser as make_browser
+
+    _wait_all(setup, 90)
+    players, clubs = _independent(setup)
+    url = setup.league.url
+    for driver in make_browser.__wrapped__():  # type: ignore[attr-defined]  # the club page test's chromium
+        driver.get(f"{url}/wertung?tag={setup.today}")
+        rows = driver.find_elements(By.CSS_SELECTOR, "#einzel table.ranking tbody tr")
+        shown = {}
+        for row in rows:
+            cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
+            shown[cells[1]] = (int(cells[2]), int(cells[3]), int(cells[4]), int(cells[5]))
+        assert shown == players
+        places = [int(r.find_element(By.TAG_NAME, "td").text.split()[0]) for r in rows]
+        assert places == list(range(1, len(players) + 1))
+        club_rows = driver.find_elements(By.CSS_SELECTOR, "#vereine table.ranking tbody tr")
+        assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in club_rows] == sorted(clubs, key=lambda c: -clubs[c][0])
+        for size in ((1920, 1080), (1280, 720)):
+            _shot(driver, "wertung", size)
+        table = setup.tables[CLUBS[1]][0]
+        pages = {"spieltag": ("/spieltag", "1. Spieltag"), "vereine": ("/vereine", CLUBS[2]),
+                 "liste": (f"/liste/{table.device}/{table.list_id}", "Spielliste"), "saison": ("/saison", "Streichwert")}
+        for name, (path, words) in pages.items():
+            driver.get(url + path)
+            assert words in driver.find_element(By.TAG_NAME, "body").text, name
+            _shot(driver, name)
+        driver.get(url + pages["liste"][0])
+        driver.find_element(By.LINK_TEXT, "← " + CLUBS[1]).click()
+        WebDriverWait(driver, 10).until(lambda d: "/verein/" in d.current_url)
+        assert table.players[0] in driver.find_element(By.TAG_NAME, "body").text
+        _shot(driver, "verein")
+        driver.get(url + "/verwaltung")  # the organiser's page: the password first
+        assert "/anmelden" in driver.current_url
+        driver.find_element(By.ID, "passwort").send_keys("liga-geheim")
+        driver.find_element(By.ID, "anmelden").click()
+        WebDriverWait(driver, 10).until(lambda d: d.current_url.endswith("/verwaltung"))
+        body = driver.find_element(By.TAG_NAME, "body").text
+        assert all(c in body for c in CLUBS) and "Beiseitegelegt" in body
+        _shot(driver, "verwaltung")
+    with __import__("urllib.request").request.urlopen(f"{url}/wertung.pdf?tag={setup.today}", timeout=10) as answer:
+        pdf = _pdf_text(answer.read())
+    assert "Einzelwertung" in pdf and "Vereinswertung" in pdf and all(c in pdf for c in CLUBS)

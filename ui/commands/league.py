@@ -97,7 +97,6 @@ def _clubs(store: LeagueStore, args: argparse.Namespace) -> int:
         return 0
     if not rows:
         print("noch kein Verein gekoppelt / no club paired yet: skattisch league code NAME")
-    for row in rows:
-        print(f"{row['name'][:30]:30} {'ja' if row['paired'] else 'nein':5} {row['tables']:>3} Tische  "
-              f"{row['kept_aside']:>3} beiseite  {row['club']}")
+    for c in store.clubs():
+        print(f"{c.name[:30]:30} {'ja' if c.paired else 'nein':5} {c.tables:>3} Tische  {c.rejects:>3} beiseite  {c.club}")
     return 0

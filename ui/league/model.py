@@ -2,11 +2,11 @@
 
 Each list is folded with the table's own code (``device.table.state.apply``) and scored with
 the club's (:func:`device.club.ranking.list_results`). Where it belongs comes from what its
-club said when forwarding it (``club_lists``: the club's evening, series and table number);
-the league's organiser decides which dates are match days (``matchdays``) and the season's
-rules (``season_rules``, as the club's: minimum series and Streichwerte). Documents:
+club said when forwarding it (the club's evening, series and table number: the store's
+``list_meta``); the league's organiser decides which dates are match days (``matchdays``)
+and the season's rules (``season_rules``, as the club's: minimum series and Streichwerte).
+Documents:
 
-    club_lists    {"device/list_id": {"club", "evening", "series", "table"}} (drivers.league.app)
     matchdays     [{"date": "2026-11-26", "title": "1. Spieltag"}], in date order
     season_rules  {"minimum_series", "dropped_worst"}
     organiser     the league organiser's password (ui.club.auth)
@@ -25,7 +25,6 @@ from device.club.season import SeasonRules
 from device.league.standings import LeagueList
 from device.table.events import Event
 from device.table.state import StateError, TableState, apply
-from drivers.league.app import LIST_META
 from drivers.league.store import LeagueStore
 from ui.club.paper import PaperList, paper_list
 
@@ -42,6 +41,7 @@ class Shown:
     players: tuple[str, ...]
     games: int
     closed: bool
+    over: bool  # the series ended (not yet confirmed by every player)
     error: str
 
 
@@ -97,7 +97,7 @@ class LeagueModel:
     def lists(self) -> list[Shown]:
         """Every list the league holds, with its club, match day and results."""
         with self._lock:
-            meta: dict[str, Any] = self.doc(LIST_META, {})
+            meta = self.store.list_meta()
             days = {m["date"] for m in self.matchdays()}
             names = self.club_names()
             owners = self.store.club_tables()
@@ -108,15 +108,15 @@ class LeagueModel:
                 state = folded.state
                 if state.setup is None:
                     continue
-                m = meta.get(f"{info.device}/{info.list_id}", {})
-                club = str(m.get("club") or owners.get(info.device, ""))
-                date = str(m.get("evening", ""))[:10]
+                m = meta.get((info.device, info.list_id))
+                club = m.club if m is not None else owners.get(info.device, "")
+                date = m.evening[:10] if m is not None else ""
                 matchday = date if _DATE.fullmatch(date) and date in days else ""
-                series, table = int(m.get("series") or 1), int(m.get("table") or 0)
+                series, table = (m.series or 1, m.table) if m is not None else (1, 0)
                 results = list_results(PlayedList(series, table, state.setup.players, state.rows))
                 out.append(Shown(LeagueList(names.get(club, club), info.device, info.list_id, matchday, series, table,
                                             results), club, tables.get(info.device, info.device), state.seating,
-                                 len(state.rows), state.closed, folded.error))
+                                 len(state.rows), state.closed, state.series_over, folded.error))
             return out
 
     def paper(self, device: str, list_id: str) -> tuple[PaperList, Shown] | None:

@@ -39,6 +39,16 @@ _env.filters["zip"] = zip
 _env.filters["series_tables"] = series_tables
 
 
+def when(stamp: float | None) -> str:
+    """A time the organiser reads: '26.11. 19:42:05' (local time), '–' for none."""
+    if stamp is None:
+        return "–"
+    return datetime.datetime.fromtimestamp(stamp).strftime("%d.%m. %H:%M:%S")
+
+
+_env.filters["when"] = when
+
+
 class Same:
     """The templates' ``display.get(name, name)``: the league shows names as the lists have them."""
 
@@ -204,8 +214,9 @@ class LeaguePages(Pages):
     def _verwaltung_page(self, request: Request, notice: str, error: str) -> Response:
         names = self.model.club_names()
         rejects = self.league.rejects()
+        tables = {t.device: t.name for t in self.league.events.tables()}
         return self.render(request, "verwaltung.html", 400 if error else 200, page="verwaltung",
-                           clubs=self.league.clubs(), rejects=rejects, names=names, notice=notice, error=error,
+                           clubs=self.league.clubs(), rejects=rejects, names=names, tables=tables, notice=notice, error=error,
                            matchdays=self.model.matchdays(), rules=self.model.season_rules(),
                            today=datetime.date.fromtimestamp(self.clock()).isoformat(), heading="Spielleitung")
 
