@@ -14,7 +14,6 @@ import json
 import sqlite3
 import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -37,7 +36,7 @@ def _store(args: argparse.Namespace) -> LeagueStore:
     from drivers.club.store import default_database
     from drivers.league.store import open_league_store
 
-    return open_league_store(Path(args.db) if args.db else default_database().with_name("league.sqlite3"))
+    return open_league_store(args.db or default_database().with_name("league.sqlite3"))
 
 
 def run(args: argparse.Namespace) -> int:
