@@ -10,6 +10,7 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -18,19 +19,32 @@ import pytest
 from device.sync import API, PROTOCOL_VERSION, batch_body, journal_entries, sign_request
 from drivers.club.store import SqliteCollectorStore
 from drivers.league.store import SqliteLeagueStore
-from tests.club_helpers import NAMES, independent_figures, random_entries
+from device.journal import JournalEntry
+from drivers.club.app import new_pairing_code
+from tests.club_helpers import NAMES, Entry, independent_figures, random_entries
+from tests.e2e.club_table import RunningTable, running_table
 from tests.e2e.fault_proxy import FaultProxy, Faults
 from tests.e2e.league_helpers import KnownTable, League, Organiser
 from tests.e2e.sync_helpers import Collector
 
 CLUBS = ("SC Herz Dame", "Skatfreunde Nord", "Grand Hand 09")
+REAL_PLAYERS = ("Rudi", "Sina", "Tom")
 
 
 class Setup:
     def __init__(self, league: League, proxy: FaultProxy, clubs: list[Collector], tables: dict[str, list[KnownTable]],
-                 organiser: Organiser, today: str) -> None:
+                 organiser: Organiser, today: str, real: RunningTable) -> None:
         self.league, self.proxy, self.clubs, self.tables, self.organiser, self.today = (
             league, proxy, clubs, tables, organiser, today)
+        self.real = real  # a real table process (service, store, sync client) at the first club
+
+    def real_entries(self) -> list[JournalEntry]:
+        """The real table's journal as its club holds it (each line as the table wrote it)."""
+        store = SqliteCollectorStore(self.clubs[0].db)
+        try:
+            return [e for info in store.lists(self.real.device) for e in store.entries(self.real.device, info.list_id)]
+        finally:
+            store.close()
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +59,7 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
     clubs: list[Collector] = []
     tables: dict[str, list[KnownTable]] = {}
     rng = random.Random(18)
+    stack = ExitStack()
     try:
         for n, name in enumerate(CLUBS):
             collector = Collector(base / f"club{n}.sqlite3", extra=(
@@ -53,8 +68,13 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
             players = [tuple(NAMES[0:4]), tuple(NAMES[4:7])]  # the same names in every club: three clubs' Annas
             tables[name] = [KnownTable(base / f"club{n}-t{t}", collector, f"Tisch {t + 1}", players[t],
                                        random_entries(rng, len(players[t]), 12 + 6 * t)) for t in range(2)]
-        yield Setup(league, proxy, clubs, tables, organiser, today)
+        club_store = SqliteCollectorStore(clubs[0].db)
+        code = new_pairing_code(club_store, now=time.time())
+        club_store.close()
+        real = stack.enter_context(running_table(clubs[0].url, code, name="Tisch 3", players=REAL_PLAYERS, length=6))
+        yield Setup(league, proxy, clubs, tables, organiser, today, real)
     finally:
+        stack.close()
         for table in (t for group in tables.values() for t in group):
             table.client.close()
         for collector in clubs:
@@ -73,10 +93,11 @@ def _held(league: League, device: str) -> int:
 
 def _wait_all(setup: Setup, timeout: float) -> None:
     deadline = time.monotonic() + timeout
-    every = [t for group in setup.tables.values() for t in group]
+    every = [(t.device, len(t.entries)) for group in setup.tables.values() for t in group]
+    every.append((setup.real.device, len(setup.real_entries())))
     while True:
-        missing = {t.device: (_held(setup.league, t.device), len(t.entries)) for t in every
-                   if _held(setup.league, t.device) < len(t.entries)}
+        missing = {device: (_held(setup.league, device), count) for device, count in every
+                   if _held(setup.league, device) < count}
         if not missing:
             return
         assert time.monotonic() < deadline, f"not at the league within {timeout} s: {missing}; proxy {setup.proxy.stats}"
@@ -96,6 +117,12 @@ def test_every_event_arrives_once_through_faults_and_a_league_restart(setup: Set
     assert at_kill < sum(len(t.entries) for t in every), "the restart came too late to matter"
     time.sleep(1.0)
     setup.league.start()
+    assert setup.real("play 6")["acked"] > 0  # a real table plays its list to the end, then its players sign it
+    setup.real("open-next")  # its players sign the list (the next series is not released: it stays closed)
+    deadline = time.monotonic() + 20
+    while (status := setup.real("status"))["acked"] < status["last_seq"]:  # the signatures reach the club
+        assert time.monotonic() < deadline, status
+        time.sleep(0.1)
     _wait_all(setup, 90)
     store = SqliteLeagueStore(setup.league.db)
     try:
@@ -103,6 +130,11 @@ def test_every_event_arrives_once_through_faults_and_a_league_restart(setup: Set
             held = store.events.entries(table.device, table.list_id)
             assert [(e.prev, e.hash, e.event) for e in held] == [(e.prev, e.hash, e.event) for e in table.entries]
             assert store.events.held(table.device) == len(table.entries)
+        real = setup.real_entries()
+        assert {e.event["type"] for e in real} >= {"list_confirmed", "list_closed", "game_recorded"}
+        held = [e for info in store.events.lists(setup.real.device)
+                for e in store.events.entries(setup.real.device, info.list_id)]
+        assert held == real  # the table's own lines, confirmations with their heads, verified at the league
         owners = store.club_tables()
         names = {c.club: c.name for c in store.clubs()}
         assert {names[owners[t.device]] for t in setup.tables[CLUBS[0]]} == {CLUBS[0]}
@@ -113,12 +145,29 @@ def test_every_event_arrives_once_through_faults_and_a_league_restart(setup: Set
     assert setup.proxy.stats["duplicated_request"] > 0
 
 
+def _recorded(entries: list[JournalEntry]) -> tuple[tuple[str, ...], list[Entry]]:
+    """A list's players and games from the table's own records (its events: the game records)."""
+    players: tuple[str, ...] = ()
+    games: list[Entry] = []
+    for entry in entries:
+        event = entry.event
+        if event["type"] == "list_opened":
+            players = tuple(event["data"]["players"])
+        elif event["type"] == "game_recorded":
+            games.append(Entry(event["data"]["declarer_seat"], event["data"]["record"]))
+        elif event["type"] == "passed_in":
+            games.append(Entry(None, None))
+    return players, games
+
+
 def _independent(setup: Setup) -> tuple[dict[str, tuple[int, int, int, int]], dict[str, tuple[int, int, int, int]]]:
     players: dict[str, tuple[int, int, int, int]] = {}
     clubs: dict[str, list[int]] = {}
-    for club, tables in setup.tables.items():
-        for table in tables:
-            for name, figures in independent_figures(table.players, table.games).items():
+    lists = {club: [(t.players, t.games) for t in tables] for club, tables in setup.tables.items()}
+    lists[CLUBS[0]].append(_recorded(setup.real_entries()))
+    for club, played in lists.items():
+        for seating, games in played:
+            for name, figures in independent_figures(seating, games).items():
                 players[f"{name} ({club})"] = figures
                 sums = clubs.setdefault(club, [0, 0, 0, 0])
                 for i, value in enumerate(figures):
