@@ -111,6 +111,7 @@ class Forwarder:
         self._poll = poll
         self._options: dict[str, Any] = {"timeout": timeout, "backoff": backoff, "batch_size": batch_size}
         self.clients: dict[str, SyncClient] = {}
+        self._linked: LeagueLink | None = None
         self._seen: dict[str, int] = {}  # each table's held seq at the last round (new entries wake its client)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -131,6 +132,9 @@ class Forwarder:
     def round(self) -> None:
         """Start a client for each new table; wake those whose table sent more than the league acked."""
         linked = link(self._store)
+        if linked != self._linked:  # paired anew (another league, a new secret): clients start afresh
+            self._close_clients()
+            self._linked = linked
         if linked is None:
             return
         for table in self._store.tables():
@@ -161,5 +165,10 @@ class Forwarder:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(5)
+        self._close_clients()
+
+    def _close_clients(self) -> None:
         for client in self.clients.values():
             client.close()
+        self.clients = {}
+        self._seen = {}

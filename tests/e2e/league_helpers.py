@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -78,15 +79,24 @@ class League:
 class Organiser:
     """The league organiser's browser session (a cookie jar): sets the password from 127.0.0.1."""
 
-    def __init__(self, url: str, password: str = "liga-geheim") -> None:
+    def __init__(self, url: str, password: str = "liga-geheim", start: str = "/verwaltung") -> None:
         self.url = url
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        self.post("/anmelden?weiter=/verwaltung", passwort=password, wiederholung=password)
+        self.post(f"/anmelden?weiter={start}", passwort=password, wiederholung=password)
 
     def post(self, path: str, **form: str) -> str:
+        status, text = self.answer(path, **form)
+        assert status == 200, (status, text)
+        return text
+
+    def answer(self, path: str, **form: str) -> tuple[int, str]:
+        """The status and page of a form sent (a refusal is a page too)."""
         data = urllib.parse.urlencode(form).encode()
-        with self.opener.open(self.url + path, data=data, timeout=10) as answer:
-            return str(answer.read().decode())
+        try:
+            with self.opener.open(self.url + path, data=data, timeout=10) as answer:
+                return int(answer.status), str(answer.read().decode())
+        except urllib.error.HTTPError as exc:
+            return int(exc.code), str(exc.read().decode())
 
     def get(self, path: str) -> str:
         with self.opener.open(self.url + path, timeout=10) as answer:

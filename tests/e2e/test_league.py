@@ -327,3 +327,29 @@ def test_the_pages_in_chromium_show_the_independent_ranking(setup: Setup) -> Non
     with __import__("urllib.request").request.urlopen(f"{url}/wertung.pdf?tag={setup.today}", timeout=10) as answer:
         pdf = _pdf_text(answer.read())
     assert "Einzelwertung" in pdf and "Vereinswertung" in pdf and all(c in pdf for c in CLUBS)
+
+
+def test_a_club_pairs_on_its_organiser_page_and_forwards_without_a_restart(setup: Setup, tmp_path: Path) -> None:
+    collector = Collector(tmp_path / "club.sqlite3", extra=("--name", "Kreuz Bube Süd"))
+    try:
+        club_organiser = Organiser(collector.url, password="vereinsabend", start="/liga")
+        assert "noch mit keiner Liga gekoppelt" in club_organiser.get("/liga")
+        status, page = club_organiser.answer("/liga", url=setup.league.url, code="000000")
+        assert status == 400 and "Koppeln mit der Liga fehlgeschlagen" in page and "not valid" in page
+        assert "noch mit keiner Liga gekoppelt" in page
+        page = club_organiser.post("/liga", url=setup.league.url, code=setup.league.code("Kreuz Bube Süd"))
+        assert "Mit der Liga Bezirksliga Test gekoppelt" in page
+        table = KnownTable(tmp_path / "t1", collector, "Tisch 1", tuple(NAMES[8:12]),
+                           random_entries(random.Random(4), 4, 8))
+        table.client.start()
+        deadline = time.monotonic() + 30
+        while _held(setup.league, table.device) < len(table.entries):
+            assert time.monotonic() < deadline, "the club paired on its page does not forward"
+            time.sleep(0.2)
+        page = club_organiser.get("/liga")
+        assert "vollständig" in page and "Tisch 1" in page
+        clubs = {c["name"]: c for c in setup.league.get_json("/vereine.json")}
+        assert clubs["Kreuz Bube Süd"]["lists"] == 1
+        table.client.close()
+    finally:
+        collector.stop()

@@ -30,6 +30,8 @@ from device.club.season import SeasonRules
 from device.scoring import DEFENCE_CREDIT
 from drivers.club.app import CARD_ASSIGN, device_document_name
 from drivers.club.store import CollectorStore
+from drivers.league import forward as league
+from drivers.sync import LaptopError
 from ui.club import auth, exports, members
 from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
 from ui.club.paper import PaperList
@@ -329,6 +331,30 @@ class Pages:
                                                  "dropped_worst": rules.dropped_worst})
         return RedirectResponse("/saison", status_code=303)
 
+    async def liga(self, request: Request) -> Response:
+        """The league (organiser only): pair this laptop with the league's server, and how far
+        each table's lists have been forwarded (the rest waits here until the league acknowledges it)."""
+        if (refused := self.locked(request)) is not None:
+            return refused
+        error, notice = "", ""
+        if request.method == "POST":
+            form = {k: str(v) for k, v in (await request.form()).items()}
+            try:
+                linked = await run_in_threadpool(league.pair_with_league, self.store, form.get("url", "").strip(),
+                                                 form.get("code", "").replace(" ", ""),
+                                                 name=getattr(request.app.state, "name", ""))
+            except LaptopError as exc:
+                error = f"Koppeln mit der Liga fehlgeschlagen: {exc}"
+            else:
+                notice = f"Mit der Liga {linked.league or linked.url} gekoppelt; die Listen gehen jetzt dorthin."
+        return await run_in_threadpool(self._liga_page, request, error, notice)
+
+    def _liga_page(self, request: Request, error: str, notice: str) -> Response:
+        linked = league.link(self.store)
+        tables = [(t, self.store.document(league.cursor_name(t.device)) or 0) for t in self.store.tables()]
+        return self.render(request, "liga.html", 400 if error else 200, linked=linked, tables=tables, error=error,
+                           notice=notice, page="liga")
+
     # -- live ----------------------------------------------------------------------------------
 
     def signature(self) -> str:
@@ -387,6 +413,7 @@ class Pages:
             Route("/spieler", self.spieler, methods=["GET", "POST"]),
             Route("/spieler.csv", self.spieler),
             Route("/einstellungen", self.einstellungen, methods=["POST"]),
+            Route("/liga", self.liga, methods=["GET", "POST"]),
             Route("/anmelden", self.anmelden, methods=["GET", "POST"]),
             Route("/abmelden", self.abmelden, methods=["POST"]),
             Route("/live", self.live),

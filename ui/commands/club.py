@@ -95,7 +95,7 @@ def _serve(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
 
 
 def _league(store: SqliteCollectorStore, args: argparse.Namespace, evening: Any) -> Any:
-    """Pair with the league if a code is given; forward to it if paired (None: no league, False: failed)."""
+    """Pair with the league if a code is given; the forwarder (it forwards once paired), or False: failed."""
     from drivers.league.forward import Forwarder, link, pair_with_league
     from drivers.sync import LaptopError
 
@@ -117,9 +117,7 @@ def _league(store: SqliteCollectorStore, args: argparse.Namespace, evening: Any)
             return False
         if known.url != args.league.rstrip("/"):  # the league moved: same pairing, new address
             store.set_document("league", {**store.document("league"), "url": args.league.rstrip("/")})
-    if link(store) is None:
-        return None
-    forwarder = Forwarder(store, meta=lambda: evening.refresh())
+    forwarder = Forwarder(store, meta=lambda: evening.refresh())  # idle until paired (here or on the Liga page)
     forwarder.start()
     return forwarder
 

@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from device.club.ranking import PlayedList, list_results
+from device.club.ranking import ListResult, PlayedList, list_results
 from device.club.season import SeasonRules
 from device.league.standings import LeagueList
 from device.table.events import Event
@@ -50,6 +50,8 @@ class _Folded:
     count: int
     state: TableState
     error: str = ""
+    scored: tuple[int, int, int] = (-1, 0, 0)  # (count, series, table) the results were computed for
+    results: tuple[ListResult, ...] = ()
 
 
 class LeagueModel:
@@ -113,7 +115,10 @@ class LeagueModel:
                 date = m.evening[:10] if m is not None else ""
                 matchday = date if _DATE.fullmatch(date) and date in days else ""
                 series, table = (m.series or 1, m.table) if m is not None else (1, 0)
-                results = list_results(PlayedList(series, table, state.setup.players, state.rows))
+                if folded.scored != (folded.count, series, table):  # a list is scored once per change
+                    folded.results = list_results(PlayedList(series, table, state.setup.players, state.rows))
+                    folded.scored = (folded.count, series, table)
+                results = folded.results
                 out.append(Shown(LeagueList(names.get(club, club), info.device, info.list_id, matchday, series, table,
                                             results), club, tables.get(info.device, info.device), state.seating,
                                  len(state.rows), state.closed, state.series_over, folded.error))
