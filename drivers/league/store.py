@@ -10,6 +10,8 @@ unpaired: only clubs hold secrets here). Beside it the league's own tables:
     club_tables  device -> club: a table belongs to the first club that forwards it
     list_meta    what the club said of each list when it first forwarded it: its evening (the
                  match day's date), series and table number (the club's pages' numbering)
+    list_summaries  each list as the pages show it (players, games, each player's figures), at the
+                 count of events it was computed for: the pages fold a list only when it grew
     rejects      forwarded entries kept aside (a chain that does not verify, a table of another
                  club, a second copy of a list with other content): one row per content, counted
 
@@ -94,6 +96,9 @@ class LeagueStore(Protocol):
     def rejects(self, club: str | None = None) -> list[RejectInfo]: ...
     def keep_list_meta(self, club: str, device: str, metas: dict[str, ListMeta]) -> None: ...
     def list_meta(self) -> dict[tuple[str, str], ListMeta]: ...
+    def keep_summaries(self, summaries: dict[tuple[str, str], tuple[int, dict[str, Any]]]) -> None: ...
+    def summaries(self) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]: ...
+    def counts(self) -> tuple[int, ...]: ...
     def close(self) -> None: ...
 
 
@@ -109,6 +114,9 @@ CREATE TABLE IF NOT EXISTS rejects (
     code TEXT NOT NULL, reason TEXT NOT NULL, sent TEXT NOT NULL, at REAL NOT NULL,
     count INTEGER NOT NULL DEFAULT 1, last_at REAL NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS rejects_once ON rejects (club, device, seq, code, sent);
+CREATE TABLE IF NOT EXISTS list_summaries (
+    device TEXT NOT NULL, list_id TEXT NOT NULL, count INTEGER NOT NULL, body TEXT NOT NULL,
+    PRIMARY KEY (device, list_id));
 CREATE TABLE IF NOT EXISTS list_meta (
     device TEXT NOT NULL, list_id TEXT NOT NULL, club TEXT NOT NULL, evening TEXT NOT NULL,
     series INTEGER NOT NULL, table_no INTEGER NOT NULL, PRIMARY KEY (device, list_id));
@@ -238,7 +246,28 @@ class SqliteLeagueStore:
                            "WHERE list_meta.evening = ''",
                            [(device, list_id, club, m.evening, m.series, m.table) for list_id, m in metas.items()])
 
+    def keep_summaries(self, summaries: dict[tuple[str, str], tuple[int, dict[str, Any]]]) -> None:
+        """Keep lists as the pages computed them, each at its count of events (one transaction)."""
+        if not summaries:
+            return
+        with self._transaction() as db:
+            db.executemany("INSERT OR REPLACE INTO list_summaries (device, list_id, count, body) VALUES (?, ?, ?, ?)",
+                           [(d, i, count, _canonical(body)) for (d, i), (count, body) in summaries.items()])
+
     # -- reads -------------------------------------------------------------------------------
+
+    def summaries(self) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]:
+        rows = self._read().execute("SELECT device, list_id, count, body FROM list_summaries")
+        return {(r[0], r[1]): (int(r[2]), json.loads(r[3])) for r in rows}
+
+    def counts(self) -> tuple[int, ...]:
+        """What changes when the league's own tables change (the pages' cache key, with the events')."""
+        row = self._read().execute(
+            "SELECT (SELECT COUNT(*) FROM clubs), (SELECT COUNT(*) FROM clubs WHERE secret IS NOT NULL), "
+            "(SELECT COUNT(*) FROM club_tables), (SELECT COUNT(*) FROM list_meta), "
+            "(SELECT COUNT(*) FROM list_meta WHERE evening != ''), (SELECT COALESCE(SUM(count), 0) FROM rejects)"
+            ).fetchone()
+        return tuple(int(v) for v in row)
 
     def list_meta(self) -> dict[tuple[str, str], ListMeta]:
         rows = self._read().execute("SELECT device, list_id, club, evening, series, table_no FROM list_meta")

@@ -5,7 +5,11 @@ the club's (:func:`device.club.ranking.list_results`). Where it belongs comes fr
 club said when forwarding it (the club's evening, series and table number: the store's
 ``list_meta``); the league's organiser decides which dates are match days (``matchdays``)
 and the season's rules (``season_rules``, as the club's: minimum series and Streichwerte).
-Documents:
+
+A list is folded once per change: its summary (players, games, each player's figures) is
+kept in the store at the count of events it was made for (``list_summaries``), so a restart
+folds nothing again, and :meth:`LeagueModel.lists` is kept until anything changes
+(:meth:`LeagueModel.version`). Documents:
 
     matchdays     [{"date": "2026-11-26", "title": "1. Spieltag"}], in date order
     season_rules  {"minimum_series", "dropped_worst"}
@@ -15,6 +19,7 @@ Documents:
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import threading
 from dataclasses import dataclass
@@ -25,7 +30,8 @@ from device.club.season import SeasonRules
 from device.league.standings import LeagueList
 from device.table.events import Event
 from device.table.state import StateError, TableState, apply
-from drivers.league.store import LeagueStore
+from drivers.club.store import ListInfo
+from drivers.league.store import LeagueStore, ListMeta
 from ui.club.paper import PaperList, paper_list
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -50,8 +56,6 @@ class _Folded:
     count: int
     state: TableState
     error: str = ""
-    scored: tuple[int, int, int] = (-1, 0, 0)  # (count, series, table) the results were computed for
-    results: tuple[ListResult, ...] = ()
 
 
 class LeagueModel:
@@ -60,11 +64,18 @@ class LeagueModel:
     def __init__(self, store: LeagueStore) -> None:
         self.store = store
         self._lock = threading.RLock()
-        self._folded: dict[tuple[str, str], _Folded] = {}
+        self._folded: dict[tuple[str, str], _Folded] = {}  # lists still growing (closed ones are dropped)
+        self._version = ""
+        self._lists: list[Shown] = []
 
     def doc(self, name: str, default: Any) -> Any:
         value = self.store.events.document(name)
         return default if value is None else value
+
+    def version(self) -> str:
+        """Changes whenever a page could look different: events held, lists' meta, clubs, settings."""
+        held = [(t.device, t.held) for t in self.store.events.tables()]
+        return json.dumps([held, self.store.counts(), self.doc("matchdays", []), self.doc("season_rules", {})])
 
     def matchdays(self) -> list[dict[str, str]]:
         return sorted(self.doc("matchdays", []), key=lambda m: m["date"])
@@ -96,9 +107,27 @@ class LeagueModel:
                 folded.count += 1
         return folded
 
+    def _summary(self, info: ListInfo) -> dict[str, Any]:
+        """A list as the pages need it, folded from its events (then kept in the store)."""
+        folded = self._fold(info.device, info.list_id, info.count)
+        state = folded.state
+        if state.closed:
+            del self._folded[(info.device, info.list_id)]  # done: its summary is kept, not its state
+        if state.setup is None:
+            return {"opened": False}
+        results = list_results(PlayedList(1, 0, state.setup.players, state.rows))
+        return {"opened": True, "seating": list(state.seating), "games": len(state.rows), "closed": state.closed,
+                "over": state.series_over, "error": folded.error,
+                "results": [[r.player, r.points, r.won, r.lost, r.leistung] for r in results]}
+
     def lists(self) -> list[Shown]:
         """Every list the league holds, with its club, match day and results."""
         with self._lock:
+            version = self.version()
+            if version == self._version:
+                return self._lists
+            kept = self.store.summaries()
+            fresh: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
             meta = self.store.list_meta()
             days = {m["date"] for m in self.matchdays()}
             names = self.club_names()
@@ -106,22 +135,15 @@ class LeagueModel:
             tables = {t.device: t.name for t in self.store.events.tables()}
             out: list[Shown] = []
             for info in self.store.events.lists():
-                folded = self._fold(info.device, info.list_id, info.count)
-                state = folded.state
-                if state.setup is None:
-                    continue
-                m = meta.get((info.device, info.list_id))
-                club = m.club if m is not None else owners.get(info.device, "")
-                date = m.evening[:10] if m is not None else ""
-                matchday = date if _DATE.fullmatch(date) and date in days else ""
-                series, table = (m.series or 1, m.table) if m is not None else (1, 0)
-                if folded.scored != (folded.count, series, table):  # a list is scored once per change
-                    folded.results = list_results(PlayedList(series, table, state.setup.players, state.rows))
-                    folded.scored = (folded.count, series, table)
-                results = folded.results
-                out.append(Shown(LeagueList(names.get(club, club), info.device, info.list_id, matchday, series, table,
-                                            results), club, tables.get(info.device, info.device), state.seating,
-                                 len(state.rows), state.closed, state.series_over, folded.error))
+                key = (info.device, info.list_id)
+                count, summary = kept.get(key, (-1, {}))
+                if count != info.count:
+                    summary = self._summary(info)
+                    fresh[key] = (info.count, summary)
+                if summary["opened"]:
+                    out.append(_shown(info, summary, meta.get(key), owners, names, tables, days))
+            self.store.keep_summaries(fresh)
+            self._version, self._lists = version, out
             return out
 
     def paper(self, device: str, list_id: str) -> tuple[PaperList, Shown] | None:
@@ -131,4 +153,18 @@ class LeagueModel:
             if shown is None or info is None:
                 return None
             state = self._fold(device, list_id, info.count).state
+            if state.closed:
+                del self._folded[(device, list_id)]
             return paper_list(state, table=shown.item.table, series=shown.item.series, head=info.head), shown
+
+
+def _shown(info: ListInfo, summary: dict[str, Any], meta: ListMeta | None, owners: dict[str, str],
+           names: dict[str, str], tables: dict[str, str], days: set[str]) -> Shown:
+    club = meta.club if meta is not None else owners.get(info.device, "")
+    date = meta.evening[:10] if meta is not None else ""
+    matchday = date if _DATE.fullmatch(date) and date in days else ""
+    series, table = (meta.series or 1, meta.table) if meta is not None else (1, 0)
+    results = tuple(ListResult(p, series, table, pts, won, lost, lei) for p, pts, won, lost, lei in summary["results"])
+    return Shown(LeagueList(names.get(club, club), info.device, info.list_id, matchday, series, table, results),
+                 club, tables.get(info.device, info.device), tuple(summary["seating"]), summary["games"],
+                 summary["closed"], summary["over"], summary["error"])

@@ -10,6 +10,8 @@ kept aside) needs the league organiser's password (:mod:`ui.club.auth`, as on th
 from __future__ import annotations
 
 import datetime
+import logging
+import threading
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -24,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from device.club.season import SeasonError, SeasonLine, SeasonRules
 from device.league.standings import club_ranking, club_season, player_ranking, player_season
+from device.csvcell import csv_text
 from device.sync import SyncRefused
 from drivers.league.app import new_club_code
 from drivers.league.store import LeagueStore
@@ -32,6 +35,7 @@ from ui.club.pages import HERE as CLUB, Pages, _csv, series_tables
 from ui.league.model import LeagueModel, Shown
 
 HERE = Path(__file__).parent
+log = logging.getLogger(__name__)
 _env = Environment(loader=ChoiceLoader([FileSystemLoader(HERE / "templates"), FileSystemLoader(CLUB / "templates")]),
                    autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
 _env.filters["avg"] = exports.average_text
@@ -62,11 +66,47 @@ class LeaguePages(Pages):
     START = "/spieltag"
     ORGANISER_START = "/verwaltung"
 
+    CACHED = 512  # public pages kept (by path, query and login) until anything changes
+
     def __init__(self, store: LeagueStore, *, clock: Any = time.time) -> None:  # noqa: D107 - no Evening here
         self.league = store
         self.store = store.events  # the documents: the organiser's password, match days, season rules
         self.model = LeagueModel(store)
         self.clock = clock
+        self._cache: dict[tuple[str, str, bool], tuple[str, bytes, int, dict[str, str]]] = {}
+        self._stop = threading.Event()
+
+    def warm(self, every: float = 1.0) -> threading.Thread:
+        """Fold and score what arrived in the background (every ``every`` s), not in a reader's request."""
+        def run() -> None:
+            while not self._stop.wait(every):
+                try:
+                    self.model.lists()
+                except Exception:  # a bad moment of the store: the next request or round tries again
+                    log.exception("league: scoring the lists failed")
+        thread = threading.Thread(target=run, name="skattisch-league-warm", daemon=True)
+        thread.start()
+        return thread
+
+    def cached(self, method: Any) -> Any:
+        """``method`` as a route whose answer is kept until the league's data change (public pages)."""
+        def answer(request: Request) -> Response:
+            key = (request.url.path, request.url.query, self.organiser(request))
+            version = self.model.version()
+            hit = self._cache.get(key)
+            if hit is not None and hit[0] == version:
+                return Response(hit[1], status_code=hit[2], headers=hit[3])
+            response: Response = method(request)
+            if response.status_code == 200:
+                if len(self._cache) >= self.CACHED:
+                    self._cache.clear()
+                self._cache[key] = (version, bytes(response.body), response.status_code, dict(response.headers))
+            return response
+
+        async def endpoint(request: Request) -> Response:
+            response: Response = await run_in_threadpool(answer, request)
+            return response
+        return endpoint
 
     def render(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         context.update(request=request, organiser=self.organiser(request), display=Same(), fragment=False,
@@ -89,8 +129,14 @@ class LeaguePages(Pages):
         date, title, days = self._matchday(request)
         lists = [s for s in self.model.lists() if date and s.item.matchday == date]
         lists.sort(key=lambda s: (s.item.club, s.item.table, s.item.series))
-        if request.path_params.get("form") == "json":
+        form = request.path_params.get("form", "")
+        if form == "json":
             return JSONResponse({"matchday": date, "title": title, "lists": [_list_json(s) for s in lists]})
+        if form == "csv":
+            rows = [(s.item.club, s.table_name, s.item.table, s.item.series, " · ".join(s.players), s.games,
+                     "bestätigt" if s.closed else "beendet" if s.over else "läuft") for s in lists]
+            return _csv(csv_text([("Verein", "Tisch", "Tischnummer", "Serie", "Spieler", "Spiele", "Stand"), *rows]),
+                        f"spieltag-{date or 'keiner'}")
         by_club: dict[str, list[Shown]] = {}
         for shown in lists:
             by_club.setdefault(shown.item.club, []).append(shown)
@@ -151,9 +197,11 @@ class LeaguePages(Pages):
             return _pdf(exports.list_pdf(paper), name)
         if form == "csv":
             return _csv(exports.list_csv(paper), name)
-        if form == "json":
-            return JSONResponse({**_list_json(shown), "entries": [e.event for e in
-                                                                  self.league.events.entries(device, list_id)]})
+        if form == "json":  # the journal itself (member ids included) for the organiser only
+            lines = ({"entries": [{"prev": e.prev, "hash": e.hash, "event": e.event}
+                                  for e in self.league.events.entries(device, list_id)]}
+                     if self.organiser(request) else {})
+            return JSONResponse({**_list_json(shown), "head": paper.head, **lines})
         return self.render(request, "liste.html", page="vereine", paper=paper, shown=shown, device=device,
                            list_id=list_id, heading=f"{shown.item.club} · {shown.table_name}")
 
@@ -224,12 +272,7 @@ class LeaguePages(Pages):
         async def home(request: Request) -> Response:
             return RedirectResponse(self.START, status_code=303)
 
-        def threaded(method: Any) -> Any:
-            async def endpoint(request: Request) -> Response:
-                response: Response = await run_in_threadpool(method, request)
-                return response
-            return endpoint
-
+        threaded = self.cached
         return [
             Route("/", home),
             Route("/spieltag", threaded(self.spieltag)),
@@ -252,7 +295,10 @@ class LeaguePages(Pages):
 
 
 def league_routes(store: LeagueStore) -> list[BaseRoute]:
-    return LeaguePages(store).routes()
+    """The pages for :func:`drivers.league.app.create_league_app`, scoring new lists in the background."""
+    pages = LeaguePages(store)
+    pages.warm()
+    return pages.routes()
 
 
 def _list_json(shown: Shown) -> dict[str, Any]:
