@@ -9,7 +9,8 @@
   tables × ``--games`` games (each list as its events, condensed: one event per game) through
   the store's own ``forward`` (the checks the server makes); then the match day's ranking page
   (``/wertung?tag=…``) over HTTP: the first request (every list folded and scored), then the
-  mean of ``--requests`` more (warm: each list folded once), and requests per second.
+  mean of ``--requests`` more (the page kept until the data change) and requests per second,
+  then the first request after the server's restart (the lists' summaries read back, none folded).
   Goals: the page within 1 s, 100 requests per second.
 
 The issue's season is 50 clubs × 20 match days × 8 tables × 48 games (380,000 games) on
@@ -64,6 +65,7 @@ def measure_ingest(directory: Path, tables: int, games: int) -> dict[str, float]
         club.close()
         began = time.perf_counter()
         collector = Collector(club_db)
+        listening = time.perf_counter() - began
         try:
             league_store = SqliteCollectorStore(league.db)
             try:
@@ -76,7 +78,7 @@ def measure_ingest(directory: Path, tables: int, games: int) -> dict[str, float]
             collector.stop()
     finally:
         league.stop()
-    return {"ingest_s": took, "ingest_events": float(sum(len(e) for e in evenings))}
+    return {"ingest_s": took, "ingest_listening_s": listening, "ingest_events": float(sum(len(e) for e in evenings))}
 
 
 def fill_season(db: Path, clubs: int, days: int, tables: int, games: int) -> tuple[list[str], float]:
@@ -123,10 +125,16 @@ def measure_season(directory: Path, clubs: int, days: int, tables: int, games: i
             began = time.perf_counter()
             _get(league.url + path)
             times.append(time.perf_counter() - began)
+        league.stop()
+        league.start()  # every list's summary is in the store: nothing is folded again
+        began = time.perf_counter()
+        _get(league.url + path)
+        restarted = time.perf_counter() - began
     finally:
         league.stop()
     return {"fill_s": fill, "games": float(clubs * days * tables * games), "page_cold_s": cold,
-            "page_warm_s": statistics.mean(times), "page_rate": 1 / statistics.mean(times)}
+            "page_warm_s": statistics.mean(times), "page_rate": 1 / statistics.mean(times),
+            "page_restart_s": restarted}
 
 
 def _get(url: str) -> str:
@@ -138,14 +146,16 @@ def report(figures: dict[str, Any]) -> str:
     lines = []
     if "ingest_s" in figures:
         lines.append(f"ingest: one club's match day ({figures['ingest_events']:.0f} events) at the league in "
-                     f"{figures['ingest_s']:.2f} s = {figures['ingest_s'] / INGEST_GOAL:.2f} x goal ({INGEST_GOAL:.0f} s)")
+                     f"{figures['ingest_s']:.2f} s = {figures['ingest_s'] / INGEST_GOAL:.2f} x goal ({INGEST_GOAL:.0f} s), "
+                     f"from the club process's start (listening after {figures['ingest_listening_s']:.2f} s)")
     if "page_cold_s" in figures:
         lines.append(f"season: {figures['games']:.0f} games loaded in {figures['fill_s']:.1f} s "
                      f"({figures['games'] / figures['fill_s']:.0f} games/s through forward)")
         lines.append(f"ranking page: first {figures['page_cold_s']:.2f} s = {figures['page_cold_s'] / PAGE_GOAL:.2f} x goal; "
                      f"warm {figures['page_warm_s'] * 1000:.0f} ms = {figures['page_warm_s'] / PAGE_GOAL:.2f} x goal, "
                      f"{figures['page_rate']:.1f} requests/s = {RATE_GOAL / figures['page_rate']:.2f} x goal "
-                     f"({RATE_GOAL:.0f}/s)")
+                     f"({RATE_GOAL:.0f}/s); after a restart {figures['page_restart_s']:.2f} s = "
+                     f"{figures['page_restart_s'] / PAGE_GOAL:.2f} x goal")
     return "\n".join(lines)
 
 

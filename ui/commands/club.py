@@ -117,7 +117,7 @@ def _league(store: SqliteCollectorStore, args: argparse.Namespace, evening: Any)
             return False
         if known.url != args.league.rstrip("/"):  # the league moved: same pairing, new address
             store.set_document("league", {**store.document("league"), "url": args.league.rstrip("/")})
-    forwarder = Forwarder(store, meta=lambda: evening.refresh())  # idle until paired (here or on the Liga page)
+    forwarder = Forwarder(store, meta=evening.list_meta)  # idle until paired (here or on the Liga page)
     forwarder.start()
     return forwarder
 
