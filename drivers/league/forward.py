@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+from functools import partial
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,13 +24,18 @@ from typing import Any
 from device.journal import JournalEntry, canonical_json
 from device.sync import MAX_BATCH, PROTOCOL_VERSION, entry_json
 from drivers.club.store import CollectorStore
+from device.table.commands import SyncStatus
 from drivers.sync import SyncClient, SyncState, pair_with_laptop
 
-__all__ = ["ClubEntries", "Forwarder", "LINK", "LeagueLink", "cursor_name", "link", "pair_with_league"]
+__all__ = ["ClubEntries", "Forwarder", "LINK", "STATUS", "LeagueLink", "cursor_name", "link", "pair_with_league"]
 
 log = logging.getLogger(__name__)
 
 LINK = "league"
+
+
+STATUS = "league_status"
+"""The document of how each table's forwarding stands: {device: {"reachable", "detail"}} (the Liga page)."""
 
 
 def cursor_name(device: str) -> str:
@@ -112,6 +118,7 @@ class Forwarder:
         self._options: dict[str, Any] = {"timeout": timeout, "backoff": backoff, "batch_size": batch_size}
         self.clients: dict[str, SyncClient] = {}
         self._linked: LeagueLink | None = None
+        self._status_lock = threading.Lock()
         self._seen: dict[str, int] = {}  # each table's held seq at the last round (new entries wake its client)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -143,11 +150,20 @@ class Forwarder:
                 client = self.clients[table.device] = SyncClient(
                     ClubEntries(self._store, table.device), CursorState(self._store, table.device),  # type: ignore[arg-type]
                     device=table.device, signer=linked.club, endpoint="forward", make_body=self.body,
-                    idle_poll=max(self._poll * 10, 5.0), **self._options)
+                    submit=partial(self._note, table.device), idle_poll=max(self._poll * 10, 5.0), **self._options)
                 client.start()
             elif table.held > self._seen.get(table.device, 0) and table.held > client.state.acked:
                 client.wake()  # new entries: now, not after the backoff (which stays while the league is away)
             self._seen[table.device] = table.held
+
+    def _note(self, device: str, command: object) -> None:
+        """A table's client says how its forwarding stands: kept for the club's Liga page."""
+        if not isinstance(command, SyncStatus):
+            return
+        with self._status_lock:
+            status = dict(self._store.document(STATUS) or {})
+            status[device] = {"reachable": command.reachable, "detail": command.detail}
+            self._store.set_document(STATUS, status)
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="skattisch-league-forward", daemon=True)

@@ -192,6 +192,14 @@ def test_the_match_day_rankings_equal_an_independent_computation(setup: Setup) -
     assert [line["player"] for line in answer["clubs"]] == sorted(clubs, key=lambda c: -clubs[c][0])
     season = setup.league.get_json("/saison.json")
     assert {line["player"]: line["leistung"] for line in season["players"]} == {p: f[0] for p, f in players.items()}
+    assert all(line["rank"] is not None for line in season["players"])
+    setup.organiser.post("/verwaltung", aktion="regeln", mindestserien="2", streichwerte="1")  # as the league sets it
+    season = setup.league.get_json("/saison.json")
+    assert season["rules"] == {"minimum_series": 2, "dropped_worst": 1}
+    assert all(line["rank"] is None for line in season["players"])  # one series each: none ranked yet
+    status, page = setup.organiser.answer("/verwaltung", aktion="regeln", mindestserien="-1", streichwerte="0")
+    assert status == 400 and "ganze Zahlen ab 0" in page
+    setup.organiser.post("/verwaltung", aktion="regeln", mindestserien="0", streichwerte="0")
 
 
 # --- refused and kept aside ---------------------------------------------------------------------
@@ -355,10 +363,37 @@ def test_a_club_pairs_on_its_organiser_page_and_forwards_without_a_restart(setup
         while _held(setup.league, table.device) < len(table.entries):
             assert time.monotonic() < deadline, "the club paired on its page does not forward"
             time.sleep(0.2)
-        page = club_organiser.get("/liga")
+        deadline = time.monotonic() + 15
+        while "erreichbar" not in (page := club_organiser.get("/liga")):
+            assert time.monotonic() < deadline, page
+            time.sleep(0.2)
         assert "vollständig" in page and "Tisch 1" in page
         clubs = {c["name"]: c for c in setup.league.get_json("/vereine.json")}
         assert clubs["Kreuz Bube Süd"]["lists"] == 1
         table.client.close()
+        _club_liga_shot(collector.url)
+        club_id = next(c["club"] for c in clubs.values() if c["name"] == "Kreuz Bube Süd")
+        assert "Verein entkoppelt" in setup.organiser.post("/verwaltung", aktion="entkoppeln", verein=club_id)
+        deadline = time.monotonic() + 30  # the club's next poll is refused: its organiser sees why
+        while "Verein nicht mehr gekoppelt" not in (page := club_organiser.get("/liga")):
+            assert time.monotonic() < deadline, page
+            time.sleep(0.5)
     finally:
         collector.stop()
+
+
+def _club_liga_shot(url: str) -> None:
+    """The club laptop's Liga page in chromium, logged in as the club's organiser."""
+    pytest.importorskip("selenium")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.e2e.test_club_pages import browser as make_browser
+
+    for driver in make_browser.__wrapped__():  # type: ignore[attr-defined]
+        driver.get(url + "/anmelden?weiter=/liga")
+        driver.find_element(By.ID, "passwort").send_keys("vereinsabend")
+        driver.find_element(By.ID, "anmelden").click()
+        WebDriverWait(driver, 10).until(lambda d: d.current_url.endswith("/liga"))
+        assert "vollständig" in driver.find_element(By.TAG_NAME, "body").text
+        _shot(driver, "verein-liga")

@@ -352,8 +352,9 @@ class Pages:
     def _liga_page(self, request: Request, error: str, notice: str) -> Response:
         linked = league.link(self.store)
         tables = [(t, self.store.document(league.cursor_name(t.device)) or 0) for t in self.store.tables()]
+        status = self.store.document(league.STATUS) or {}
         return self.render(request, "liga.html", 400 if error else 200, linked=linked, tables=tables, error=error,
-                           notice=notice, page="liga")
+                           notice=notice, forwarding=status, page="liga")
 
     # -- live ----------------------------------------------------------------------------------
 
