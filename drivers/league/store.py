@@ -12,6 +12,9 @@ unpaired: only clubs hold secrets here). Beside it the league's own tables:
                  match day's date), series and table number (the club's pages' numbering)
     list_summaries  each list as the pages show it (players, games, each player's figures), at the
                  count of events it was computed for: the pages fold a list only when it grew
+    generation   one number, counted up by every change the pages show (events stored, a list's
+                 meta, a club paired or unpaired, something kept aside, the organiser's settings):
+                 the pages' cache key, the same for every process on the database
     rejects      forwarded entries kept aside (a chain that does not verify, a table of another
                  club, a second copy of a list with other content): one row per content, counted
 
@@ -80,7 +83,14 @@ class ListMeta:
 
 
 class LeagueStore(Protocol):
-    """What the league server needs from its store (SQLite here; PostgreSQL to come)."""
+    """What the league server needs from its store (SQLite here; PostgreSQL to come).
+
+    A PostgreSQL league store is this port over a PostgreSQL collector store (``events``: the
+    tables' events, nonces and documents) plus the tables of :data:`SCHEMA` in the same
+    database (``BIGSERIAL`` for ``rejects.id``, ``DOUBLE PRECISION`` for times, the ``INSERT OR
+    …`` as ``ON CONFLICT``; the upserts' ``WHERE`` is PostgreSQL's own), each method one
+    transaction as here, and :func:`open_league_store` handing it ``postgresql://`` targets.
+    """
 
     events: CollectorStore
 
@@ -98,7 +108,8 @@ class LeagueStore(Protocol):
     def list_meta(self) -> dict[tuple[str, str], ListMeta]: ...
     def keep_summaries(self, summaries: dict[tuple[str, str], tuple[int, dict[str, Any]]]) -> None: ...
     def summaries(self) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]: ...
-    def counts(self) -> tuple[int, ...]: ...
+    def generation(self) -> int: ...
+    def touch(self) -> None: ...
     def close(self) -> None: ...
 
 
@@ -114,6 +125,8 @@ CREATE TABLE IF NOT EXISTS rejects (
     code TEXT NOT NULL, reason TEXT NOT NULL, sent TEXT NOT NULL, at REAL NOT NULL,
     count INTEGER NOT NULL DEFAULT 1, last_at REAL NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS rejects_once ON rejects (club, device, seq, code, sent);
+CREATE TABLE IF NOT EXISTS generation (one INTEGER PRIMARY KEY CHECK (one = 1), n INTEGER NOT NULL);
+INSERT OR IGNORE INTO generation (one, n) VALUES (1, 0);
 CREATE TABLE IF NOT EXISTS list_summaries (
     device TEXT NOT NULL, list_id TEXT NOT NULL, count INTEGER NOT NULL, body TEXT NOT NULL,
     PRIMARY KEY (device, list_id));
@@ -180,6 +193,7 @@ class SqliteLeagueStore:
             db.execute("INSERT INTO clubs (club, name, secret, paired_at) VALUES (?, ?, ?, ?) "
                        "ON CONFLICT (club) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
                        "paired_at = excluded.paired_at", (club, name, secret, now))
+            _bump(db)
             return name
 
     def club_secret(self, club: str) -> str | None:
@@ -188,6 +202,7 @@ class SqliteLeagueStore:
 
     def unpair_club(self, club: str) -> bool:
         with self._transaction() as db:
+            _bump(db)
             return db.execute("UPDATE clubs SET secret = NULL WHERE club = ? AND secret IS NOT NULL",
                               (club,)).rowcount > 0
 
@@ -209,7 +224,10 @@ class SqliteLeagueStore:
         self.events.ensure_device(device, name, now=now)
         try:
             check_confirmations(entries)
-            return self.events.store_batch(device, entries, now=now)
+            result = self.events.store_batch(device, entries, now=now)
+            if result.stored:
+                self.touch()
+            return result
         except BatchConflict as exc:
             self._keep_aside(club, device, exc.conflict.sent, exc, now)
             raise
@@ -233,6 +251,7 @@ class SqliteLeagueStore:
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (club, device, seq, code, sent) "
                        "DO UPDATE SET count = count + 1, last_at = excluded.last_at",
                        (club, device, seq, error.code, error.reason, _canonical(sent), now, now))
+            _bump(db)
 
     def keep_list_meta(self, club: str, device: str, metas: dict[str, ListMeta]) -> None:
         """Keep what the club says of its lists: its first word (a later resend changes nothing),
@@ -245,6 +264,7 @@ class SqliteLeagueStore:
                            "evening = excluded.evening, series = excluded.series, table_no = excluded.table_no "
                            "WHERE list_meta.evening = ''",
                            [(device, list_id, club, m.evening, m.series, m.table) for list_id, m in metas.items()])
+            _bump(db)
 
     def keep_summaries(self, summaries: dict[tuple[str, str], tuple[int, dict[str, Any]]]) -> None:
         """Keep lists as the pages computed them, each at its count of events (one transaction)."""
@@ -260,14 +280,13 @@ class SqliteLeagueStore:
         rows = self._read().execute("SELECT device, list_id, count, body FROM list_summaries")
         return {(r[0], r[1]): (int(r[2]), json.loads(r[3])) for r in rows}
 
-    def counts(self) -> tuple[int, ...]:
-        """What changes when the league's own tables change (the pages' cache key, with the events')."""
-        row = self._read().execute(
-            "SELECT (SELECT COUNT(*) FROM clubs), (SELECT COUNT(*) FROM clubs WHERE secret IS NOT NULL), "
-            "(SELECT COUNT(*) FROM club_tables), (SELECT COUNT(*) FROM list_meta), "
-            "(SELECT COUNT(*) FROM list_meta WHERE evening != ''), (SELECT COALESCE(SUM(count), 0) FROM rejects)"
-            ).fetchone()
-        return tuple(int(v) for v in row)
+    def generation(self) -> int:
+        return int(self._read().execute("SELECT n FROM generation").fetchone()[0])
+
+    def touch(self) -> None:
+        """Count a change the pages show (the organiser's settings, kept as documents)."""
+        with self._transaction() as db:
+            _bump(db)
 
     def list_meta(self) -> dict[tuple[str, str], ListMeta]:
         rows = self._read().execute("SELECT device, list_id, club, evening, series, table_no FROM list_meta")
@@ -305,6 +324,10 @@ class SqliteLeagueStore:
             connection.close()
             self._local.connection = None
         self.events.close()
+
+
+def _bump(db: sqlite3.Connection) -> None:
+    db.execute("UPDATE generation SET n = n + 1")
 
 
 def _first_new(entries: Sequence[JournalEntry], held: int) -> JournalEntry | None:

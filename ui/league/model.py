@@ -19,7 +19,6 @@ folds nothing again, and :meth:`LeagueModel.lists` is kept until anything change
 from __future__ import annotations
 
 import datetime
-import json
 import re
 import threading
 from dataclasses import dataclass
@@ -73,9 +72,8 @@ class LeagueModel:
         return default if value is None else value
 
     def version(self) -> str:
-        """Changes whenever a page could look different: events held, lists' meta, clubs, settings."""
-        held = [(t.device, t.held) for t in self.store.events.tables()]
-        return json.dumps([held, self.store.counts(), self.doc("matchdays", []), self.doc("season_rules", {})])
+        """Changes whenever a page could look different (the store's generation)."""
+        return str(self.store.generation())
 
     def matchdays(self) -> list[dict[str, str]]:
         return sorted(self.doc("matchdays", []), key=lambda m: m["date"])
@@ -88,6 +86,7 @@ class LeagueModel:
         days = [m for m in self.matchdays() if m["date"] != date]
         days.append({"date": date, "title": title.strip() or f"Spieltag {date}"})
         self.store.events.set_document("matchdays", sorted(days, key=lambda m: m["date"]))
+        self.store.touch()
 
     def season_rules(self) -> SeasonRules:
         raw = self.doc("season_rules", {})

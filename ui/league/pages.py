@@ -252,6 +252,7 @@ class LeaguePages(Pages):
             except (ValueError, SeasonError):
                 raise ValueError("Mindestserien und Streichwerte sind ganze Zahlen ab 0.") from None
             self.store.set_document("season_rules", asdict(rules))
+            self.league.touch()
             return "Saisonregeln gespeichert"
         if action == "entkoppeln":
             if not self.league.unpair_club(form.get("verein", "")):
