@@ -63,7 +63,7 @@ class LeagueModel:
     def __init__(self, store: LeagueStore) -> None:
         self.store = store
         self._lock = threading.RLock()
-        self._folded: dict[tuple[str, str], _Folded] = {}  # lists still growing (closed ones are dropped)
+        self._folded: dict[tuple[str, str], _Folded] = {}  # lists still being played (played-out ones are dropped)
         self._version = ""
         self._lists: list[Shown] = []
 
@@ -110,8 +110,8 @@ class LeagueModel:
         """A list as the pages need it, folded from its events (then kept in the store)."""
         folded = self._fold(info.device, info.list_id, info.count)
         state = folded.state
-        if state.closed:
-            del self._folded[(info.device, info.list_id)]  # done: its summary is kept, not its state
+        if state.closed or state.series_over:  # played out: its summary is kept, not its state (the
+            del self._folded[(info.device, info.list_id)]  # signatures still to come fold it once more)
         if state.setup is None:
             return {"opened": False}
         results = list_results(PlayedList(1, 0, state.setup.players, state.rows))
@@ -152,7 +152,7 @@ class LeagueModel:
             if shown is None or info is None:
                 return None
             state = self._fold(device, list_id, info.count).state
-            if state.closed:
+            if state.closed or state.series_over:
                 del self._folded[(device, list_id)]
             return paper_list(state, table=shown.item.table, series=shown.item.series, head=info.head), shown
 
