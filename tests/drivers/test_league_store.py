@@ -3,9 +3,11 @@ back to their tables, and every refusal kept aside for the organiser with nothin
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -143,6 +145,12 @@ def test_the_commands_refuse_what_is_missing_in_words(tmp_path: Path) -> None:
     assert done.returncode == 2 and "pairing with the league failed" in done.stderr
     assert _cli("league", "code", "--db", str(tmp_path / "l.sqlite3")).returncode == 2
     done = _cli("league", "code", "SC Herz Dame", "--db", str(tmp_path / "l.sqlite3"), "--json")
-    assert done.returncode == 0 and len(__import__("json").loads(done.stdout)["code"]) == 6
+    assert done.returncode == 0 and len(json.loads(done.stdout)["code"]) == 6
+    store = SqliteLeagueStore(tmp_path / "l.sqlite3")
+    store.pair_club(json.loads(done.stdout)["code"], "club-1", "ab" * 32, now=time.time())
+    store.close()
+    done = _cli("league", "clubs", "--db", str(tmp_path / "l.sqlite3"), "--json")
+    assert json.loads(done.stdout) == [{"club": "club-1", "name": "SC Herz Dame", "paired": True, "tables": 0,
+                                        "last_contact": None, "kept_aside": 0}]
     done = _cli("league", "serve", "--db", "postgresql://league@localhost/liga")
     assert done.returncode == 2 and "PostgreSQL league store" in done.stderr
