@@ -160,7 +160,8 @@ def pair_with_laptop(url: str, code: str, device: str, *, name: str = "", timeou
 # --- the client thread ------------------------------------------------------------------------
 
 
-PERMANENT = frozenset({"not_paired", "bad_signature", "conflict", "broken_chain", "bad_device", "bad_payload"})
+PERMANENT = frozenset({"not_paired", "bad_signature", "conflict", "broken_chain", "bad_device", "bad_payload",
+                       "foreign_table", "bad_confirmation"})  # the last two: the league's refusals of a club
 
 
 class SyncClient:
@@ -169,6 +170,9 @@ class SyncClient:
     ``submit`` is the service's inbox (``SyncAcknowledged``, ``SyncStatus``); ``discover``
     (optional) finds the laptop's URL when none is stored (mDNS). ``on_answer`` sees each
     ack's JSON (roster, next series: part 2). Call :meth:`wake` after new events.
+    A club's laptop forwarding a table's entries to the league uses the same client:
+    ``signer`` (the club's id), ``endpoint`` ("forward") and ``make_body`` (the batch with the
+    club's word on its lists) are set by :mod:`drivers.league.forward`.
     """
 
     def __init__(
