@@ -66,6 +66,7 @@ class LeagueModel:
         self._folded: dict[tuple[str, str], _Folded] = {}  # lists still being played (played-out ones are dropped)
         self._version = ""
         self._lists: list[Shown] = []
+        self._kept: dict[tuple[str, str], tuple[int, dict[str, Any]]] | None = None  # the store's summaries
 
     def doc(self, name: str, default: Any) -> Any:
         value = self.store.events.document(name)
@@ -125,7 +126,9 @@ class LeagueModel:
             version = self.version()
             if version == self._version:
                 return self._lists
-            kept = self.store.summaries()
+            if self._kept is None:  # read once; afterwards only the lists that grew are folded and written
+                self._kept = self.store.summaries()
+            kept = self._kept
             fresh: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
             meta = self.store.list_meta()
             days = {m["date"] for m in self.matchdays()}
@@ -142,6 +145,7 @@ class LeagueModel:
                 if summary["opened"]:
                     out.append(_shown(info, summary, meta.get(key), owners, names, tables, days))
             self.store.keep_summaries(fresh)
+            kept.update(fresh)
             self._version, self._lists = version, out
             return out
 
