@@ -129,6 +129,9 @@ def measure_season(directory: Path, clubs: int, days: int, tables: int, games: i
             began = time.perf_counter()
             _get(league.url + path)
             times.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        assert "Vereinswertung" in _get(league.url + "/saison")
+        season = time.perf_counter() - began
         changed = _one_more_list(db, dates[-1], games)  # a club forwards a list during the match day
         began = time.perf_counter()
         assert "Einzelwertung" in _get(league.url + path)
@@ -143,7 +146,7 @@ def measure_season(directory: Path, clubs: int, days: int, tables: int, games: i
         league.stop()
     return {"fill_s": fill, "games": float(clubs * days * tables * games), "scored_s": scored, "page_cold_s": cold,
             "page_warm_s": statistics.mean(times), "page_rate": 1 / statistics.mean(times),
-            "page_restart_s": restarted, "page_changed_s": after_change}
+            "page_restart_s": restarted, "page_changed_s": after_change, "season_page_s": season}
 
 
 def _one_more_list(db: Path, date: str, games: int) -> bool:
@@ -192,6 +195,8 @@ def report(figures: dict[str, Any]) -> str:
                      f"({RATE_GOAL:.0f}/s); after one more list arrived {figures['page_changed_s']:.2f} s = "
                      f"{figures['page_changed_s'] / PAGE_GOAL:.2f} x goal; after a restart {figures['page_restart_s']:.2f} s = "
                      f"{figures['page_restart_s'] / PAGE_GOAL:.2f} x goal")
+        lines.append(f"season page (players and clubs over every match day), first request: "
+                     f"{figures['season_page_s']:.2f} s = {figures['season_page_s'] / PAGE_GOAL:.2f} x goal")
     return "\n".join(lines)
 
 
