@@ -3,7 +3,8 @@
 #   ./dev.sh run [ARGS]   set up and start the table (on a laptop: simulated hardware)
 #   ./dev.sh club [ARGS]  set up and start the club laptop's collector and pages (skattisch club)
 #   ./dev.sh test [ARGS]  set up and run every check: pytest (unit, drivers, UI under Xvfb,
-#                         end-to-end, benchmark smoke runs), mypy --strict on device/
+#                         end-to-end on SQLite and a PostgreSQL server of its own, benchmark smoke
+#                         runs), mypy --strict on device/
 #   ./dev.sh pi-test      deploy/install.sh as deploy/README.md says, on a Debian bookworm arm64
 #                         root under qemu (deploy/test-arm64.sh; root, or sudo)
 set -euo pipefail
@@ -39,13 +40,13 @@ case "$cmd" in
         exec "$VENV/bin/skattisch" run --simulate "$@"
         ;;
     club)
-        setup club
+        setup "club,postgres"
         exec "$VENV/bin/skattisch" club "$@"
         ;;
     test)
         need_apt xvfb xauth fonts-dejavu-core fonts-dejavu-extra shellcheck chromium chromium-driver poppler-utils \
-            xdotool nodejs
-        setup "test,ui,club"
+            xdotool nodejs postgresql
+        setup "test,ui,club,postgres"
         "$VENV/bin/mypy" --strict device
         exec "$VENV/bin/python" -m pytest "$@"
         ;;

@@ -48,8 +48,8 @@ from __future__ import annotations
 
 import bisect
 import enum
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TypeAlias
 
 from device.errors import BidError, DeclarationError
@@ -120,19 +120,20 @@ def is_bid_value(n: int) -> bool:
     return n in _BID_SET
 
 
-def next_bid(after: int | None) -> int | None:
+def next_bid(after: int | None, ladder: Sequence[int] = BID_VALUES) -> int | None:
     """The lowest bid value above ``after`` (18 when nobody bid yet); None above 264.
+    ``ladder``: a rule profile's bid values, lowest first (device.value.bid_values).
 
-    >>> next_bid(20), next_bid(59), next_bid(0)
-    (22, 60, 18)
+    >>> next_bid(20), next_bid(59), next_bid(0), next_bid(24, (18, 20, 22, 24, 27, 30, 32))
+    (22, 60, 18, 27)
     """
     if after is None:
-        return BID_VALUES[0]
-    i = bisect.bisect_right(BID_VALUES, after)
-    return BID_VALUES[i] if i < len(BID_VALUES) else None
+        return ladder[0]
+    i = bisect.bisect_right(ladder, after)
+    return ladder[i] if i < len(ladder) else None
 
 
-def require_bid_value(n: int) -> int:
+def require_bid_value(n: int, ladder: Sequence[int] = BID_VALUES) -> int:
     """Return ``n`` if it is a bid value, else raise BidError naming the nearest values.
 
     >>> require_bid_value(23)
@@ -148,14 +149,14 @@ def require_bid_value(n: int) -> int:
     """
     # bool is an int: True would be a silent bid of 1.
     if not isinstance(n, int) or isinstance(n, bool):
-        raise BidError(f"a bid is a whole number from 18 to 264, not {n!r}")
-    if n < LOWEST_BID:
-        raise BidError(f"{n} is below the lowest bid value {LOWEST_BID}")
-    if n > HIGHEST_BID:
-        raise BidError(f"{n} is above the highest bid value {HIGHEST_BID}")
-    if n not in _BID_SET:
-        i = bisect.bisect_left(BID_VALUES, n)
-        raise BidError(f"{n} is not a bid value: the nearest are {BID_VALUES[i - 1]} and {BID_VALUES[i]}")
+        raise BidError(f"a bid is a whole number from {ladder[0]} to {ladder[-1]}, not {n!r}")
+    if n < ladder[0]:
+        raise BidError(f"{n} is below the lowest bid value {ladder[0]}")
+    if n > ladder[-1]:
+        raise BidError(f"{n} is above the highest bid value {ladder[-1]}")
+    if n not in ladder:
+        i = bisect.bisect_left(ladder, n)
+        raise BidError(f"{n} is not a bid value: the nearest are {ladder[i - 1]} and {ladder[i]}")
     return n
 
 
@@ -169,14 +170,16 @@ def _check_seat(seat: int) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Bid:
-    """A seat says a value ("18"). Vorhand alone after two passes says 18 to play."""
+    """A seat says a value ("18"). Vorhand alone after two passes says 18 to play. Any whole
+    number from 18 is a Bid; the auction checks it against its profile's bid values."""
 
     seat: int
     value: int
 
     def __post_init__(self) -> None:
         _check_seat(self.seat)
-        require_bid_value(self.value)
+        if not isinstance(self.value, int) or isinstance(self.value, bool) or self.value < LOWEST_BID:
+            require_bid_value(self.value)
 
     def __str__(self) -> str:
         return f"{SEAT_LETTERS[self.seat]} {self.value}"
@@ -229,7 +232,7 @@ _SEAT_WORDS = {
 }
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: str, ladder: Sequence[int] = BID_VALUES) -> Action:
     """Read the table notation ``'M 18'``, ``'V ja'``, ``'H passe'`` (inverse of ``str``).
 
     Seats may be written V/M/H, 0/1/2 or in full; ``pass`` is read as ``passe``.
@@ -255,7 +258,7 @@ def parse_action(text: str) -> Action:
     if word in ("passe", "pass"):
         return Pass(seat)
     if word.isdecimal():  # isdigit would let "²" through to int()
-        return Bid(seat, int(word))
+        return Bid(seat, require_bid_value(int(word), ladder))
     raise BidError(f"cannot read bid action {text!r}: after the seat comes a value, 'ja' or 'passe'")
 
 
@@ -293,15 +296,17 @@ class Options:
     max_value: int | None
     may_hold: bool
     may_pass: bool
+    #: The profile's bid values (the auction's ladder).
+    ladder: tuple[int, ...] = field(default=BID_VALUES, repr=False, compare=False)
 
     @property
     def values(self) -> tuple[int, ...]:
         """The bid values this seat may say now, lowest first (the UI's number buttons)."""
         if self.min_value is None or self.max_value is None:
             return ()
-        lo = bisect.bisect_left(BID_VALUES, self.min_value)
-        hi = bisect.bisect_right(BID_VALUES, self.max_value)
-        return BID_VALUES[lo:hi]
+        lo = bisect.bisect_left(self.ladder, self.min_value)
+        hi = bisect.bisect_right(self.ladder, self.max_value)
+        return self.ladder[lo:hi]
 
     def actions(self) -> tuple[Action, ...]:
         """Every action allowed now: the bids lowest first, then ``ja``, then ``passe``."""
@@ -392,7 +397,9 @@ class Auction:
     Fields: ``actions`` said so far; ``value`` the highest value said and ``leader`` the seat
     that bid or held it (the declarer-to-be, ISkO 3.3.5); ``bidder`` says values to
     ``listener``; ``to_speak`` is the seat whose turn it is (None once finished); ``passed``
-    the seats that passed. Build states with ``apply`` or ``replay``, not by hand.
+    the seats that passed; ``ladder`` the bid values of the rule profile, lowest first (the
+    ISkO's by default; device.table.rules.start_auction for a profile). Build states with
+    ``apply`` or ``replay``, not by hand.
     """
 
     actions: tuple[Action, ...] = ()
@@ -402,6 +409,7 @@ class Auction:
     listener: int | None = FOREHAND
     to_speak: int | None = MIDDLEHAND
     passed: frozenset[int] = frozenset()
+    ladder: tuple[int, ...] = field(default=BID_VALUES, repr=False)
 
     @property
     def is_finished(self) -> bool:
@@ -428,13 +436,14 @@ class Auction:
         role, seat = self.role, self.to_speak
         if role is None or seat is None:
             raise BidError(f"the bidding is over: {self._result_german()}")
+        ladder = self.ladder
         if role is Role.DECIDING:
-            return Options(seat, role, None, None, LOWEST_BID, LOWEST_BID, may_hold=False, may_pass=True)
+            return Options(seat, role, None, None, LOWEST_BID, LOWEST_BID, may_hold=False, may_pass=True, ladder=ladder)
         if role is Role.ANSWERING:
-            return Options(seat, role, self.bidder, self.value, None, None, may_hold=True, may_pass=True)
-        lowest = next_bid(self.value)
-        highest = HIGHEST_BID if lowest is not None else None
-        return Options(seat, role, self.listener, self.value, lowest, highest, may_hold=False, may_pass=True)
+            return Options(seat, role, self.bidder, self.value, None, None, may_hold=True, may_pass=True, ladder=ladder)
+        lowest = next_bid(self.value, ladder)
+        highest = ladder[-1] if lowest is not None else None
+        return Options(seat, role, self.listener, self.value, lowest, highest, may_hold=False, may_pass=True, ladder=ladder)
 
     def apply(self, action: Action) -> Auction:
         """The state after ``action``; BidError saying why if it is not allowed now."""
@@ -448,22 +457,22 @@ class Auction:
         return done._bid(action)
 
     @classmethod
-    def settled(cls, declarer: int, bid: int) -> Auction:
+    def settled(cls, declarer: int, bid: int, ladder: tuple[int, ...] = BID_VALUES) -> Auction:
         """A finished bidding entered by its outcome: ``declarer`` plays at ``bid``, the others passed.
 
         >>> Auction.settled(MIDDLEHAND, 20).result.german
         'Mittelhand spielt, gereizt bis 20'
         """
         _check_seat(declarer)
-        require_bid_value(bid)
+        require_bid_value(bid, ladder)
         return cls(value=bid, leader=declarer, bidder=None, listener=None, to_speak=None,
-                   passed=frozenset(SEATS) - {declarer})
+                   passed=frozenset(SEATS) - {declarer}, ladder=ladder)
 
     def undo(self) -> Auction:
         """The state before the last action (for a wrong tap, before the result is confirmed)."""
         if not self.actions:
             raise BidError("nothing to take back: nobody has said anything yet")
-        return replay(self.actions[:-1])
+        return replay(self.actions[:-1], self.ladder)
 
     # -- transitions (called on the state that already records the action) --
 
@@ -476,6 +485,7 @@ class Auction:
                 f"'ja' is the answer of {SEAT_NAMES_DE[listener]}"
             )
         if isinstance(action, Bid):
+            require_bid_value(action.value, self.ladder)
             self._check_above(action)
             return replace(self, value=action.value, leader=bidder, to_speak=listener)
         passed = self.passed | {action.seat}
@@ -536,7 +546,7 @@ class Auction:
         if self.value is None or bid.value > self.value:
             return
         name = SEAT_NAMES_DE[bid.seat]
-        higher = next_bid(self.value)
+        higher = next_bid(self.value, self.ladder)
         if higher is None:
             raise BidError(f"{self.value} is the highest bid value: {name} can only pass")
         raise BidError(f"{name} must say more than {self.value}: the lowest bid now is {higher}")
@@ -555,7 +565,7 @@ class Auction:
         return result.german if result is not None else ""
 
 
-def replay(actions: Iterable[Action]) -> Auction:
+def replay(actions: Iterable[Action], ladder: tuple[int, ...] = BID_VALUES) -> Auction:
     """The auction after ``actions`` from the start, checking each one.
 
     >>> replay(map(parse_action, ["M passe", "H passe", "V passe"])).result
@@ -563,7 +573,7 @@ def replay(actions: Iterable[Action]) -> Auction:
     >>> replay(map(parse_action, ["M passe", "H passe", "V 18"])).result.german
     'Vorhand spielt, gereizt bis 18'
     """
-    auction = Auction()
+    auction = Auction(ladder=ladder)
     for action in actions:
         auction = auction.apply(action)
     return auction

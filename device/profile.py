@@ -1,5 +1,8 @@
 """Rule profiles: the official ISkO by default, club variants switched on by name.
 
+(One module over 600 lines on purpose: every switch of a rule profile, each beside the rule text it follows,
+and the checked JSON reading of them all in one module.)
+
 A :class:`RuleProfile` is data: one frozen value holding every switch in which a table's rules
 differ from the Internationale Skatordnung. The ISkO itself allows none of the private
 variants (SkWO 9.4: "Es wird kein Ramsch gespielt", SkWO 9.5: "Es darf nicht geschenkt
@@ -26,11 +29,13 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 from device.errors import SkatError
+from device.skatform import FORM_PROFILES_JSON, SkatForm, form_variants_de
 
 PROFILE_VERSION = 1
 
@@ -321,6 +326,28 @@ class SpitzeRules:
         _check_int("levels_per_card", self.levels_per_card, 1, 4)
 
 
+@dataclass(frozen=True, slots=True)
+class PotRules:
+    """The pot (001 "Spiel um einen Pot (Skat mit Pinke)"), used when :attr:`RuleProfile.pot` is on.
+
+    "Häufig trägt jeder Spieler zu Beginn des Spiels, oder wenn dieser leer ist, einen kleinen
+    Betrag zum Pot bei. Ein Alleinspieler, der ein Spiel (oder Ramsch) verliert, zahlt in den
+    Pot ein sowie an die anderen Spieler. Der Inhalt des Pots wird von dem Spieler gewonnen, der
+    ein Grand-Handspiel gewinnt. Wenn Sie ein Grand-Hand spielen und verlieren, müssen Sie den
+    Pot verdoppeln." The amounts are points of the list, settled at the list's stake like its
+    game points (the text names no sums: "einen kleinen Betrag").
+    """
+
+    #: What each player puts in at the start and whenever the pot is empty.
+    ante: int = 10
+    #: What the loser of a game (the declarer) or of a Ramsch pays in.
+    lost_game: int = 10
+
+    def __post_init__(self) -> None:
+        _check_int("ante", self.ante, 1, 1000)
+        _check_int("lost_game", self.lost_game, 0, 1000)
+
+
 # --------------------------------------------------------------------------- the profile
 
 
@@ -359,6 +386,9 @@ class RuleProfile:
     #: 001 "Texas-Skat": the declarer may look at his discards until the second trick's first
     #: card (ISkO 3.4.8: never after the declaration); see declaration.may_look_at_discards.
     look_at_discards: bool = False
+    #: German, Tournée or Danish Skat (device.skatform); 001 "Dänischer Skat" 4: any game ouvert, after the skat too.
+    form: SkatForm = SkatForm.GERMAN
+    ouvert_any: bool = False
     #: Kontra (x2) and Re (x4) may be said (001, "Kontra und Re"); options in ``kontra_rules``.
     kontra: bool = False
     kontra_rules: KontraRules = KontraRules()
@@ -374,6 +404,9 @@ class RuleProfile:
     #: The declarer may announce Spitze (001, "Spitze"); see ``spitze_rules``.
     spitze: bool = False
     spitze_rules: SpitzeRules = SpitzeRules()
+    #: Played for a pot (001, "Spiel um einen Pot (Skat mit Pinke)"); amounts in ``pot_rules``.
+    pot: bool = False
+    pot_rules: PotRules = PotRules()
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -382,8 +415,8 @@ class RuleProfile:
         _check_int("grand_base", self.grand_base, 1, 100)
         _check_int("schneider_at", self.schneider_at, 61, 119)
         nulls = self.null_values
-        if len(nulls) != 4 or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 264 for v in nulls):
-            raise InvalidProfileError("null_values", f"{nulls!r}: four whole values from 1 to 264 (Null, Hand, ouvert, ouvert Hand)")
+        if len(nulls) != 4 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 264 for v in nulls):
+            raise InvalidProfileError("null_values", f"{nulls!r}: four values from 0 (not played) to 264 (Null, Hand, ouvert, ouvert Hand)")
         for name, kind in _GROUPS.items():
             if not isinstance(getattr(self, name), kind):
                 raise InvalidProfileError(name, f"a {kind.__name__}, not {type(getattr(self, name)).__name__}")
@@ -403,13 +436,14 @@ class RuleProfile:
         ('Kontra/Re', 'Spitze')
         """
         out: list[str] = []
-        if not self.lost_hand_doubled:
+        if not self.lost_hand_doubled and self.form is SkatForm.GERMAN:  # Tournee: in its own words
             out.append("Verlorene Handspiele einfach")
         if self.grand_base != ISKO.grand_base:
             out.append(f"Grand Grundwert {self.grand_base}")
         if self.grand_ouvert_base not in (ISKO.grand_ouvert_base, self.grand_base):
             out.append(f"Grand ouvert Grundwert {self.grand_ouvert_base}")
-        if self.null_values != ISKO.null_values:
+        out += form_variants_de(self.form, self.ouvert_any)
+        if self.null_values != ISKO.null_values and self.form is SkatForm.GERMAN:
             out.append("Null " + "/".join(str(v) for v in self.null_values))
         if self.schneider_at != ISKO.schneider_at:
             out.append(f"Schneider ab {self.schneider_at}")
@@ -427,6 +461,8 @@ class RuleProfile:
             out.append("Schenken")
         if self.spitze:
             out.append("Spitze")
+        if self.pot:
+            out.append("Pot")
         return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
@@ -449,7 +485,7 @@ class RuleProfile:
         >>> RuleProfile.from_json({"v": 1, "kontra": True, "contra": True})
         Traceback (most recent call last):
         ...
-        device.profile.InvalidProfileError: contra: unknown field of a rule profile (known: announce_after_skat, bock, bock_rules, grand_base, grand_ouvert_base, grand_ouvert_counts_ouvert, kontra, kontra_rules, look_at_discards, lost_hand_doubled, name, null_values, ouvert_doubles, ramsch, ramsch_rules, schenken, schenken_rules, schneider_at, spitze, spitze_rules, v)
+        device.profile.InvalidProfileError: contra: unknown field of a rule profile (known: announce_after_skat, bock, bock_rules, form, grand_base, grand_ouvert_base, grand_ouvert_counts_ouvert, kontra, kontra_rules, look_at_discards, lost_hand_doubled, name, null_values, ouvert_any, ouvert_doubles, pot, pot_rules, ramsch, ramsch_rules, schenken, schenken_rules, schneider_at, spitze, spitze_rules, v)
         """
         if not isinstance(data, Mapping):
             raise InvalidProfileError("profile", "a rule profile is a JSON object")
@@ -464,7 +500,7 @@ class RuleProfile:
 
 _GROUPS: dict[str, type] = {
     "kontra_rules": KontraRules, "bock_rules": BockRules, "ramsch_rules": RamschRules,
-    "schenken_rules": SchenkenRules, "spitze_rules": SpitzeRules,
+    "schenken_rules": SchenkenRules, "spitze_rules": SpitzeRules, "pot_rules": PotRules,
 }
 
 
@@ -585,15 +621,84 @@ TEXAS = RuleProfile(
                              jungfrau=False, durchmarsch=False),
 )
 
-PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS)}
-#: The profiles the table's setup offers (played end to end). Texas is only scored so far
-#: (``skattisch score``): its bids, late announcements and Ramsch are not in the table's flow.
-TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999")
+TOURNEE, DANISH, DANISH_AARHUS = (RuleProfile.from_json(data) for data in FORM_PROFILES_JSON)  # device.skatform
+PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS, TOURNEE, DANISH, DANISH_AARHUS)}
+#: The profiles the table's setup offers (played end to end; Texas: device/table/rules.py).
+#: Tournee and Danish Skat are only scored so far (``skattisch score``, list documents).
+TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999", "texas")
+
+
+#: The choices the rule text offers the club profile, as options of the table's setup: the
+#: automatic gift (001 "Schenken": Karo at 18, Karo or Herz at 20), Spitze (001 "Spitze": one
+#: or more lowest trumps), any game ouvert for one level more or ouvert
+#: doubling the value (001 "Ouvert-Spiele"), and the pot (001 "Spiel um einen Pot").
+CLUB_OPTIONS: dict[str, dict[str, object]] = {
+    "auto_gift": {"schenken_rules": SchenkenRules(automatic=True)},
+    "spitze": {"spitze": True, "spitze_rules": SpitzeRules(max_cards=11)},
+    "ouvert_any": {"ouvert_any": True},
+    "ouvert_doubles": {"ouvert_doubles": True},
+    "pot": {"pot": True},
+}
+#: The profile the options belong to (the club's: Kontra, Bock, Ramsch, Schenken).
+CLUB_PROFILE = "kneipe"
 
 
 def find_profile(name: str) -> RuleProfile:
-    """The registered profile of that name (like python-chess's ``find_variant``)."""
-    try:
-        return PROFILES[name]
-    except KeyError:
-        raise ProfileError(f"unknown rule profile {name!r}: one of {', '.join(sorted(PROFILES))}") from None
+    """The registered profile of that name (like python-chess's ``find_variant``); the club
+    profile with options is named with them: "kneipe+spitze+pot" (:data:`CLUB_OPTIONS`, in that
+    order).
+
+    >>> p = find_profile("kneipe+spitze+pot")
+    >>> p.name, p.spitze, p.pot, p.kontra, p.variants_de()[-2:]
+    ('kneipe+spitze+pot', True, True, True, ('Spitze', 'Pot'))
+    >>> find_profile("isko+pot")
+    Traceback (most recent call last):
+    ...
+    device.profile.ProfileError: 'isko+pot': options (auto_gift, spitze, ouvert_any, ouvert_doubles, pot) belong to the club profile 'kneipe'
+    """
+    found = PROFILES.get(name)
+    if found is not None:
+        return found
+    return _with_options(name)
+
+
+@functools.cache
+def _with_options(name: str) -> RuleProfile:
+    """The club profile with the options its name lists (checked; built once per name)."""
+    base, _, rest = name.partition("+") if isinstance(name, str) else (name, "", "")
+    if base not in PROFILES:
+        raise ProfileError(f"unknown rule profile {name!r}: one of {', '.join(sorted(PROFILES))}")
+    chosen = rest.split("+")
+    if base != CLUB_PROFILE or not rest:
+        raise ProfileError(f"{name!r}: options ({', '.join(CLUB_OPTIONS)}) belong to the club profile {CLUB_PROFILE!r}")
+    unknown = [option for option in chosen if option not in CLUB_OPTIONS]
+    if unknown:
+        raise ProfileError(f"{name!r}: unknown option {unknown[0]!r}: one of {', '.join(CLUB_OPTIONS)}")
+    if club_profile_name(chosen) != name:
+        raise ProfileError(f"{name!r}: each option once, in the order {', '.join(CLUB_OPTIONS)}: "
+                           f"{club_profile_name(chosen)!r}")
+    if "ouvert_any" in chosen and "ouvert_doubles" in chosen:
+        raise ProfileError(f"{name!r}: ouvert is one level more (ouvert_any) or doubles (ouvert_doubles), not both")
+    changes: dict[str, object] = {"name": name}
+    for option in chosen:
+        changes.update(CLUB_OPTIONS[option])
+    return PROFILES[CLUB_PROFILE].with_(**changes)
+
+
+def base_name(name: str) -> str:
+    """The registered profile a name stands for: "kneipe" for "kneipe+spitze+pot" (for a check
+    such as "does the table offer it": the options are the club profile's own).
+
+    >>> base_name("kneipe+pot"), base_name("texas")
+    ('kneipe', 'texas')
+    """
+    return name.partition("+")[0]
+
+
+def club_profile_name(options: list[str] | tuple[str, ...] | frozenset[str]) -> str:
+    """The club profile's name with ``options`` ("kneipe", "kneipe+spitze+pot").
+
+    >>> club_profile_name({"pot", "spitze"})
+    'kneipe+spitze+pot'
+    """
+    return "+".join([CLUB_PROFILE, *(option for option in CLUB_OPTIONS if option in options)])

@@ -38,16 +38,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from device import tournee
 from device.cards import DECK, Card
 from device.declaration import Declaration, Level
 from device.errors import CardError, DeclarationError, PlayError, RecordError
 from device.games import GameType
 from device.profile import ISKO, RuleProfile
+from device.skatform import SkatForm
 from device.tricks import PlayedGame, play_game
-from device.variants import VariantError, kontra_multiplier
+from device.variants import Schenken, VariantError, kontra_multiplier, score_schenken, score_spitze, spitze_made
 from device.value import (
     Ending, EndedBy, GameResult, InvalidResultError, Play, is_overbid_null, reachable_level, score_game,
-    score_overbid_null, uncounted_tricks,
+    null_value, score_overbid_null, uncounted_tricks,
 )
 
 RECORD_VERSION = 1
@@ -55,8 +57,15 @@ _DECLARATION_FIELDS = {"v", "id", "game", "hand", "ouvert", "announced", "bid", 
                        "lost_as"}
 _CARDS_FIELDS = {"declarer", "skat", "tricks"}
 _COUNTED_FIELDS = {"matadors", "declarer_points", "declarer_tricks"}
+#: A Spitze announced (001 "Spitze"; the Århus "Musik"): how many cards, and in the counted form
+#: whether it was made (the cards form shows it).
+_SPITZE_FIELDS = {"spitze", "spitze_made"}
+#: Where a Schenken ended (001 "Schenken"): "geschenkt", "weiterspielen", "schneider_geschenkt",
+#: "weiterspielen_schwarz" (device.variants.Schenken). A gift is a counted record (the counts when
+#: it was given, the defenders' in ``ending``); a game played on has its play as usual.
+_SCHENKEN_FIELDS = {"schenken"}
 _ENDING_FIELDS = {"by", "defender_points", "defender_tricks", "level_possible", "proven_level"}
-_KNOWN_FIELDS = _DECLARATION_FIELDS | _CARDS_FIELDS | _COUNTED_FIELDS | {"seat", "player", "note"}
+_KNOWN_FIELDS = _DECLARATION_FIELDS | _CARDS_FIELDS | _COUNTED_FIELDS | {"seat", "player", "note"} | set(tournee.RECORD_FIELDS) | _SPITZE_FIELDS | _SCHENKEN_FIELDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +98,93 @@ def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> S
     else:
         play = _play_from_counts(record, declaration)
     try:
-        result = score_game(declaration, bid, play, ending=ending, multiplier=multiplier, profile=profile)
+        if "schenken" in record:
+            result = _schenken(record, declaration, bid, play, ending, multiplier, profile)
+        elif _SPITZE_FIELDS & record.keys():
+            result = _spitze(record, declaration, bid, play, ending, played, multiplier, profile)
+        else:
+            result = score_game(declaration, bid, play, ending=ending, multiplier=multiplier, profile=profile)
     except InvalidResultError as exc:
         raise RecordError(exc.field, exc.reason, exc.german) from None
     except DeclarationError as exc:
         field, _, reason = str(exc).partition(": ")
         raise (RecordError(field, reason) if field == "bid" else RecordError("game", str(exc))) from None
     return ScoredRecord(result, played, false_following)
+
+
+def _spitze(
+    record: Mapping[str, Any], declaration: Declaration, bid: int, play: Play, ending: Ending,
+    played: PlayedGame | None, multiplier: int, profile: RuleProfile,
+) -> GameResult:
+    """A game with a Spitze (Musik) announced, where the profile plays it (device.variants.score_spitze)."""
+    count = _int(record, "spitze")
+    if played is not None:
+        made = spitze_made(played, count) if count >= 1 else False
+    elif "spitze_made" not in record:
+        raise RecordError("spitze_made", "missing: was the Spitze made (the lowest trump took the last trick)?")
+    else:
+        made = _bool(record, "spitze_made")
+    try:
+        result = score_spitze(declaration, bid, play, count, made, ending=ending, multiplier=multiplier, profile=profile)
+    except VariantError as exc:
+        hint = " (score with a profile that plays it, e.g. --profile danish_aarhus)" if "not played" in str(exc) else ""
+        raise RecordError("spitze", f"{exc}{hint}") from None
+    if profile.form is SkatForm.DANISH:  # 001 "Dänischer Skat" (Århus): "mit \"Musik\" ... Musik 5"
+        return replace(result, levels=tuple("Musik" if level == "Spitze" else level for level in result.levels))
+    return result
+
+
+def _schenken(
+    record: Mapping[str, Any], declaration: Declaration, bid: int, play: Play, ending: Ending, multiplier: int,
+    profile: RuleProfile,
+) -> GameResult:
+    """A game the defenders gave ("schenken") or the declarer played on after their offer, where the
+    profile plays it (device.variants.score_schenken; SkWO 9.5 forbids it under the ISkO).
+
+    >>> from device.profile import find_profile
+    >>> gift = {"game": "clubs", "bid": 18, "matadors": 2, "declarer_points": 0, "declarer_tricks": 0,
+    ...         "schenken": "geschenkt"}
+    >>> score_record(gift, profile=find_profile("kneipe")).result.describe_de()
+    'Kreuz mit 2, Spiel 3 = 36, geschenkt, gewonnen +36'
+    >>> score_record(gift)
+    Traceback (most recent call last):
+    ...
+    device.errors.RecordError: schenken: Schenken is not played under the rule profile 'isko' (SkWO 9.5)
+    """
+    raw = record.get("schenken")
+    try:
+        outcome = Schenken(raw)
+    except ValueError:
+        raise RecordError("schenken", f"{raw!r}: one of " + ", ".join(repr(s.value) for s in Schenken)) from None
+    if _SPITZE_FIELDS & record.keys():
+        raise RecordError("schenken", "a game with a Spitze announced is not given: Schenken or Spitze, not both")
+    if outcome.is_gift and _CARDS_FIELDS & record.keys():
+        raise RecordError("schenken", f"{outcome.german}: the game ended at the gift, give the counts when it was given")
+    try:
+        result = score_schenken(declaration, bid, outcome, play, defender_points=ending.defender_points or 0,
+                                defender_tricks=ending.defender_tricks or 0, ending=ending, multiplier=multiplier,
+                                profile=profile)
+    except VariantError as exc:
+        german = (f"Schenken gibt es im Regelprofil {profile.name!r} nicht (SkWO 9.5)" if not profile.schenken
+                  else f"{outcome.german} ist hier nicht möglich: {exc}")
+        raise RecordError("schenken", str(exc), german) from None
+    return replace(result, schenken=outcome.value)
+
+
+def spitze_made_by_cards(record: Mapping[str, Any]) -> bool | None:
+    """Whether the cards of a record in the cards form made its Spitze (None if they cannot be
+    read): a corrected entry is counted and says it (device.variants.spitze_made).
+
+    >>> tricks = [t.split() for t in ("CK CA D7", "CJ D8 C8", "SJ D9 C9", "HJ DQ CQ", "CT DK SK", "SA DT SQ",
+    ...                                "ST DA S9", "HA H7 HK", "HT H8 HQ", "DJ H9 S8")]
+    >>> spitze_made_by_cards({"game": "grand", "declarer": 1, "skat": ["C7", "S7"], "tricks": tricks, "spitze": 1})
+    True
+    """
+    try:
+        played = _played(record, GameType.parse(record["game"]))
+        return spitze_made(played, int(record["spitze"]))
+    except (RecordError, DeclarationError, VariantError, KeyError, TypeError, ValueError):
+        return None
 
 
 def _overbid_null(
@@ -155,6 +244,10 @@ def result_to_json(scored: ScoredRecord) -> dict[str, Any]:
         out["false_following"] = scored.false_following
     if r.null_announced is not None:
         out["lost_as"] = r.declaration.game.value
+    if r.schenken:  # 001 "Schenken": where the offer ended
+        out["schenken"] = r.schenken
+    if r.declaration.tournee is not None:  # Tournee-Skat: first, second, solo or guckser
+        out["tournee"] = r.declaration.tournee.value
     return out
 
 
@@ -193,13 +286,29 @@ def _declaration(record: Mapping[str, Any], profile: RuleProfile) -> Declaration
         level = Level.parse(announced)
     except DeclarationError as exc:
         raise RecordError("announced", str(exc)) from None
+    if tournee.is_tournee(profile):  # Tournee, Solo, Guckser (001 "Tournee-Skat")
+        return tournee.record_declaration(record, game, level, profile)
+    tournee.refuse_fields(record, profile)
     hand, ouvert = _bool(record, "hand"), _bool(record, "ouvert")
     try:
-        return Declaration.make(game, hand=hand, ouvert=ouvert, announced=level,
-                                late_announcements=profile.announce_after_skat)
+        declaration = Declaration.make(game, hand=hand, ouvert=ouvert, announced=level,
+                                       late_announcements=profile.announce_after_skat, ouvert_any=profile.ouvert_any,
+                                       form=profile.form)
+        _check_null_played(declaration, profile)
+        return declaration
     except DeclarationError as exc:
         field = "announced" if level is not Level.SIMPLE and "angesagt" in str(exc) else ("ouvert" if ouvert else "hand")
         raise RecordError(field, f"{exc} under the rule profile {profile.name!r}") from None
+
+
+def _check_null_played(declaration: Declaration, profile: RuleProfile) -> None:
+    """A Null game the profile does not have (Danish Skat: no Null Hand, 001 "Dänischer Skat" 3)."""
+    if declaration.game.is_null and not null_value(declaration, profile):
+        games = ", ".join(f"{Declaration.make(GameType.NULL, hand=h, ouvert=o, form=profile.form).describe_de()} {v}"
+                          for (h, o), v in zip(((False, False), (True, False), (False, True), (True, True)),
+                                               profile.null_values) if v)
+        raise RecordError("hand", f"{declaration.describe_de()} is not played under the rule profile {profile.name!r}: "
+                                  f"{games}", f"{declaration.describe_de()} gibt es im Regelprofil {profile.name!r} nicht")
 
 
 def _multiplier(record: Mapping[str, Any], profile: RuleProfile) -> int:

@@ -231,6 +231,22 @@ def _seeger_fabian_points(entry: Entry, players: int) -> tuple[int, ...]:
     return tuple(points)
 
 
+def _danish_points(entry: Entry, players: int) -> tuple[int, ...]:
+    """001 "Dänischer Skat": "In Turnieren erhalten die Gegner eines nicht erfolgreichen
+    Alleinspielers jeweils den Wert des Spiels": the declarer's list entry, and a lost game's
+    value to each of his two defenders (not to a dealer sitting out).
+
+    >>> _danish_points(Game(1, -160, False, (1, 2, 3)), 4)
+    (0, -160, 80, 80)
+    """
+    points = list(entry_points(entry, players))
+    if isinstance(entry, Game) and not entry.won:
+        for player in entry.active:
+            if player != entry.declarer:
+                points[player] += entry.value
+    return tuple(points)
+
+
 def _bierlachs_points(entry: Entry, players: int) -> tuple[int, ...]:
     """A won game counts against every other player; a lost one against the declarer."""
     if isinstance(entry, Game) and entry.won:
@@ -250,6 +266,8 @@ class ScoringSystem(enum.Enum):
     """Erweitertes System nach Seeger und Fabian, the tournament Leistung (SkWO 5.1)."""
     BIERLACHS = "bierlachs"
     """A won game counts against the others; whoever falls below the limit loses (rules/003)."""
+    DANISH = "danish"
+    """Danish tournaments: each defender of a lost game receives its value (001 "Dänischer Skat")."""
 
     @classmethod
     def parse(cls, name: str) -> ScoringSystem:
@@ -451,12 +469,14 @@ def totals(sheet: ScoreSheet, system: ScoringSystem,
 
     >>> sheet = ScoreSheet(3, (Game(1, -46, False),))
     >>> [totals(sheet, s) for s in ScoringSystem]
-    [(0, -46, 0), (40, -96, 40), (0, -46, 0)]
+    [(0, -46, 0), (40, -96, 40), (0, -46, 0), (23, -46, 23)]
     """
     if system is ScoringSystem.CLASSIC:
         return classic_totals(sheet)
     if system is ScoringSystem.SEEGER_FABIAN:
         return seeger_fabian_totals(sheet)
+    if system is ScoringSystem.DANISH:
+        return _fold(sheet, _danish_points)
     return bierlachs_totals(sheet, bierlachs_limit)
 
 
@@ -469,7 +489,7 @@ def running_totals(sheet: ScoreSheet, system: ScoringSystem = ScoringSystem.CLAS
     """
     if system is ScoringSystem.BIERLACHS:
         return bierlachs(sheet, bierlachs_limit).rows
-    step = entry_points if system is ScoringSystem.CLASSIC else _seeger_fabian_points
+    step = {ScoringSystem.CLASSIC: entry_points, ScoringSystem.DANISH: _danish_points}.get(system, _seeger_fabian_points)
     rows = itertools.accumulate((step(e, sheet.players) for e in sheet.entries), _add)
     return tuple(rows)
 

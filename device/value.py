@@ -43,10 +43,12 @@ from dataclasses import dataclass, replace
 
 from device.bidding import BID_VALUES, LOWEST_BID, max_factor
 from device.cards import DECK, Card
-from device.declaration import Declaration, Level
+from device import tournee
+from device.declaration import Declaration, Level, form_words
 from device.errors import BidError, DeclarationError, PlayError
 from device.games import GameType
 from device.profile import ISKO, RuleProfile
+from device.skatform import SkatForm
 from device.tricks import trump_order
 
 MAX_VALUE = 264  # the highest game value (Grand ouvert mit 4); ISkO court ruling on 5.4.2
@@ -155,6 +157,14 @@ class Ending:
 
 PLAYED_OUT = Ending()
 
+#: A Schenken's outcome by its record name: the German and the English words of the list entry.
+SCHENKEN_WORDS: dict[str, tuple[str, str]] = {
+    "geschenkt": ("geschenkt", "given"),
+    "weiterspielen": ("weitergespielt auf Schneider", "played on for Schneider"),
+    "schneider_geschenkt": ("Schneider geschenkt", "Schneider given"),
+    "weiterspielen_schwarz": ("weitergespielt auf Schwarz", "played on for Schwarz"),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
@@ -181,6 +191,8 @@ class GameResult:
     null_announced: Declaration | None = None
     #: That Null's value under the profile (ISkO 5.1.2: 23 for Null; Texas-Skat: 20).
     null_announced_value: int = 0
+    #: Where a Schenken ended (001 "Schenken"; the record's name, a key of :data:`SCHENKEN_WORDS`), or "".
+    schenken: str = ""
 
     def describe_de(self) -> str:
         """The list entry in words, e.g. 'Kreuz Hand mit 2, Spiel 3, Hand 4 = 48, gewonnen +48'."""
@@ -195,6 +207,8 @@ class GameResult:
             body = f"{head} {', '.join(_numbered(self.levels, self.levels, self.matadors))} = {self.value}"
             if self.overbid:
                 body = f"{head} {self.levels[0]}, überreizt = {self.value}"
+        if self.schenken:
+            body = f"{body}, {SCHENKEN_WORDS[self.schenken][0]}"
         outcome = "gewonnen" if self.won else "verloren"
         return f"{body}, {outcome} {self.score:+d}"
 
@@ -223,6 +237,8 @@ class GameResult:
             body = f"{head} {', '.join(_numbered(self.levels, words, self.matadors))} = {self.value}"
             if self.overbid:
                 body = f"{head} {words[0]}, overbid = {self.value}"
+        if self.schenken:
+            body = f"{body}, {SCHENKEN_WORDS[self.schenken][1]}"
         outcome = "won" if self.won else "lost"
         return f"{body}, {outcome} {self.score:+d}"
 
@@ -274,6 +290,9 @@ def describe_declaration_en(declaration: Declaration) -> str:
     'Null ouvert Hand'
     """
     name = GAME_NAMES_EN[declaration.game]
+    if declaration.form is not SkatForm.GERMAN and (declaration.tournee is not None or declaration.game.is_null
+                                                    or declaration.ouvert_any):
+        return form_words(declaration, GAME_NAMES_EN, english=True)  # Tournee, Solo, Guckser; Nul, Dækker
     if declaration.ouvert and not declaration.game.is_null and not declaration.hand:  # Texas-Skat
         return f"{name} ouvert after the skat"
     if declaration.ouvert:  # suit and Grand ouvert are always hand and announced Schwarz (ISkO)
@@ -320,8 +339,7 @@ def _result(
     decl: Declaration, bid: int, play: Play, ending: Ending, won: bool, value: int, factor: int,
     levels: tuple[str, ...], overbid: bool, schneider: bool, schwarz: bool, multiplier: int, profile: RuleProfile,
 ) -> GameResult:
-    lost_factor = 1 if (decl.hand and not profile.lost_hand_doubled) else 2
-    score = (value if won else -lost_factor * value) * multiplier
+    score = (value if won else -_lost_factor(decl, profile) * value) * multiplier
     return GameResult(
         declaration=decl, bid=bid, won=won, value=value, score=score, overbid=overbid,
         matadors=play.matadors, multiplier=multiplier, base_value=_base_value(decl, profile), factor=factor,
@@ -330,7 +348,17 @@ def _result(
     )
 
 
+def _lost_factor(decl: Declaration, profile: RuleProfile) -> int:
+    """ISkO 5.3.4: a lost game counts double; before 1999 a lost hand game single; Tournée-Skat
+    by its game (device.tournee.lost_factor)."""
+    if tournee.is_tournee(profile):
+        return tournee.lost_factor(decl)
+    return 1 if (decl.hand and not profile.lost_hand_doubled) else 2
+
+
 def _base_value(decl: Declaration, profile: RuleProfile) -> int:
+    if tournee.is_tournee(profile):
+        return tournee.base_value(decl, profile)
     if decl.game is GameType.GRAND and decl.ouvert:
         return profile.grand_ouvert_base
     return base_value(decl.game, profile)
@@ -357,11 +385,23 @@ def null_value(decl: Declaration, profile: RuleProfile = ISKO) -> int:
     """
     if not decl.game.is_null:
         return 0
-    return profile.null_values[2 * decl.ouvert + decl.hand]
+    return profile.null_values[2 * decl.ouvert + decl.hand]  # 0: not played (Danish Null Hand)
 
 
 def _check_declaration(decl: Declaration, profile: RuleProfile) -> None:
-    late = not decl.hand and not decl.game.is_null and (decl.ouvert or decl.announced is not Level.SIMPLE)
+    if tournee.is_tournee(profile):
+        tournee.check_declaration(decl, profile)
+        return
+    if decl.tournee is not None:
+        raise DeclarationError(f"{decl.describe_de()}: a game of Tournee-Skat, not played under the rule profile "
+                               f"{profile.name!r} (--profile tournee)")
+    if decl.game.is_null and not null_value(decl, profile):
+        raise DeclarationError(f"{decl.describe_de()} is not played under the rule profile {profile.name!r}")
+    if decl.ouvert and decl.ouvert_any != profile.ouvert_any and not decl.game.is_null:
+        raise DeclarationError(f"{decl.describe_de()}: ouvert is {'a level of any game' if decl.ouvert_any else 'Schwarz announced'}"
+                               f", not so under the rule profile {profile.name!r} (001 \"Dänischer Skat\" 4)")
+    late_ouvert = decl.ouvert and not profile.ouvert_any
+    late = not decl.hand and not decl.game.is_null and (late_ouvert or decl.announced is not Level.SIMPLE)
     if late and not profile.announce_after_skat:
         raise DeclarationError(f"{decl.describe_de()}: announcements after taking up the skat are not played under "
                                f"the rule profile {profile.name!r} (ISkO 3.4.4; Texas-Skat allows them: --profile texas)")
@@ -378,6 +418,8 @@ def bid_values(profile: RuleProfile = ISKO) -> frozenset[int]:
     >>> 32 in texas, 23 in texas, 23 in bid_values(), 32 in bid_values()
     (True, False, True, False)
     """
+    if tournee.is_tournee(profile):
+        return tournee.bid_values(profile)
     if profile.grand_base == ISKO.grand_base and profile.null_values == ISKO.null_values and not profile.ouvert_doubles:
         return _ISKO_BIDS
     return _profile_bid_values(profile.grand_base, profile.grand_ouvert_base, profile.null_values, profile.ouvert_doubles)
@@ -414,6 +456,8 @@ def _highest_value(profile: RuleProfile) -> int:
     against Grand ouvert Hand mit 4, (4 + 6) x 2 x 16 = 320. The text names no highest value;
     the court's cap (the highest game there is) is read as the highest of all games.
     """
+    if tournee.is_tournee(profile):
+        return tournee.highest_value(profile)
     grand_ouvert = Declaration.make(GameType.GRAND, hand=True, ouvert=True)
     clubs_ouvert = Declaration.make(GameType.CLUBS, hand=True, ouvert=True)
     return max(_value(grand_ouvert, 4, True, True, profile), _value(clubs_ouvert, 11, True, True, profile))
@@ -425,7 +469,7 @@ def _factor(
     """Summe der Fälle (5.3.2) and the words of each step, e.g. ('mit 2', 'Spiel', 'Hand')."""
     steps = [
         (True, "Spiel"),
-        (decl.hand, "Hand"),
+        (decl.hand and profile.form is not SkatForm.TOURNEE, "Hand"),  # Tournee-Skat: "keinen Handmultiplikator"
         (schneider, "Schneider"),
         (decl.announced >= Level.SCHNEIDER, "Schneider angesagt"),
         (schwarz, "Schwarz"),
@@ -692,6 +736,10 @@ def score_overbid_null(
     >>> r.describe_de()
     'Null (23) bei Reizwert 24 nicht durchführbar (ISkO 3.4.4): verloren als Kreuz mit 1, Spiel 2 = 24, verloren -48'
     """
+    if tournee.is_tournee(profile):
+        raise InvalidResultError("bid", f"{null.describe_de()} is worth {null_value(null, profile)}: it cannot be played "
+                                        f"after bidding {bid} under the rule profile {profile.name!r} (001 Tournee-Skat "
+                                        "gives no rule for an overbid Null)")
     if not is_overbid_null(null, bid, profile):
         raise InvalidResultError("bid", f"{null.describe_de()} is worth {null_value(null, profile)}: it can be played at {bid}")
     _check_bid(Declaration.make(GameType.GRAND), bid, profile)

@@ -191,8 +191,9 @@ class Table:
     def say(self, *words: str) -> PumpResult:
         """Bidding in the table notation: ``say("M 18", "V ja", "M passe", "H passe")``."""
         commands: list[object] = []
-        for text in words:
-            action = parse_action(text)
+        deal = self.service.state.deal
+        for text in words:  # the bid values of the table's rule profile (Texas: 32, not 23)
+            action = parse_action(text, deal.auction.ladder) if deal is not None else parse_action(text)
             if isinstance(action, AuctionBid):
                 commands.append(Bid(action.seat, action.value))
             elif isinstance(action, AuctionHold):

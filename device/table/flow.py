@@ -20,14 +20,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from device.bidding import Auction, Role, is_bid_value
+from device.bidding import Auction, Role
 from device.bidding import Bid as AuctionBid
 from device.bidding import Hold as AuctionHold
 from device.bidding import Pass as AuctionPass
 from device.declaration import Declaration
 from device.errors import BidError, DeclarationError, RecordError
 from device.hardware import Button, ButtonPressed, CardScanned, UnknownCardScanned
-from device.ramsch import RamschCounts, RamschError, score_ramsch
+from device.ramsch import RamschError, score_ramsch
 from device.record import score_record
 from device.table.commands import (
     AcceptFalseFollowing, AddBock, Bid, Confirm, ConfirmList, ConsentCorrection, Declare, EndGame, EndHow,
@@ -43,15 +43,18 @@ from device.table.events import (
     FalseFollowingQueried, GameEnded, KontraSaid, MatadorsEntered, PassedIn, RamschEntered, ReSaid,
     ResultEntered, SkatCardAdded, SkatTaken,
 )
+from device.table.flow_gift import GIFT_HANDLERS, gift_pending
+from device.table.flow_spitze import SPITZE_HANDLERS
 from device.table.flow_list import (
     _add_bock, _confirm, _confirm_list, _consent, _end_series, _propose_correction, _undo, _withdraw,
-    withdrawable_passed_in,
+    refuse_if_not_in_profile, withdrawable_passed_in,
 )
 from device.table.flow_setup import (
     MAX_BIERLACHS, MAX_NAME, MAX_SERIES, MAX_STAKE, _join, _leave, open_list, parse_stake,
     unsafe_name_characters,
 )
 from device.table.outcome import entry_matador_choices, game_record, known_matadors
+from device.table.rules import LaterTrickNeeded, entered_ramsch_counts, make_declaration
 from device.table.state import Deal, Phase, TableState
 from device.tricks import follow_class
 from device.variants import VariantError, check_kontra, check_re
@@ -87,7 +90,7 @@ def _bidding(state: TableState, command: Bid | Hold | Pass) -> Decision:
     position = _position(command.position)
     action: AuctionBid | AuctionHold | AuctionPass
     if isinstance(command, Bid):
-        _check_bid_value(state, position, command.value)
+        _check_bid_value(state, deal.auction, command.value)
         action = AuctionBid(position, command.value)
     elif isinstance(command, Hold):
         action = AuctionHold(position)
@@ -109,9 +112,9 @@ def _bidding(state: TableState, command: Bid | Hold | Pass) -> Decision:
 
 def _enter_bidding(state: TableState, command: EnterBidding) -> Decision:
     """The bidding's outcome at once: the declarer and the final bid (the others passed)."""
-    _deal(state, Phase.BIDDING)
+    deal = _deal(state, Phase.BIDDING)
     position = _position(command.position)
-    _check_bid_value(state, position, command.value)
+    _check_bid_value(state, deal.auction, command.value)
     return Decision(events=(BiddingEntered(position, command.value),))
 
 
@@ -121,9 +124,11 @@ def _plays_ramsch(state: TableState) -> bool:
     return state.profile.ramsch
 
 
-def _check_bid_value(state: TableState, position: int, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not is_bid_value(value):
-        raise Refuse("bad_bid", "not_a_bid_value", value=value)
+def _check_bid_value(state: TableState, auction: Auction, value: object) -> None:
+    """A number no game of the table's rule profile can be worth is no bid (the ISkO's 23 is
+    none in Texas-Skat, its 32 none under the ISkO): refused naming the value and the profile."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in auction.ladder:
+        raise Refuse("bad_bid", "not_a_bid_value", value=value, profile=state.profile.name)
 
 
 def _check_turn(state: TableState, auction: Auction, action: AuctionBid | AuctionHold | AuctionPass) -> None:
@@ -177,11 +182,10 @@ def _push_skat(state: TableState, command: PushSkat) -> Decision:
 def _declare(state: TableState, command: Declare) -> Decision:
     deal = _deal(state, Phase.DECLARING)
     try:
-        declaration = Declaration.make(command.game, hand=command.hand, ouvert=command.ouvert,
-                                       announced=command.announced)
+        declaration = make_declaration(state.profile, command)
     except DeclarationError as exc:
         raise Refuse("bad_declaration", _declaration_problem(command), error=str(exc),
-                      game=command.game.value) from None
+                      game=command.game.value, profile=state.profile.name) from None
     refused = option_refusal(deal, declaration)
     if refused is not None:
         raise Refuse("bad_declaration", refused)
@@ -253,7 +257,7 @@ def cards_since_kontra(deal: Deal) -> int:
 
 def _kontra_allowed(state: TableState) -> None:
     if not state.profile.kontra:
-        raise Refuse("not_in_profile", "no_kontra_in_profile")
+        raise Refuse("not_in_profile", "no_kontra_in_profile", profile=state.profile.name)
 
 
 # --------------------------------------------------------------------------- play
@@ -264,6 +268,8 @@ def _play_card(state: TableState, command: PlayCard) -> Decision:
     card = _card(command.card)
     if deal.query is not None:
         raise Refuse("question_pending", "question_pending")
+    if gift_pending(deal):  # 001 "Schenken": the offer is answered first
+        raise Refuse("question_pending", "gift_pending")
     _refuse_seen(deal, card)
     position = deal.to_play
     assert position is not None and deal.game is not None
@@ -343,12 +349,13 @@ def _enter_result(state: TableState, command: EnterResult) -> Decision:
     if not deal.game.is_null and command.declarer_points is None:
         raise Refuse("bad_result", "points_missing")
     entered = ResultEntered(command.declarer_points, command.declarer_tricks, matadors)
-    trial = replace(deal, entered=entered, matadors=matadors)
+    trial = replace(deal, entered=entered, matadors=matadors, spitze_made=True if deal.spitze else None)  # asked next
     record = game_record(trial)
     assert record is not None
     try:
         score_record(record, profile=state.profile)
     except (RecordError, TypeError) as exc:
+        refuse_if_not_in_profile(record, state.profile, exc)
         raise Refuse("bad_result", "result_not_possible", error=str(getattr(exc, "reason", exc)),
                      problem_field=getattr(exc, "field", ""), problem_german=getattr(exc, "german", "")) from None
     return Decision(events=(entered,))
@@ -369,13 +376,17 @@ def _enter_matadors(state: TableState, command: EnterMatadors) -> Decision:
 def _enter_ramsch(state: TableState, command: EnterRamsch) -> Decision:
     deal = _deal(state, Phase.RAMSCH)
     try:
-        counts = RamschCounts(tuple(command.points), tuple(command.tricks), command.skat_points,  # type: ignore[arg-type]
-                              command.last_trick)
+        counts = entered_ramsch_counts(tuple(command.points), tuple(command.tricks), command.skat_points,  # type: ignore[arg-type]
+                                       command.last_trick, command.later_trick, state.profile)
         score_ramsch(counts, state.profile, pushes=command.pushes, multiplier=deal.bock)
+    except LaterTrickNeeded as question:
+        first, second = question.seats
+        raise Refuse("ramsch_question", "ramsch_later_trick", first=first, second=second,
+                     first_player=_player(state, first), second_player=_player(state, second)) from None
     except (RamschError, TypeError, ValueError) as exc:
         raise Refuse("bad_result", "ramsch_not_possible", error=str(exc)) from None
     return Decision(events=(RamschEntered(counts.points, counts.tricks, counts.skat_points, counts.last_trick,
-                                          command.pushes),))
+                                          command.pushes, command.later_trick),))
 
 
 # --------------------------------------------------------------------------- hardware
@@ -439,4 +450,5 @@ _HANDLERS: dict[type, Callable[[TableState, Any], Decision]] = {
     ProposeCorrection: _propose_correction, ConsentCorrection: _consent, WithdrawCorrection: _withdraw,
     EndSeries: _end_series, ConfirmList: _confirm_list,
     ButtonPressed: _button, CardScanned: _scanned, UnknownCardScanned: _unknown_card,
+    **GIFT_HANDLERS, **SPITZE_HANDLERS,
 }

@@ -3,9 +3,11 @@ entered games (every player consents), ending the series and signing the list.""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from device.errors import RecordError
+from device.profile import RuleProfile
 from device.record import score_record
 from device.table.commands import (
     AddBock, Confirm, ConfirmList, ConsentCorrection, EndSeries, ProposeCorrection, Undo,
@@ -18,9 +20,10 @@ from device.table.events import (
     SeriesEnded, StepUndone,
 )
 from device.table.outcome import preview
+from device.table.rules import allowed_elsewhere
 from device.table.state import Phase, TableState
 
-__all__ = ["withdrawable_passed_in"]
+__all__ = ["refuse_if_not_in_profile", "withdrawable_passed_in"]
 
 
 def _confirm(state: TableState, command: Confirm) -> Decision:
@@ -41,6 +44,8 @@ def _confirm(state: TableState, command: Confirm) -> Decision:
     assert shown is not None
     if shown.needs_matadors:
         raise Refuse("needs_matadors", "needs_matadors")
+    if shown.needs_spitze:
+        raise Refuse("needs_spitze", "needs_spitze")
     if shown.problem is not None or shown.scored is None:
         raise Refuse("bad_result", "result_impossible", problem=shown.problem)
     declarer_seat = deal.declarer_seat
@@ -111,6 +116,7 @@ def _propose_correction(state: TableState, command: ProposeCorrection) -> Decisi
     try:
         score_record(record, profile=state.profile)
     except (RecordError, TypeError) as exc:
+        refuse_if_not_in_profile(record, state.profile, exc)
         raise Refuse("bad_correction", "record_not_possible", error=str(exc),
                      problem_field=getattr(exc, "field", ""), problem_german=getattr(exc, "german", "")) from None
     events: list[EventBody] = [CorrectionProposed(command.entry, record, command.declarer_seat, by_seat)]
@@ -165,3 +171,12 @@ def _confirm_list(state: TableState, command: ConfirmList) -> Decision:
     if len(set(state.list_confirmations) | {seat}) >= state.table_size:
         events.append(ListClosed())
     return Decision(events=tuple(events))
+
+
+def refuse_if_not_in_profile(record: Mapping[str, Any], profile: RuleProfile, exc: Exception) -> None:
+    """A record the table's rule profile forbids (another profile scores it) is refused as such,
+    naming the field, its value and the profile ("Im Texas-Skat nicht erlaubt — Reizwert 23")."""
+    field = getattr(exc, "field", "")
+    if field and allowed_elsewhere(record, profile):
+        raise Refuse("not_in_profile", "record_not_in_profile", problem_field=field, shown=record.get(field),
+                     profile=profile.name, error=str(getattr(exc, "reason", exc)))

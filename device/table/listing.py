@@ -18,7 +18,9 @@ from device.scoring import (
     Settlement, Standing, bierlachs, classic_totals, entry_points, rank,
     running_totals, settle, tallies, totals, transfers,
 )
-from device.declaration import Declaration, Level
+from device.declaration import Declaration, Level, form_short
+from device.value import GameResult
+from device.skatform import SkatForm
 from device.table.state import Row
 
 __all__ = ["ListFigures", "PaperRow", "figures", "game_short", "paper_rows", "row_entry"]
@@ -186,6 +188,8 @@ def game_short(declaration: Declaration, *, english: bool = False) -> str:
     >>> game_short(Declaration(GameType.NULL, hand=True, ouvert=True, announced=Level.SIMPLE), english=True)
     'Null o H'
     """
+    if declaration.form is not SkatForm.GERMAN:  # Tournee, Solo, Guckser; Nul, Dækker (device.declaration)
+        return form_short(declaration, _SHORT_EN[declaration.game.value] if english else declaration.game.german)
     words = [_SHORT_EN[declaration.game.value] if english else declaration.game.german]
     if declaration.ouvert:
         words.append("o")
@@ -196,6 +200,23 @@ def game_short(declaration: Declaration, *, english: bool = False) -> str:
     elif not declaration.ouvert and declaration.announced is Level.SCHWARZ:
         words.append("Sw")
     return " ".join(words)
+
+
+#: A Schenken in the list's short form (001): g geschenkt, S g Schneider geschenkt, w S / w Sw
+#: weitergespielt auf Schneider / Schwarz.
+_SCHENKEN_SHORT = {"geschenkt": ("g", "g"), "schneider_geschenkt": ("S g", "S g"),
+                   "weiterspielen": ("w S", "p S"), "weiterspielen_schwarz": ("w Sw", "p Sw")}
+
+
+def _result_short(result: GameResult, english: bool) -> str:
+    """The game's short form, with a Spitze ("Herz Sp", "Herz Sp3") and how a Schenken ended ("Kreuz g": geschenkt)."""
+    short = game_short(result.declaration, english=english)
+    spitze = sum(1 for level in result.levels if level in ("Spitze", "Musik"))
+    if spitze:  # 001 "Spitze" (levels per card: the Århus Musik counts two)
+        short += " Sp" + (str(spitze) if spitze > 1 else "")
+    if result.schenken:
+        short += " " + _SCHENKEN_SHORT[result.schenken][english]
+    return short
 
 
 def paper_rows(rows: Sequence[Row], figs: ListFigures) -> tuple[PaperRow, ...]:
@@ -213,8 +234,8 @@ def paper_rows(rows: Sequence[Row], figs: ListFigures) -> tuple[PaperRow, ...]:
             null = result.declaration.game.is_null
             out.append(PaperRow(
                 row.entry, row.kind, row.seating[row.dealer], row.seating[row.declarer_seat],
-                result.declaration.game.value, game_short(result.declaration),
-                game_short(result.declaration, english=True), result.value if null else result.base_value,
+                result.declaration.game.value, _result_short(result, False),
+                _result_short(result, True), result.value if null else result.base_value,
                 None if null else result.matadors, None if null else max(0, len(result.levels) - 1),
                 result.score, tuple(cells)))
         else:

@@ -19,18 +19,22 @@ from __future__ import annotations
 from typing import Any
 
 from device.cards import Card
-from device.declaration import Declaration, Level
-from device.games import GameType
+from device.profile import find_profile
 from device.ramsch import MAX_PUSHES
 from device.scoring import ScoringSystem
-from device.table.commands import Declare
+from device.scoring import transfers as money_transfers
 from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
     Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
 )
+from device.table.commands import AcceptGift, AutomaticGift, DeclineGift, OfferGift, PlayOn
+from device.table.flow_gift import gift_allowed
+from device.table.flow_spitze import spitze_choices, spitze_lost
 from device.table.listing import ListFigures, figures, paper_rows
 from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
+from device.table.pot import PotLedger, pot_coins, pot_ledger
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
+from device.table.rules import declaration_variants, make_declaration, may_look_now
 from device.table.state import Deal, Phase, Row, TableState
 from device.table.views import (
     BidSaidView, BiddingView, CorrectionView, DeclarationOption, DeclarationView, EndView, ListView, PlayView,
@@ -38,8 +42,8 @@ from device.table.views import (
     SeatView, SetupView, StandingView, SyncView, TableSnapshot, TransferView, TrickView,
 )
 from device.tricks import trick_winner
-from device.value import GameResult, describe_declaration_en, is_overbid_null
-from device.variants import may_say_kontra, may_say_re
+from device.value import GameResult, describe_declaration_en, is_overbid_null, null_value
+from device.variants import may_say_kontra, may_say_re, spitze_cards
 
 __all__ = [
     "BidSaidView", "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
@@ -64,32 +68,24 @@ def _bidding(state: TableState, deal: Deal) -> BiddingView:
         speaker=options.seat,
         speaker_name=state.seating[deal.active[options.seat]], role=options.role.value,
         partner=options.partner, current=options.current, values=options.values,
-        may_hold=options.may_hold, may_pass=options.may_pass, history=history)
+        may_hold=options.may_hold, may_pass=options.may_pass, history=history, settle_values=auction.ladder[:24])
 
 
 def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
-    """Every declaration with whether it is allowed now (ISkO 3.4.4) and why not."""
-    variants: list[Declare] = []
-    for game in GameType:
-        if game.is_null:
-            variants += [Declare(game), Declare(game, hand=True), Declare(game, ouvert=True),
-                         Declare(game, hand=True, ouvert=True)]
-        else:
-            variants += [Declare(game), Declare(game, hand=True),
-                         Declare(game, hand=True, announced=Level.SCHNEIDER),
-                         Declare(game, hand=True, announced=Level.SCHWARZ),
-                         Declare(game, hand=True, ouvert=True)]
+    """Every declaration with whether it is allowed now (ISkO 3.4.4; the profile's late
+    announcements, device.table.rules) and why not."""
     options = []
     bid = deal.bid
     assert bid is not None
-    for variant in variants:
-        declaration = Declaration.make(variant.game, hand=variant.hand, ouvert=variant.ouvert, announced=variant.announced)
+    profile = find_profile(deal.profile)
+    for variant in declaration_variants(profile):
+        declaration = make_declaration(profile, variant)
         refused = option_refusal(deal, declaration)
         options.append(DeclarationOption(
             key=variant.key, label=declaration.describe_de(), game=variant.game.value, hand=declaration.hand,
             ouvert=declaration.ouvert, announced=declaration.announced.record_name,
             allowed=refused is None, refused=refused, label_en=describe_declaration_en(declaration),
-            lost_at_once=(declaration.null_value, bid) if is_overbid_null(declaration, bid) else None))
+            lost_at_once=(null_value(declaration, profile), bid) if is_overbid_null(declaration, bid, profile) else None))
     return tuple(options)
 
 
@@ -146,8 +142,25 @@ def _play(state: TableState, deal: Deal) -> PlayView:
         may_enter_result=not deal.cards_played and deal.query is None,
         may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not deal.cards_played,
         game=deal.game.value, matador_choices=matador_choices(deal.game),
-        declaration_en=describe_declaration_en(deal.declaration),
+        declaration_en=describe_declaration_en(deal.declaration), discards=_discards(state, deal),
+        schenken=deal.schenken, gift_offers=deal.gift_offers,
+        may_offer_gift=tuple(p for p in range(3) if gift_allowed(state, OfferGift(p))),
+        may_decline_gift=tuple(p for p in range(3) if gift_allowed(state, DeclineGift(p))),
+        may_accept_gift=gift_allowed(state, AcceptGift(deal.declarer)),
+        may_play_on=gift_allowed(state, PlayOn(deal.declarer)),
+        may_automatic_gift=gift_allowed(state, AutomaticGift()),
+        spitze=deal.spitze, spitze_cards=tuple(c.code for c in spitze_cards(deal.game, deal.spitze)) if deal.spitze else (),
+        spitze_lost=spitze_lost(deal), spitze_choices=spitze_choices(state, deal),
     )
+
+
+def _discards(state: TableState, deal: Deal) -> tuple[str, ...]:
+    """The scanned discards while the declarer may look at them (the profile's rule)."""
+    assert deal.declaration is not None
+    if len(deal.skat) < 2 or not may_look_now(state.profile, skat_taken=deal.skat_taken,
+                                               cards_played=len(deal.cards_played), hand=deal.declaration.hand):
+        return ()
+    return tuple(c.code for c in deal.skat)
 
 
 def _marks(record: dict[str, object] | None) -> tuple[str, ...]:
@@ -189,7 +202,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         return ResultView("", None, None, None, (), None, None, False, 1, _marks(shown.record), ending,
                           shown.needs_matadors, entry_matador_choices(deal), shown.problem, tuple(names), to_confirm,
                           may_confirm, may_add_skat, game=deal.game.value, declarer_name=declarer,
-                          false_following=false_following, overbid_null=overbid_null)
+                          false_following=false_following, overbid_null=overbid_null, needs_spitze=shown.needs_spitze)
     result = shown.scored.result
     shown_by_cards = shown.scored.false_following
     revoke = None
@@ -220,7 +233,7 @@ def _overbid_null(deal: Deal) -> tuple[int, int] | None:
     """An overbid Null's value and the bid (ISkO 3.4.4), if this deal's game is one."""
     if deal.early is None or deal.early.how != "null_overbid" or deal.declaration is None or deal.bid is None:
         return None
-    return deal.declaration.null_value, deal.bid
+    return null_value(deal.declaration, find_profile(deal.profile)), deal.bid
 
 
 def _false_following_accepted(state: TableState, deal: Deal) -> QuestionView | None:
@@ -258,9 +271,16 @@ def _row_text_en(row: Row) -> str:
     return "?"
 
 
+def _pot(state: TableState, figs: ListFigures) -> PotLedger | None:
+    profile = state.profile
+    return pot_ledger(state.rows, figs.players, profile.pot_rules) if profile.pot else None
+
+
 def _list(state: TableState, figs: ListFigures) -> ListView:
     rows = []
     paper = paper_rows(state.rows, figs)
+    pot = _pot(state, figs)
+    pot_notes = {e.entry: e for e in pot.entries} if pot is not None else {}
     for index, row in enumerate(state.rows):
         line = paper[index]
         result = row.result
@@ -280,27 +300,37 @@ def _list(state: TableState, figs: ListFigures) -> ListView:
             text_en=_row_text_en(row), earlier_en=tuple(_row_text_en(r) for r in row.earlier),
             declaration_en=None if result is None else describe_declaration_en(result.declaration),
             short=line.short, short_en=line.short_en, base_value=line.base, tops=line.tops, levels=line.levels,
-            game_points=line.running))
+            game_points=line.running,
+            pot_note=pot_notes[row.entry].note if row.entry in pot_notes else "",
+            pot_note_en=pot_notes[row.entry].note_en if row.entry in pot_notes else ""))
     system = figs.system.value
-    return ListView(figs.players, system, tuple(rows), figs.totals, figs.classic, figs.won, figs.lost)
+    return ListView(figs.players, system, tuple(rows), figs.totals, figs.classic, figs.won, figs.lost,
+                    pot=None if pot is None else pot.content, pot_net=() if pot is None else pot.net)
 
 
 def _end(state: TableState, figs: ListFigures) -> EndView:
     assert state.setup is not None
     ranking = tuple(StandingView(s.rank, figs.players[s.player], s.total, s.won, s.lost) for s in figs.standings)
     settlement = figs.settlement
+    pot = _pot(state, figs)
+    amounts = () if settlement is None else settlement.amounts
+    pot_net = () if pot is None else pot.shared_out()
+    pot_amounts = pot_coins(pot_net, settlement.stake) if settlement is not None and pot is not None else ()
+    if pot_amounts:  # the pot is paid out with the game points: one set of payments
+        amounts = tuple(a + b for a, b in zip(amounts, pot_amounts))
     transfers: tuple[TransferView, ...] = ()
     if settlement is not None:
         transfers = tuple(TransferView(figs.players[t.payer], figs.players[t.payee], t.amount)
-                          for t in settlement.transfers)
+                          for t in money_transfers(amounts))
     confirmed = tuple(state.seating[s] for s in state.list_confirmations)
     waiting = tuple(n for s, n in enumerate(state.seating) if s not in state.list_confirmations)
     return EndView(
         system=figs.system.value, totals=figs.totals, ranking=ranking,
         stake=state.setup.stake, endzahlen=() if settlement is None else settlement.endzahlen,
-        amounts=() if settlement is None else settlement.amounts, transfers=transfers,
+        amounts=amounts, transfers=transfers,
         bierlachs_losses=figs.bierlachs_losses, confirmed=confirmed,
-        waiting_for=waiting if state.series_over and not state.closed else (), closed=state.closed)
+        waiting_for=waiting if state.series_over and not state.closed else (), closed=state.closed,
+        pot_net=pot_net, pot_amounts=pot_amounts, pot_left=0 if pot is None else pot.content)
 
 
 def _correction(state: TableState) -> CorrectionView | None:

@@ -30,19 +30,22 @@ from device.declaration import Declaration, Level
 from device.errors import SkatError
 from device.games import GameType
 from device.profile import BockTrigger, RuleProfile, find_profile
-from device.ramsch import RamschCounts, RamschResult, score_ramsch
+from device.ramsch import RamschResult, score_ramsch
 from device.record import score_record
+from device.table.commands import Declare
 from device.table.events import (
     BidMade, BiddingEntered, BockAdded, CardPlayed, CardWithdrawn, CorrectionApplied, CorrectionConsented,
     CorrectionProposed, CorrectionWithdrawn, Declared, Event, EventBody, FalseFollowingAccepted,
     FalseFollowingQueried, GameEnded, GameRecorded, KontraSaid, ListClosed, ListConfirmed,
     ListOpened, MatadorsEntered, PassedIn, PassedInWithdrawn, PlayerJoined, PlayerLeft,
-    RamschEntered, RamschRecorded, ReSaid, ResultConfirmed, ResultEntered, SeriesEnded,
+    RamschEntered, RamschRecorded, ReSaid, ResultConfirmed, ResultEntered, SchenkenSaid, SeriesEnded,
+    SpitzeAnnounced, SpitzeMadeEntered,
     SkatCardAdded, SkatTaken, StepUndone,
 )
 from device.table.rotation import POSITION_NAMES, Rotation, active_seats
+from device.table.rules import entered_ramsch_counts, make_declaration, start_auction
 from device.tricks import follow_class, next_to_play, trick_winner
-from device.value import GameResult, is_overbid_null
+from device.value import GameResult, is_overbid_null, null_value
 from device.variants import BockState, bock_triggers, total_triggers
 
 __all__ = ["Correction", "Deal", "EarlyEnd", "Phase", "Row", "StateError", "TableState", "apply", "replay"]
@@ -97,6 +100,14 @@ class Deal:
     declaration: Declaration | None = None
     kontra: int | None = None
     re: int | None = None
+    #: Schenken (001): the defenders who said "schenken" in the offer standing now, and where the
+    #: offers ended so far (a device.variants.Schenken value: "weiterspielen" … "geschenkt"), or None.
+    gift_offers: tuple[int, ...] = ()
+    schenken: str | None = None
+    #: Spitze (001): how many lowest trumps the declarer announced (0: none), and for a result
+    #: typed in whether it was made (None: not said; the cards show it when scanned).
+    spitze: int = 0
+    spitze_made: bool | None = None
     tricks: tuple[tuple[Card, ...], ...] = ()
     trick: tuple[Card, ...] = ()
     query: FalseFollowingQueried | None = None
@@ -208,17 +219,18 @@ class Deal:
         if isinstance(body, BidMade):
             return replace(deal, auction=deal.auction.apply(_auction_action(body)))
         if isinstance(body, BiddingEntered):
-            return replace(deal, auction=Auction.settled(body.position, body.value))
+            return replace(deal, auction=Auction.settled(body.position, body.value, deal.auction.ladder))
         if isinstance(body, SkatTaken):
             return replace(deal, skat_taken=True)
         if isinstance(body, SkatCardAdded):
             return replace(deal, skat=(*deal.skat, body.card))
         if isinstance(body, Declared):
-            declaration = Declaration.make(GameType.parse(body.game), hand=body.hand, ouvert=body.ouvert,
-                                           announced=Level.parse(body.announced))
-            if deal.bid is not None and is_overbid_null(declaration, deal.bid):
+            profile = find_profile(deal.profile)
+            declaration = make_declaration(profile, Declare(GameType.parse(body.game), hand=body.hand, ouvert=body.ouvert,
+                                                            announced=Level.parse(body.announced)))
+            if deal.bid is not None and is_overbid_null(declaration, deal.bid, profile):
                 # ISkO 3.4.4: the announcement stands (3.4.1) and the game is lost at once.
-                note = (f"{declaration.describe_de()} ({declaration.null_value}) nach Reizwert {deal.bid}: gewertet als "
+                note = (f"{declaration.describe_de()} ({null_value(declaration, profile)}) nach Reizwert {deal.bid}: gewertet als "
                         "das Farb- oder Grandspiel, das mit seinen Spitzen den Reizwert am knappsten erreicht")
                 return replace(deal, declaration=declaration, early=EarlyEnd("null_overbid", 0, note))
             return replace(deal, declaration=declaration)
@@ -226,6 +238,12 @@ class Deal:
             return replace(deal, kontra=body.position)
         if isinstance(body, ReSaid):
             return replace(deal, re=body.position)
+        if isinstance(body, SchenkenSaid):
+            return deal._schenken_step(body)
+        if isinstance(body, SpitzeAnnounced):
+            return replace(deal, spitze=body.count)
+        if isinstance(body, SpitzeMadeEntered):
+            return replace(deal, spitze_made=body.made)
         if isinstance(body, CardPlayed):
             trick = (*deal.trick, body.card)
             if len(trick) == 3:
@@ -245,10 +263,28 @@ class Deal:
         if isinstance(body, MatadorsEntered):
             return replace(deal, matadors=body.matadors)
         if isinstance(body, RamschEntered):
-            counts = RamschCounts(body.points, body.tricks, body.skat_points, body.last_trick)
-            return replace(deal, ramsch=score_ramsch(counts, find_profile(deal.profile), pushes=body.pushes,
-                                                     multiplier=deal.bock))
+            profile = find_profile(deal.profile)
+            counts = entered_ramsch_counts(body.points, body.tricks, body.skat_points, body.last_trick, body.later_trick,
+                                           profile)
+            return replace(deal, ramsch=score_ramsch(counts, profile, pushes=body.pushes, multiplier=deal.bock))
         raise StateError(f"{body.TYPE} is not a step of a game")
+
+    def _schenken_step(self, body: SchenkenSaid) -> Deal:
+        """001 "Schenken": an offer needs both defenders; the declarer's answer ends the game
+        (accepted: geschenkt, Schneider geschenkt after playing on) or sets what he plays for."""
+        if body.what == "offer":
+            return replace(self, gift_offers=(*self.gift_offers, body.position))
+        if body.what == "decline":
+            return replace(self, gift_offers=())
+        again = self.schenken is not None
+        if body.what == "automatic":  # 001: given without asking (Karo at 18, Karo or Herz at 20)
+            return replace(self, gift_offers=(), schenken="geschenkt", early=EarlyEnd("gift", len(self.tricks)))
+        if body.what == "accept":
+            outcome = "schneider_geschenkt" if again else "geschenkt"
+            return replace(self, gift_offers=(), schenken=outcome, early=EarlyEnd("gift", len(self.tricks)))
+        if body.what == "play_on":
+            return replace(self, gift_offers=(), schenken="weiterspielen_schwarz" if again else "weiterspielen")
+        raise StateError(f"unknown Schenken step {body.what!r}")
 
     def _false_following_accepted(self) -> Deal:
         query = self.query
@@ -267,7 +303,8 @@ class Deal:
         return self.restart(self.steps[:-1])
 
     def restart(self, steps: Iterable[Event]) -> Deal:
-        deal = Deal(self.number, self.dealer, self.active, self.bock, self.profile)
+        deal = Deal(self.number, self.dealer, self.active, self.bock, self.profile,
+                    auction=start_auction(find_profile(self.profile)))
         for step in steps:
             deal = deal.with_step(step)
         return deal
@@ -372,7 +409,8 @@ class TableState:
         dealer = self.rotation.dealer(self.table_size)
         return Deal(number=len(self.rows) + 1, dealer=dealer, active=active_seats(dealer, self.table_size),
                     bock=self.bock.multiplier if self.bock is not None else 1,
-                    profile=self.setup.profile if self.setup is not None else "isko")
+                    profile=self.setup.profile if self.setup is not None else "isko",
+                    auction=start_auction(self.profile))
 
 
 def replay(events: Iterable[Event]) -> TableState:

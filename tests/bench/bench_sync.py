@@ -271,7 +271,7 @@ def close_tables(tables: list[Table]) -> None:
         table.store.close()
 
 
-def check_table_path(db: Path, tables: list[Table]) -> None:
+def check_table_path(db: Path | str, tables: list[Table]) -> None:
     """The laptop holds every table's journal as the journal holds it."""
     store = SqliteCollectorStore(db)
     try:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from drivers.club.app import new_pairing_code
-from drivers.club.store import SqliteCollectorStore
+from drivers.club.store import open_store
 from drivers.store import device_id
 from drivers.sync import STATE_FILE, SyncStateFile, pair_with_laptop
 
@@ -21,9 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Collector:
-    """``skattisch club`` in its own process on 127.0.0.1 (port 0 first, the same port after a restart)."""
+    """``skattisch club`` in its own process on 127.0.0.1 (port 0 first, the same port after a restart),
+    on a SQLite file or a ``postgresql://`` database."""
 
-    def __init__(self, db: Path, port: int = 0, *, mdns: bool = False, extra: Sequence[str] = ()) -> None:
+    def __init__(self, db: Path | str, port: int = 0, *, mdns: bool = False, extra: Sequence[str] = ()) -> None:
         self.db = db
         self.port = port
         self.mdns = mdns
@@ -67,7 +68,7 @@ class Collector:
 def pair_table(directory: Path, collector: Collector, *, sync_url: str | None = None, name: str = "") -> str:
     """Pair the table whose store is ``directory`` with the collector (a code as ``club pair`` makes
     it, the real pairing request), and let it sync through ``sync_url`` (e.g. a fault proxy)."""
-    store = SqliteCollectorStore(collector.db)
+    store = open_store(collector.db)
     try:
         code = new_pairing_code(store, now=time.time())
     finally:

@@ -4,22 +4,21 @@ Wertung and the Saison page, drawn anew for every evening (from its whole id).""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("starlette")
 
-from drivers.club.store import SqliteCollectorStore  # noqa: E402
+from drivers.club.store import CollectorStore, open_store  # noqa: E402
 from ui.club.model import Evening  # noqa: E402
 
 EQUAL = [f"Spieler {c}" for c in "ABCDEFGH"]  # eight players with the same figures: only the lot orders them
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteCollectorStore]:
-    club = SqliteCollectorStore(tmp_path / "club.sqlite3")
+def store(store_target: str) -> Iterator[CollectorStore]:
+    club = open_store(store_target)  # SQLite, then PostgreSQL
     yield club
     club.close()
 
@@ -29,7 +28,7 @@ def results(evening: str, players: list[str], series: int = 1, leistung: int = 5
                                           "results": [[p, 100, 3, 1, leistung] for p in players]}}
 
 
-def evening_order(store: SqliteCollectorStore, evening: str) -> list[str]:
+def evening_order(store: CollectorStore, evening: str) -> list[str]:
     store.set_document("evening", {"id": evening, "title": evening})
     store.set_document("season_results", results(evening, EQUAL))
     _, total = Evening(store).ranking()
@@ -37,14 +36,14 @@ def evening_order(store: SqliteCollectorStore, evening: str) -> list[str]:
     return [line.player for line in total]
 
 
-def test_each_evening_of_a_month_draws_its_own_lot(store: SqliteCollectorStore) -> None:
+def test_each_evening_of_a_month_draws_its_own_lot(store: CollectorStore) -> None:
     # the ids share their first 8 characters ("2026-11-"): the whole id seeds the lot
     orders = {tuple(evening_order(store, f"2026-11-{day:02d}")) for day in (5, 12, 19, 26)}
     assert len(orders) == 4
     assert evening_order(store, "2026-11-26") == evening_order(store, "2026-11-26")  # reproducible
 
 
-def test_the_saison_page_orders_equal_players_as_the_wertung_does(store: SqliteCollectorStore) -> None:
+def test_the_saison_page_orders_equal_players_as_the_wertung_does(store: CollectorStore) -> None:
     documents = {**results("2026-11-05", ["Zora"], leistung=900),  # an earlier evening: one more player
                  **results("2026-11-26", EQUAL)}
     store.set_document("evening", {"id": "2026-11-26", "title": "Abend"})

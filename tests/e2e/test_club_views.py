@@ -18,7 +18,7 @@ from device.table.events import (  # noqa: E402
     CorrectionApplied, CorrectionConsented, CorrectionProposed, Event, ListConfirmed,
 )
 from drivers.club.app import create_app, device_document_name  # noqa: E402
-from drivers.club.store import SqliteCollectorStore  # noqa: E402
+from drivers.club.store import SqliteCollectorStore, open_store  # noqa: E402
 from tests.club_helpers import Entry, list_events  # noqa: E402
 from ui.club import auth  # noqa: E402
 from ui.club.pages import club_routes  # noqa: E402
@@ -39,8 +39,9 @@ def _events() -> list[dict[str, Any]]:
 
 
 @pytest.fixture()
-def client(tmp_path: Path) -> Any:
-    store = SqliteCollectorStore(tmp_path / "club.sqlite3")
+def client(store_target: str) -> Any:
+    """The pages over a store on SQLite, then on PostgreSQL."""
+    store = open_store(store_target)
     store.ensure_device("pi-1", "Tisch 1", now=time.time())
     store.store_batch("pi-1", journal_entries(_events()), now=time.time())
     with TestClient(create_app(store, routes=club_routes(store))) as test_client:

@@ -99,3 +99,44 @@ def test_texas_profile_refuses_an_isko_bid_naming_the_field_and_the_profile() ->
     line = json.loads(result.stdout)
     assert line["field"] == "bid" and "under the rule profile 'texas'" in line["reason"]
     assert "texas (Texas Skat)" in " ".join(skattisch("score", "--help").stdout.split())
+
+
+def test_tournee_profile_scores_the_tournee_examples_and_isko_refuses_them() -> None:
+    tournee = ROOT / "examples" / "tournee.jsonl"
+    result = skattisch("score", "--profile", "tournee", str(tournee))
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["score"] for line in lines] == [12, -48, 36, -36, -64, -20, 40, 216, 16]
+    assert [line.get("tournee") for line in lines[:5]] == ["first", "second", "solo", "solo", "guckser"]
+    words = skattisch("score", "--profile", "tournee", "--text", str(tournee)).stdout.splitlines()
+    assert words[1] == "Grand Tournee (zweite Karte) mit 1, Spiel 2 = 24, verloren -48"
+    assert words[4] == "Guckser ohne 1, Spiel 2 = 32, verloren -64"
+    refused = [json.loads(line) for line in skattisch("score", str(tournee)).stdout.splitlines()]
+    assert [e.get("field") for e in refused[:5]] == ["tournee", "tournee", "solo", "solo", "guckser"]
+    assert all("rule profile 'isko'" in e["reason"] for e in refused[:5])
+
+
+def test_tournee_profile_refuses_a_kreuz_hand_naming_the_field_and_the_profile() -> None:
+    record = json.dumps({"game": "clubs", "hand": True, "bid": 24, "matadors": 1, "declarer_points": 70,
+                         "declarer_tricks": 6})
+    result = skattisch("score", "--profile", "tournee", stdin=record + "\n")
+    assert result.returncode == 1
+    line = json.loads(result.stdout)
+    assert line["field"] == "hand" and "rule profile 'tournee'" in line["reason"] and "Solo" in line["reason"]
+    assert "tournee (Tournee Skat)" in " ".join(skattisch("score", "--help").stdout.split())
+
+
+def test_danish_profile_scores_the_danish_examples_and_refuses_a_null_hand() -> None:
+    danish = ROOT / "examples" / "danish.jsonl"
+    result = skattisch("score", "--profile", "danish", str(danish))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert [json.loads(line)["score"] for line in result.stdout.splitlines()] == [-160, 60, 48, 23, 46, -138]
+    words = skattisch("score", "--profile", "danish", "--text", str(danish)).stdout.splitlines()
+    assert words[0] == "Grand ouvert mit 2, Spiel 3, ouvert 4 = 80, verloren -160"  # 001: "offen 4 x 20 = 80"
+    assert words[5] == "Dækker = 69, verloren -138"
+    null_hand = json.dumps({"game": "null", "hand": True, "bid": 23, "declarer_tricks": 0})
+    refused = skattisch("score", "--profile", "danish", stdin=null_hand + "\n")
+    line = json.loads(refused.stdout)
+    assert refused.returncode == 1 and line["field"] == "hand" and "rule profile 'danish'" in line["reason"]
+    aarhus = skattisch("score", "--profile", "danish_aarhus", "--text", stdin=null_hand.replace("23", "46") + "\n")
+    assert aarhus.stdout.strip() == "Nul Hand = 46, gewonnen +46"  # the Århus club plays Nul-Hand (46)

@@ -112,7 +112,7 @@ def test_a_ramsch_is_entered_on_the_pad_and_confirmed_like_a_game(evening) -> No
     assert evening.step("tap enter_ramsch")["sent"] == []  # greyed while fields are empty
     assert evening.step("tap enter_ramsch", 2)["sent"] == []
     assert evening.sent("tap enter_ramsch", 3) == [
-        "EnterRamsch(points=(58, 52, 0), tricks=(6, 4, 0), skat_points=10, last_trick=1, pushes=1)"]
+        "EnterRamsch(points=(58, 52, 0), tricks=(6, 4, 0), skat_points=10, last_trick=1, pushes=1, later_trick=None)"]
     assert evening.step("tap enter_ramsch", 3)["events"] == 1
     # typing sends nothing: only "eintragen" does
     assert all(evening.step(step)["sent"] == [] for step in RAMSCH_ENTRY)

@@ -98,10 +98,10 @@ def test_a_late_announcement_is_refused_by_a_profile_without_it() -> None:
     assert score_game(late, 18, Play(120, 10, matadors=1), profile=TEXAS).value == 60
 
 
-def test_the_table_does_not_offer_texas_before_its_flow_plays_it() -> None:
+def test_the_table_offers_texas() -> None:
     from device.profile import PROFILES, TABLE_PROFILES
 
-    assert set(TABLE_PROFILES) <= set(PROFILES) and "texas" in PROFILES and "texas" not in TABLE_PROFILES
+    assert set(TABLE_PROFILES) <= set(PROFILES) and "texas" in TABLE_PROFILES
 
 
 DISCARDS = json.loads((Path(__file__).resolve().parents[1] / "data" / "variants" / "discards.json").read_text(encoding="utf-8"))

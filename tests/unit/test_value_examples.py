@@ -19,13 +19,14 @@ from device.declaration import Declaration, Level
 from device.games import GameType
 from device.profile import find_profile
 from device.record import result_to_json, score_record
+from device.skatform import SkatForm, TourneeGame
 from device.value import EndedBy, Ending, GameResult, Play, score_game
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "values"
 EXAMPLE_FILES = sorted(p for p in DATA.glob("*.json") if p.name != "table_5_6.json")
 EXPECTABLE = {"won", "value", "score", "overbid", "schneider", "schwarz", "factor", "levels", "multiplier"}
 RECORD_FIELDS = {"game", "hand", "ouvert", "announced", "bid", "matadors", "declarer_points", "declarer_tricks",
-                 "ending", "kontra", "re", "bock"}
+                 "ending", "kontra", "re", "bock", "tournee", "solo", "guckser", "turned_card"}
 
 
 def load_cases() -> list[dict[str, Any]]:
@@ -42,9 +43,14 @@ CASES = load_cases()
 def score_case(case: dict[str, Any]) -> GameResult:
     """Score a case through device.value alone (no record parsing)."""
     profile = find_profile(case.get("profile", "isko"))
+    kind = next((TourneeGame(v) for k, v in (("tournee", case.get("tournee")), ("solo", case.get("solo") and "solo"),
+                                             ("guckser", case.get("guckser") and "guckser")) if v), None)
+    # Tournee-Skat: a Solo, Null and Grand ouvert are played without the skat (device.tournee)
+    without_skat = profile.form is SkatForm.TOURNEE and kind in (None, TourneeGame.SOLO)
     declaration = Declaration.make(
-        GameType(case["game"]), hand=case.get("hand", False), ouvert=case.get("ouvert", False),
+        GameType(case["game"]), hand=case.get("hand", False) or without_skat, ouvert=case.get("ouvert", False),
         announced=Level.parse(case.get("announced")), late_announcements=profile.announce_after_skat,
+        tournee=kind, ouvert_any=profile.ouvert_any, form=profile.form,
     )
     play = Play(case.get("declarer_points", 0), case["declarer_tricks"], case.get("matadors", 0))
     raw = case.get("ending", {})
@@ -63,7 +69,8 @@ def got(result: GameResult, key: str) -> Any:
 
 def test_the_example_files_are_well_formed() -> None:
     assert {p.name for p in EXAMPLE_FILES} >= {
-        "isko_examples.json", "court_rulings.json", "worked_examples_001.json", "wissenswertes_000.json", "texas.json"}
+        "isko_examples.json", "court_rulings.json", "worked_examples_001.json", "wissenswertes_000.json", "texas.json",
+        "tournee.json", "danish.json"}
     sources = [case["source"] for case in CASES]
     assert len(sources) == len(set(sources)), "each case needs its own source text (it is the test id)"
     for case in CASES:

@@ -6,6 +6,11 @@
     skattisch club import DIR     take the journals a table exported to a USB stick
     skattisch club unpair DEVICE  the table's secret is void: it must pair again
     skattisch club resend DEVICE  ask the table to send everything again
+    skattisch club backup FILE    copy the database into FILE (SQLite's backup API, pg_dump for PostgreSQL)
+    skattisch club restore FILE   put a backup into a new, empty database (--db names it)
+
+``--db`` names the database: a SQLite file (the default: club.sqlite3 in the user's data
+directory) or ``postgresql://user@host/name`` (needs ``pip install "skattisch[postgres]"``).
 
 Needs ``pip install "skattisch[club]"`` (Starlette, uvicorn, zeroconf, segno), nothing else.
 """
@@ -22,15 +27,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from drivers.club.store import SqliteCollectorStore
+    from drivers.club.store import CollectorStore
 
-ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend")
+ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend", "backup", "restore")
+NEEDS_TARGET = {"import": "directory", "unpair": "device", "resend": "device", "backup": "backup file",
+                "restore": "backup file"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("action", nargs="?", default="serve", choices=ACTIONS, help="what to do (default: serve)")
-    parser.add_argument("target", nargs="?", help="import: the export directory; unpair/resend: the device id")
-    parser.add_argument("--db", help="the laptop's database (default: club.sqlite3 in the user's data directory)")
+    parser.add_argument("target", nargs="?", help="import: the export directory; unpair/resend: the device id; "
+                                                  "backup/restore: the backup file")
+    parser.add_argument("--db", help="the laptop's database: a SQLite file or a postgresql://… URL "
+                                     "(default: club.sqlite3 in the user's data directory)")
     parser.add_argument("--host", default="0.0.0.0", help="serve: the address to listen on (default: all)")
     parser.add_argument("--port", type=int, default=8080, help="serve: the port (default 8080; 0: any free port)")
     parser.add_argument("--name", default="Skattisch", help="serve: the laptop's name shown on the tables")
@@ -43,10 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--league-code", metavar="CODE", help="serve: pair with the league first (its organiser's code)")
 
 
-def _store(args: argparse.Namespace) -> SqliteCollectorStore:
-    from drivers.club.store import SqliteCollectorStore, default_database
+def _store(args: argparse.Namespace) -> CollectorStore:
+    from drivers.club.store import default_database, open_store
 
-    return SqliteCollectorStore(Path(args.db) if args.db else default_database())
+    return open_store(args.db or default_database())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,12 +64,23 @@ def run(args: argparse.Namespace) -> int:
     except ModuleNotFoundError:
         print('skattisch club needs the laptop\'s packages: pip install "skattisch[club]"', file=sys.stderr)
         return 2
-    if args.action in ("import", "unpair", "resend") and not args.target:
-        print(f"skattisch club {args.action}: name the {'directory' if args.action == 'import' else 'device'}",
-              file=sys.stderr)
+    if args.action in NEEDS_TARGET and not args.target:
+        print(f"skattisch club {args.action}: name the {NEEDS_TARGET[args.action]}", file=sys.stderr)
         return 2
+    from drivers.club.store import StoreError
+
+    if args.action in ("backup", "restore"):  # on the database itself, not through an opened store
+        try:
+            return _backup_or_restore(args)
+        except (StoreError, OSError, sqlite3.Error) as exc:
+            print(f"skattisch club {args.action}: {exc}", file=sys.stderr)
+            return 2
+
     try:
         store = _store(args)
+    except StoreError as exc:  # PostgreSQL not reachable, psycopg missing, a newer schema
+        print(f"skattisch club: {exc}", file=sys.stderr)
+        return 2
     except (OSError, sqlite3.Error) as exc:  # a folder, not a database, no permission
         print(f"skattisch club: the database {args.db or 'club.sqlite3'} cannot be used: {exc}", file=sys.stderr)
         return 2
@@ -70,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         store.close()
 
 
-def _serve(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _serve(store: CollectorStore, args: argparse.Namespace) -> int:
     from drivers.club.server import serve
     from ui.club.model import Evening
     from ui.club.pages import Pages
@@ -94,7 +114,7 @@ def _serve(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _league(store: SqliteCollectorStore, args: argparse.Namespace, evening: Any) -> Any:
+def _league(store: CollectorStore, args: argparse.Namespace, evening: Any) -> Any:
     """Pair with the league if a code is given; the forwarder (it forwards once paired), or False: failed."""
     from drivers.league.forward import Forwarder, link, pair_with_league
     from drivers.sync import LaptopError
@@ -122,7 +142,7 @@ def _league(store: SqliteCollectorStore, args: argparse.Namespace, evening: Any)
     return forwarder
 
 
-def _pair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _pair(store: CollectorStore, args: argparse.Namespace) -> int:
     import segno
 
     from drivers.club.app import new_pairing_code
@@ -140,7 +160,7 @@ def _pair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _last_game(store: SqliteCollectorStore, device: str) -> int:
+def _last_game(store: CollectorStore, device: str) -> int:
     """The number of entries on the table's latest list, by the table's own rules code."""
     from device.table import Event, replay
 
@@ -153,7 +173,7 @@ def _last_game(store: SqliteCollectorStore, device: str) -> int:
         return 0
 
 
-def _tables(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _tables(store: CollectorStore, args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for table in store.tables():
         rows.append({"device": table.device, "name": table.name, "paired": table.paired,
@@ -173,7 +193,7 @@ def _tables(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     return 0
 
 
-def _import(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _import(store: CollectorStore, args: argparse.Namespace) -> int:
     from drivers.club.usb import ImportError_, import_export
 
     try:
@@ -191,7 +211,7 @@ def _import(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     return 2 if any(r.error for r in results) else 0
 
 
-def _unpair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _unpair(store: CollectorStore, args: argparse.Namespace) -> int:
     if store.unpair(args.target):
         print(f"{args.target}: entkoppelt / unpaired (its lists stay)")
         return 0
@@ -199,9 +219,24 @@ def _unpair(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
     return 1
 
 
-def _resend(store: SqliteCollectorStore, args: argparse.Namespace) -> int:
+def _resend(store: CollectorStore, args: argparse.Namespace) -> int:
     if store.request_resend(args.target):
         print(f"{args.target}: will send everything again with its next contact")
         return 0
     print(f"{args.target}: no table with this device id", file=sys.stderr)
     return 1
+
+
+def _backup_or_restore(args: argparse.Namespace) -> int:
+    from drivers.club.backup import backup, restore
+    from drivers.club.store import redacted
+    from drivers.club.store import default_database
+
+    database = str(args.db or default_database())
+    if args.action == "backup":
+        size = backup(database, args.target)
+        print(f"gesichert / backed up: {redacted(database)} → {args.target} ({size} bytes)")
+    else:
+        restore(args.target, database)
+        print(f"wiederhergestellt / restored: {args.target} → {redacted(database)}")
+    return 0

@@ -23,7 +23,7 @@ from typing import IO, Any
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", help="files of JSON lines (default: standard input; '-' too)")
-    parser.add_argument("--profile", default="isko", help="rule profile: isko (default), pre1999, texas (Texas Skat), or a club profile such as kneipe (Kontra/Re, Bock)")
+    parser.add_argument("--profile", default="isko", help="rule profile: isko (default), pre1999, texas (Texas Skat), tournee (Tournee Skat), danish (Danish Skat; danish_aarhus: the Aarhus club's rules), or a club profile such as kneipe (Kontra/Re, Bock)")
     parser.add_argument("--text", action="store_true", help="print the list entry in words instead of JSON")
 
 

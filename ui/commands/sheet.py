@@ -13,7 +13,8 @@ import os
 import sys
 from typing import Any
 
-_SYSTEM_DE = {"classic": "Spielpunkte (klassisch)", "seeger_fabian": "Seeger-Fabian", "bierlachs": "Bierlachs"}
+_SYSTEM_DE = {"classic": "Spielpunkte (klassisch)", "seeger_fabian": "Seeger-Fabian", "bierlachs": "Bierlachs",
+              "danish": "Dänische Turnierwertung"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,8 +75,10 @@ def scored_sheet(document: Any) -> dict[str, Any]:
         "won": list(figures.won), "lost": list(figures.lost),
         "standings": [{"rank": s.rank, "player": players[s.player], "total": s.total, "won": s.won, "lost": s.lost}
                       for s in figures.standings],
-        "settlement": None,
+        "settlement": None, "profile": document.profile.name,
     }
+    if document.profile.form.value != "german":  # Tournee-Skat, Danish Skat: the rules in the header
+        out["rules"] = document.profile.form.german
     if any(document.members):  # the member ids beside the names, as the document gives them
         out["members"] = list(document.members)
     if figures.bierlachs_losses is not None:
@@ -157,6 +160,8 @@ def as_text(sheet: dict[str, Any]) -> str:
         out.append(sheet["title"])
     out.append(f"Wertung: {_SYSTEM_DE[sheet['scoring']]}" + (f", Einsatz {sheet['stake']} Cent je Punkt"
                                                              if sheet["settlement"] else ""))
+    if sheet.get("rules"):
+        out.append(f"Regeln: {sheet['rules']} (Profil {sheet['profile']})")
     out.append(format_line(lines[0]))
     lead = sum(widths[:3]) + 6
     for row, cells in zip(sheet["rows"], lines[1:]):

@@ -271,6 +271,9 @@ class TableApp(App):
                 self.counters.refusals.append(refusal.code)
                 if isinstance(getattr(refusal, "command", None), cmd.EnterResult):
                     self._reopen_result_entry(refusal.command)  # what was typed stays, to be corrected
+                if refusal.key == "ramsch_later_trick":  # Texas-Skat's tie: a question, not an error
+                    self.screen("ramsch").ask_later_trick(refusal.command, refusal.values)
+                    continue
                 self.hint(i18n.refusal_text(refusal), level="error")
             for event in result.events:
                 self._announce(event)
@@ -603,6 +606,27 @@ class TableApp(App):
 
     def re(self, position: int) -> None:
         self.submit(cmd.Re(position))
+
+    def offer_gift(self, position: int) -> None:
+        self.submit(cmd.OfferGift(position))
+
+    def decline_gift(self, position: int) -> None:
+        self.submit(cmd.DeclineGift(position))
+
+    def accept_gift(self, position: int) -> None:
+        self.submit(cmd.AcceptGift(position))
+
+    def play_on(self, position: int) -> None:
+        self.submit(cmd.PlayOn(position))
+
+    def automatic_gift(self) -> None:
+        self.submit(cmd.AutomaticGift())
+
+    def announce_spitze(self, count: int) -> None:
+        self.submit(cmd.AnnounceSpitze(count))
+
+    def enter_spitze_made(self, made: bool) -> None:
+        self.submit(cmd.EnterSpitzeMade(made))
 
     def pick_card(self, code: str) -> None:
         """A card from the on-screen picker: it stands in for the reader, so it goes the

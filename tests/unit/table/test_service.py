@@ -190,7 +190,7 @@ def test_a_fresh_store_starts_in_setup_with_the_roster() -> None:
     service = TableService(ListStore(), device_id="t", roster=("Anna", "Bernd"))
     snap = service.snapshot()
     assert snap.phase == "setup" and snap.setup.roster == ("Anna", "Bernd") and "isko" in snap.setup.profiles
-    assert "texas" not in snap.setup.profiles  # scored by `skattisch score`, not played at the table yet
+    assert "texas" in snap.setup.profiles  # played at the table (device/table/rules.py)
     with pytest.raises(ValueError):
         TableService(ListStore(), device_id="")
     assert service.handle(EnterResult(1)).refusals[0].code == "no_list"

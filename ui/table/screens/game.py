@@ -89,7 +89,7 @@ class GameScreen(TableScreen):
         name = escape(self._snap.positions[position])
         ChoicePopup(tr("settle_title", name=name), [
             Option(str(value), f"settle_{value}", lambda v=value: self.app.enter_bidding(position, v), kind="normal")
-            for value in SETTLE_VALUES
+            for value in (self._snap.bidding.settle_values or SETTLE_VALUES)
         ], text=tr("settle_text"), cols=6).open()
 
     def _show_values(self, bidding: Any) -> None:

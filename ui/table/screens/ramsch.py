@@ -5,12 +5,15 @@ The service scores it; the result screen then shows it in words for two confirma
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from ui.i18n import tr
+from ui.refusal_words import refusal_words
+from ui.table.popups import ChoicePopup, Option
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import RAMSCH_POINTS, RAMSCH_TRICKS, RamschForm
@@ -157,3 +160,12 @@ class RamschScreen(TableScreen):
         if self.form.missing():
             return
         self.app.enter_ramsch(*self.form.command_args())
+
+    def ask_later_trick(self, refused: Any, values: Any) -> None:
+        """Texas-Skat: two tie with the fewest Augen, the third took the last trick: which of the
+        two took the later trick decides who wins (the question's words are the refusal's)."""
+        options = [Option(values[f"{which}_player"], f"later_trick_{values[which]}",
+                          lambda p=values[which]: self.app.submit(replace(refused, later_trick=p)))
+                   for which in ("first", "second")]
+        ChoicePopup(tr("later_trick_title"), options, text=refusal_words("ramsch_later_trick", values,
+                                                                         self.app.language), cols=2).open()
