@@ -27,6 +27,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from typing import Any, Protocol
 from device.journal import JournalEntry
 from device.league.verify import check_confirmations
 from device.sync import BatchConflict, SyncRefused
+from drivers.club.migrations import Db, Dialect, Migration, migrate, run_script
 from drivers.club.store import BatchResult, CollectorStore, SqliteCollectorStore
 
 __all__ = ["ClubInfo", "LeagueStore", "ListMeta", "RejectInfo", "SqliteLeagueStore", "open_league_store"]
@@ -86,10 +88,11 @@ class LeagueStore(Protocol):
     """What the league server needs from its store (SQLite here; PostgreSQL to come).
 
     A PostgreSQL league store is this port over a PostgreSQL collector store (``events``: the
-    tables' events, nonces and documents) plus the tables of :data:`SCHEMA` in the same
-    database (``BIGSERIAL`` for ``rejects.id``, ``DOUBLE PRECISION`` for times, the ``INSERT OR
-    …`` as ``ON CONFLICT``; the upserts' ``WHERE`` is PostgreSQL's own), each method one
-    transaction as here, and :func:`open_league_store` handing it ``postgresql://`` targets.
+    tables' events, nonces and documents) plus the tables of :data:`MIGRATIONS` in the same
+    database (``migrate(db, "postgres", …)`` gives them PostgreSQL's types; the statements'
+    ``INSERT OR …`` written as ``ON CONFLICT``; the upserts' ``WHERE`` is PostgreSQL's own),
+    each method one transaction as here, and :func:`open_league_store` handing it
+    ``postgresql://`` targets.
     """
 
     events: CollectorStore
@@ -126,7 +129,7 @@ CREATE TABLE IF NOT EXISTS rejects (
     count INTEGER NOT NULL DEFAULT 1, last_at REAL NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS rejects_once ON rejects (club, device, seq, code, sent);
 CREATE TABLE IF NOT EXISTS generation (one INTEGER PRIMARY KEY CHECK (one = 1), n INTEGER NOT NULL);
-INSERT OR IGNORE INTO generation (one, n) VALUES (1, 0);
+INSERT INTO generation (one, n) SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM generation);
 CREATE TABLE IF NOT EXISTS list_summaries (
     device TEXT NOT NULL, list_id TEXT NOT NULL, count INTEGER NOT NULL, body TEXT NOT NULL,
     PRIMARY KEY (device, list_id));
@@ -134,6 +137,19 @@ CREATE TABLE IF NOT EXISTS list_meta (
     device TEXT NOT NULL, list_id TEXT NOT NULL, club TEXT NOT NULL, evening TEXT NOT NULL,
     series INTEGER NOT NULL, table_no INTEGER NOT NULL, PRIMARY KEY (device, list_id));
 """
+
+
+def _league_tables(db: Db, dialect: Dialect) -> None:
+    run_script(db, dialect, SCHEMA)
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "league: clubs, club_codes, club_tables, rejects, generation, list_summaries, list_meta",
+              _league_tables),
+)
+"""The league's tables, versioned in ``league_schema_version`` beside the collector's (the same
+:func:`drivers.club.migrations.migrate`, so a PostgreSQL league store runs them too)."""
+VERSION_TABLE = "league_schema_version"
 
 
 class SqliteLeagueStore:
@@ -145,7 +161,8 @@ class SqliteLeagueStore:
         self._lock = threading.Lock()
         self._local = threading.local()
         self._write = self._connect()
-        self._write.executescript(SCHEMA)
+        with self._transaction() as db:
+            migrate(db, "sqlite", now=time.time(), migrations=MIGRATIONS, table=VERSION_TABLE)
 
     def _connect(self) -> sqlite3.Connection:
         connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)

@@ -154,3 +154,23 @@ def test_the_commands_refuse_what_is_missing_in_words(tmp_path: Path) -> None:
                                         "last_contact": None, "kept_aside": 0}]
     done = _cli("league", "serve", "--db", "postgresql://league@localhost/liga")
     assert done.returncode == 2 and "PostgreSQL league store" in done.stderr
+
+
+def test_the_league_tables_are_versioned_beside_the_collectors_and_a_newer_database_is_refused(tmp_path: Path) -> None:
+    import sqlite3
+
+    from drivers.club.migrations import SchemaError
+
+    store = paired(tmp_path, "c1")
+    store.close()
+    store = SqliteLeagueStore(tmp_path / "league.sqlite3")  # opened again: nothing run twice, nothing lost
+    assert store.club_secret("c1") == "ab" * 32
+    store.close()
+    db = sqlite3.connect(tmp_path / "league.sqlite3")
+    assert [r[0] for r in db.execute("SELECT version FROM league_schema_version")] == [1]
+    assert db.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] >= 1  # the collector's own
+    db.execute("INSERT INTO league_schema_version (version, title, applied) VALUES (99, 'from the future', 0)")
+    db.commit()
+    db.close()
+    with pytest.raises(SchemaError, match="league_schema_version"):
+        SqliteLeagueStore(tmp_path / "league.sqlite3")
