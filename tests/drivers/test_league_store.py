@@ -174,3 +174,18 @@ def test_the_league_tables_are_versioned_beside_the_collectors_and_a_newer_datab
     db.close()
     with pytest.raises(SchemaError, match="league_schema_version"):
         SqliteLeagueStore(tmp_path / "league.sqlite3")
+
+
+def test_the_clubs_backup_and_restore_carry_the_league_database_whole(tmp_path: Path) -> None:
+    store = paired(tmp_path, "c1")
+    store.forward("c1", "t1", "Tisch 1", a_list("t1"), now=1010.0)
+    store.close()
+    backup, restored = tmp_path / "liga-backup.sqlite3", tmp_path / "restored.sqlite3"
+    done = _cli("club", "backup", str(backup), "--db", str(tmp_path / "league.sqlite3"))
+    assert done.returncode == 0, done.stderr
+    done = _cli("club", "restore", str(backup), "--db", str(restored))
+    assert done.returncode == 0, done.stderr
+    again = SqliteLeagueStore(restored)
+    assert again.club_secret("c1") == "ab" * 32 and again.club_tables() == {"t1": "c1"}
+    assert again.events.entries("t1", "L1") == a_list("t1")
+    again.close()
