@@ -25,22 +25,20 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 from device.journal import JournalEntry
 from device.league.verify import check_confirmations
 from device.sync import BatchConflict, SyncRefused
 from drivers.club.migrations import Db, Dialect, Migration, migrate, run_script
-from drivers.club.store import BatchResult, CollectorStore, SqliteCollectorStore
+from drivers.club.sql_store import SqlCollectorStore
+from drivers.club.store import BatchResult, CollectorStore, SqliteCollectorStore, open_store
 
-__all__ = ["ClubInfo", "LeagueStore", "ListMeta", "RejectInfo", "SqliteLeagueStore", "open_league_store"]
+__all__ = ["ClubInfo", "LeagueStore", "ListMeta", "RejectInfo", "SqlLeagueStore", "SqliteLeagueStore", "open_league_store"]
 
 PAIR_TRIES = 5
 KEPT_ASIDE = frozenset({"bad_confirmation", "broken_chain", "conflict", "foreign_table"})
@@ -127,7 +125,6 @@ CREATE TABLE IF NOT EXISTS rejects (
     id INTEGER PRIMARY KEY AUTOINCREMENT, club TEXT NOT NULL, device TEXT NOT NULL, seq INTEGER NOT NULL,
     code TEXT NOT NULL, reason TEXT NOT NULL, sent TEXT NOT NULL, at REAL NOT NULL,
     count INTEGER NOT NULL DEFAULT 1, last_at REAL NOT NULL);
-CREATE UNIQUE INDEX IF NOT EXISTS rejects_once ON rejects (club, device, seq, code, sent);
 CREATE TABLE IF NOT EXISTS generation (one INTEGER PRIMARY KEY CHECK (one = 1), n INTEGER NOT NULL);
 INSERT INTO generation (one, n) SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM generation);
 CREATE TABLE IF NOT EXISTS list_summaries (
@@ -139,8 +136,14 @@ CREATE TABLE IF NOT EXISTS list_meta (
 """
 
 
+# PostgreSQL: the kept entry's text can be longer than an index row may be, so its digest
+REJECT_KEY: dict[Dialect, str] = {"sqlite": "(club, device, seq, code, sent)",
+                                  "postgres": "(club, device, seq, code, md5(sent))"}
+
+
 def _league_tables(db: Db, dialect: Dialect) -> None:
     run_script(db, dialect, SCHEMA)
+    db.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS rejects_once ON rejects {REJECT_KEY[dialect]}")
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -150,51 +153,34 @@ MIGRATIONS: tuple[Migration, ...] = (
 """The league's tables, versioned in ``league_schema_version`` beside the collector's (the same
 :func:`drivers.club.migrations.migrate`, so a PostgreSQL league store runs them too)."""
 VERSION_TABLE = "league_schema_version"
+LEAGUE_MIGRATION_LOCK = 18_0018  # PostgreSQL's advisory lock while the league's tables are migrated
 
 
-class SqliteLeagueStore:
-    """The league's tables in one SQLite file, beside the collector's events in the same file."""
+class SqlLeagueStore:
+    """The league's tables in the database of a SQL collector store (SQLite or PostgreSQL),
+    through its connections: the same transactions, the same placeholders."""
 
-    def __init__(self, path: str | os.PathLike[str], events: CollectorStore | None = None) -> None:
-        self.path = Path(path)
-        self.events: CollectorStore = events if events is not None else SqliteCollectorStore(self.path)
-        self._lock = threading.Lock()
-        self._local = threading.local()
-        self._write = self._connect()
+    def __init__(self, events: SqlCollectorStore) -> None:
+        self.events: CollectorStore = events
+        self._sql = events
+        self._dialect = events.dialect
         with self._transaction() as db:
-            migrate(db, "sqlite", now=time.time(), migrations=MIGRATIONS, table=VERSION_TABLE)
+            if self._dialect == "postgres":  # several servers may open the database at once
+                db.execute("SELECT pg_advisory_xact_lock(?)", (LEAGUE_MIGRATION_LOCK,))
+            migrate(db, self._dialect, now=time.time(), migrations=MIGRATIONS, table=VERSION_TABLE)
 
-    def _connect(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=FULL")
-        connection.execute("PRAGMA busy_timeout=30000")
-        return connection
+    def _transaction(self) -> AbstractContextManager[Db]:
+        return self._sql._transaction()  # the collector store's one writer: a league write is as safe as its own
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            db = self._write
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-
-    def _read(self) -> sqlite3.Connection:
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if connection is None:
-            connection = self._local.connection = self._connect()
-        return connection
+    def _read(self) -> Db:
+        return self._sql._read()
 
     # -- pairing -----------------------------------------------------------------------------
 
     def add_club_code(self, code: str, name: str, expires: float) -> None:
         with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO club_codes (code, name, expires, tries) VALUES (?, ?, ?, 0)",
-                       (code, name, expires))
+            db.execute("INSERT INTO club_codes (code, name, expires, tries) VALUES (?, ?, ?, 0) ON CONFLICT (code) "
+                       "DO UPDATE SET name = excluded.name, expires = excluded.expires, tries = 0", (code, name, expires))
 
     def pair_club(self, code: str, club: str, secret: str, *, now: float) -> str:
         """Take a code (once) and give ``club`` its secret; the club's name as the code names it."""
@@ -220,8 +206,8 @@ class SqliteLeagueStore:
     def unpair_club(self, club: str) -> bool:
         with self._transaction() as db:
             _bump(db)
-            return db.execute("UPDATE clubs SET secret = NULL WHERE club = ? AND secret IS NOT NULL",
-                              (club,)).rowcount > 0
+            return bool(db.execute("UPDATE clubs SET secret = NULL WHERE club = ? AND secret IS NOT NULL",
+                                   (club,)).rowcount > 0)
 
     # -- forwarding --------------------------------------------------------------------------
 
@@ -256,8 +242,8 @@ class SqliteLeagueStore:
     def _claim(self, club: str, device: str, name: str, now: float) -> str:
         with self._transaction() as db:
             db.execute("UPDATE clubs SET last_contact = ? WHERE club = ?", (now, club))
-            db.execute("INSERT OR IGNORE INTO club_tables (device, club, name, since) VALUES (?, ?, ?, ?)",
-                       (device, club, name, now))
+            db.execute("INSERT INTO club_tables (device, club, name, since) VALUES (?, ?, ?, ?) "
+                       "ON CONFLICT (device) DO NOTHING", (device, club, name, now))
             return str(db.execute("SELECT club FROM club_tables WHERE device = ?", (device,)).fetchone()[0])
 
     def _keep_aside(self, club: str, device: str, entry: JournalEntry | None, error: SyncRefused, now: float) -> None:
@@ -265,8 +251,8 @@ class SqliteLeagueStore:
         seq = int(entry.event.get("seq", 0)) if entry is not None else 0
         with self._transaction() as db:
             db.execute("INSERT INTO rejects (club, device, seq, code, reason, sent, at, last_at) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (club, device, seq, code, sent) "
-                       "DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+                       f"VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT {REJECT_KEY[self._dialect]} "
+                       "DO UPDATE SET count = rejects.count + 1, last_at = excluded.last_at",
                        (club, device, seq, error.code, error.reason, _canonical(sent), now, now))
             _bump(db)
 
@@ -288,7 +274,8 @@ class SqliteLeagueStore:
         if not summaries:
             return
         with self._transaction() as db:
-            db.executemany("INSERT OR REPLACE INTO list_summaries (device, list_id, count, body) VALUES (?, ?, ?, ?)",
+            db.executemany("INSERT INTO list_summaries (device, list_id, count, body) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (device, list_id) DO UPDATE SET count = excluded.count, body = excluded.body",
                            [(d, i, count, _canonical(body)) for (d, i), (count, body) in summaries.items()])
 
     # -- reads -------------------------------------------------------------------------------
@@ -334,16 +321,17 @@ class SqliteLeagueStore:
         return [RejectInfo(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9]) for r in rows]
 
     def close(self) -> None:
-        with self._lock:
-            self._write.close()
-        connection = getattr(self._local, "connection", None)
-        if connection is not None:
-            connection.close()
-            self._local.connection = None
         self.events.close()
 
 
-def _bump(db: sqlite3.Connection) -> None:
+class SqliteLeagueStore(SqlLeagueStore):
+    """The league in one SQLite file (the collector's tables and the league's)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        super().__init__(SqliteCollectorStore(path))
+
+
+def _bump(db: Db) -> None:
     db.execute("UPDATE generation SET n = n + 1")
 
 
@@ -357,9 +345,12 @@ def _canonical(value: Any) -> str:
 
 
 def open_league_store(target: str | os.PathLike[str]) -> LeagueStore:
-    """The league's store at ``target``: a SQLite file (a PostgreSQL URL once that adapter exists)."""
-    text = os.fspath(target)
-    if text.startswith(("postgresql://", "postgres://")):
-        raise SyncRefused("no_postgres", "the league on PostgreSQL needs the PostgreSQL league store "
-                                         "(not in this version): use a SQLite file for --db", 400)
-    return SqliteLeagueStore(text)
+    """The league's store at ``target``: a SQLite file or a ``postgresql://`` database."""
+    events = open_store(target)
+    if not isinstance(events, SqlCollectorStore):  # pragma: no cover - both engines are SQL
+        raise TypeError(f"the league needs a SQL collector store, not {type(events).__name__}")
+    try:
+        return SqlLeagueStore(events)
+    except BaseException:
+        events.close()
+        raise

@@ -16,7 +16,7 @@ from device.journal import JournalEntry
 from device.sync import SyncRefused, journal_entries
 from drivers.club.store import SqliteCollectorStore
 from drivers.league.forward import ClubEntries
-from drivers.league.store import ListMeta, SqliteLeagueStore
+from drivers.league.store import LeagueStore, ListMeta, SqliteLeagueStore, open_league_store
 from tests.club_helpers import NAMES, list_events, random_entries
 from tests.e2e.sync_helpers import ROOT
 
@@ -27,16 +27,22 @@ def a_list(device: str, games: int = 6, *, seq: int = 1, list_id: str = "L1") ->
     return journal_entries(list_events(device, list_id, PLAYERS, random_entries(random.Random(device), 4, games), seq=seq))
 
 
-def paired(tmp_path: Path, *clubs: str) -> SqliteLeagueStore:
-    store = SqliteLeagueStore(tmp_path / "league.sqlite3")
+@pytest.fixture
+def league_target(store_target: str) -> str:
+    """Where the league's store lives: a SQLite file, then a PostgreSQL database (tests/conftest.py)."""
+    return store_target
+
+
+def paired(target: str | Path, *clubs: str) -> LeagueStore:
+    store = open_league_store(target if isinstance(target, str) else target / "league.sqlite3")
     for n, club in enumerate(clubs):
         store.add_club_code(f"12345{n}", f"Verein {club}", 2000.0)
         assert store.pair_club(f"12345{n}", club, "ab" * 32, now=1000.0) == f"Verein {club}"
     return store
 
 
-def test_a_code_pairs_one_club_once_and_wrong_or_old_codes_are_refused(tmp_path: Path) -> None:
-    store = paired(tmp_path, "c1")
+def test_a_code_pairs_one_club_once_and_wrong_or_old_codes_are_refused(league_target: str) -> None:
+    store = paired(league_target, "c1")
     assert store.club_secret("c1") == "ab" * 32 and store.club_secret("c2") is None
     with pytest.raises(SyncRefused, match="bad_code"):
         store.pair_club("123450", "c2", "cd" * 32, now=1001.0)  # used
@@ -48,8 +54,8 @@ def test_a_code_pairs_one_club_once_and_wrong_or_old_codes_are_refused(tmp_path:
     store.close()
 
 
-def test_a_forwarded_list_is_stored_once_and_a_resend_is_a_duplicate(tmp_path: Path) -> None:
-    store = paired(tmp_path, "c1")
+def test_a_forwarded_list_is_stored_once_and_a_resend_is_a_duplicate(league_target: str) -> None:
+    store = paired(league_target, "c1")
     entries = a_list("t1")
     assert store.forward("c1", "t1", "Tisch 1", entries[:4], now=1010.0).held == 4
     again = store.forward("c1", "t1", "Tisch 1", entries, now=1011.0)
@@ -63,8 +69,8 @@ def test_a_forwarded_list_is_stored_once_and_a_resend_is_a_duplicate(tmp_path: P
     store.close()
 
 
-def test_a_table_of_another_club_is_refused_and_kept_aside(tmp_path: Path) -> None:
-    store = paired(tmp_path, "c1", "c2")
+def test_a_table_of_another_club_is_refused_and_kept_aside(league_target: str) -> None:
+    store = paired(league_target, "c1", "c2")
     entries = a_list("t1")
     store.forward("c1", "t1", "Tisch 1", entries, now=1010.0)
     for _ in range(2):
@@ -76,8 +82,8 @@ def test_a_table_of_another_club_is_refused_and_kept_aside(tmp_path: Path) -> No
     store.close()
 
 
-def test_a_chain_that_does_not_verify_is_kept_aside_and_nothing_of_it_stored(tmp_path: Path) -> None:
-    store = paired(tmp_path, "c1")
+def test_a_chain_that_does_not_verify_is_kept_aside_and_nothing_of_it_stored(league_target: str) -> None:
+    store = paired(league_target, "c1")
     entries = a_list("t1")
     changed = [JournalEntry(e.prev, e.hash, dict(e.event)) for e in entries]
     changed[3].event["data"] = {**changed[3].event["data"], "dealer": 3}  # changed after the table hashed it
@@ -89,8 +95,8 @@ def test_a_chain_that_does_not_verify_is_kept_aside_and_nothing_of_it_stored(tmp
     store.close()
 
 
-def test_a_second_copy_with_other_content_is_kept_aside_and_the_first_stays(tmp_path: Path) -> None:
-    store = paired(tmp_path, "c1")
+def test_a_second_copy_with_other_content_is_kept_aside_and_the_first_stays(league_target: str) -> None:
+    store = paired(league_target, "c1")
     entries = a_list("t1")
     store.forward("c1", "t1", "Tisch 1", entries, now=1010.0)
     events = [dict(e.event) for e in entries]
@@ -103,8 +109,8 @@ def test_a_second_copy_with_other_content_is_kept_aside_and_the_first_stays(tmp_
     store.close()
 
 
-def test_a_confirmation_naming_another_head_than_the_chain_is_kept_aside(tmp_path: Path) -> None:
-    store = paired(tmp_path, "c1")
+def test_a_confirmation_naming_another_head_than_the_chain_is_kept_aside(league_target: str) -> None:
+    store = paired(league_target, "c1")
     events = [e.event for e in a_list("t1")]
     head = journal_entries(events)[-1].hash
     confirm = {**events[0], "type": "list_confirmed", "id": "conf-0", "seq": len(events) + 1, "data": {"seat": 0}}
@@ -152,8 +158,8 @@ def test_the_commands_refuse_what_is_missing_in_words(tmp_path: Path) -> None:
     done = _cli("league", "clubs", "--db", str(tmp_path / "l.sqlite3"), "--json")
     assert json.loads(done.stdout) == [{"club": "club-1", "name": "SC Herz Dame", "paired": True, "tables": 0,
                                         "last_contact": None, "kept_aside": 0}]
-    done = _cli("league", "serve", "--db", "postgresql://league@localhost/liga")
-    assert done.returncode == 2 and "PostgreSQL league store" in done.stderr
+    done = _cli("league", "serve", "--db", "postgresql://league:geheim@127.0.0.1:9/liga")  # nobody listens there
+    assert done.returncode == 2 and "cannot be used" in done.stderr and "geheim" not in done.stderr
 
 
 def test_the_league_tables_are_versioned_beside_the_collectors_and_a_newer_database_is_refused(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@
     skattisch league code NAME      a pairing code for the club NAME (10 minutes, once)
     skattisch league clubs          the paired clubs: tables, last contact, lists kept aside
 
-Its own database (``--db``, SQLite by default: ``league.sqlite3`` in the user's data directory).
+Its own database (``--db``): a SQLite file (by default ``league.sqlite3`` in the user's data
+directory) or a ``postgresql://`` database, as ``skattisch club --db`` takes it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ ACTIONS = ("serve", "code", "clubs")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("action", nargs="?", default="serve", choices=ACTIONS, help="what to do (default: serve)")
     parser.add_argument("target", nargs="?", help="code: the club's name")
-    parser.add_argument("--db", help="the league's database (default: league.sqlite3 in the user's data directory)")
+    parser.add_argument("--db", help="the league's database: a SQLite file or a postgresql://… URL "
+                                     "(default: league.sqlite3 in the user's data directory)")
     parser.add_argument("--host", default="0.0.0.0", help="serve: the address to listen on (default: all)")
     parser.add_argument("--port", type=int, default=8090, help="serve: the port (default 8090; 0: any free port)")
     parser.add_argument("--name", default="Skattisch Liga", help="serve: the league's name")
@@ -46,14 +48,17 @@ def run(args: argparse.Namespace) -> int:
         print('skattisch league needs the server\'s packages: pip install "skattisch[club]"', file=sys.stderr)
         return 2
     from device.sync import SyncRefused
+    from drivers.club.migrations import StoreError
+    from drivers.club.store import redacted
 
     if args.action == "code" and not (args.target or "").strip():
         print("skattisch league code: name the club (e.g. skattisch league code \"SC Herz Dame\")", file=sys.stderr)
         return 2
     try:
         store = _store(args)
-    except (OSError, sqlite3.Error, SyncRefused) as exc:
-        print(f"skattisch league: the database {args.db or 'league.sqlite3'} cannot be used: {exc}", file=sys.stderr)
+    except (OSError, sqlite3.Error, SyncRefused, StoreError) as exc:
+        shown = redacted(args.db) if args.db else "league.sqlite3"
+        print(f"skattisch league: the database {shown} cannot be used: {exc}", file=sys.stderr)
         return 2
     try:
         return int(globals()[f"_{args.action}"](store, args))
