@@ -16,11 +16,12 @@
   Goals: the page within 1 s, 100 requests per second.
 
 The issue's season is 50 clubs × 20 match days × 8 tables × 48 games (380,000 games) on
-PostgreSQL; this store is SQLite (the PostgreSQL league store is to come), the default size a
-tenth of it.
+PostgreSQL (``--postgres``: a real server started for the run, tests/pg_server.py); SQLite by
+default; the default size a tenth of it.
 
     .venv/bin/python -m tests.bench.bench_league                       # 10 clubs × 10 days × 8 tables × 48 games
     .venv/bin/python -m tests.bench.bench_league --clubs 50 --days 20  # the issue's size
+    .venv/bin/python -m tests.bench.bench_league --postgres            # the league on PostgreSQL
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ from typing import Any
 
 from device.sync import journal_entries
 from drivers.club.store import SqliteCollectorStore
-from drivers.league.store import ListMeta, SqliteLeagueStore
+from drivers.club.store import open_store
+from drivers.league.store import ListMeta, open_league_store
 from drivers.league.forward import pair_with_league
 from tests.bench.bench_sync import one_evening, table_events
 from tests.club_helpers import NAMES, list_events, random_entries
@@ -50,8 +52,9 @@ PAGE_GOAL = 1.0
 RATE_GOAL = 100.0
 
 
-def measure_ingest(directory: Path, tables: int, games: int) -> dict[str, float]:
-    """One club's match day from its laptop's start to the league's last ack."""
+def measure_ingest(directory: Path, tables: int, games: int, target: str = "") -> dict[str, float]:
+    """One club's match day from its laptop's start to the league's last ack (the league's store at
+    ``target``: a postgresql:// URL, or a SQLite file in ``directory``)."""
     template = one_evening(games)
     club_db = directory / "club.sqlite3"
     club = SqliteCollectorStore(club_db)
@@ -61,7 +64,7 @@ def measure_ingest(directory: Path, tables: int, games: int) -> dict[str, float]
         entries = journal_entries(events)
         for start in range(0, len(entries), 500):
             club.store_batch(events[0]["device"], entries[start:start + 500], now=time.time())
-    league = League(directory / "league.sqlite3")
+    league = League(target or directory / "league.sqlite3")
     try:
         pair_with_league(club, league.url, league.code("Messverein"), name="Messverein")
         club.close()
@@ -69,7 +72,7 @@ def measure_ingest(directory: Path, tables: int, games: int) -> dict[str, float]
         collector = Collector(club_db)
         listening = time.perf_counter() - began
         try:
-            league_store = SqliteCollectorStore(league.db)
+            league_store = open_store(league.db)
             try:
                 while sum(league_store.held(e[0]["device"]) for e in evenings) < sum(len(e) for e in evenings):
                     time.sleep(0.02)
@@ -83,9 +86,9 @@ def measure_ingest(directory: Path, tables: int, games: int) -> dict[str, float]
     return {"ingest_s": took, "ingest_listening_s": listening, "ingest_events": float(sum(len(e) for e in evenings))}
 
 
-def fill_season(db: Path, clubs: int, days: int, tables: int, games: int) -> tuple[list[str], float]:
+def fill_season(db: Path | str, clubs: int, days: int, tables: int, games: int) -> tuple[list[str], float]:
     """The league's store with a whole season, through ``forward``; the match days' dates."""
-    store = SqliteLeagueStore(db)
+    store = open_league_store(db)
     rng = random.Random(18)
     first = datetime.date(2026, 9, 3)
     dates = [(first + datetime.timedelta(days=7 * d)).isoformat() for d in range(days)]
@@ -111,8 +114,9 @@ def fill_season(db: Path, clubs: int, days: int, tables: int, games: int) -> tup
     return dates, took
 
 
-def measure_season(directory: Path, clubs: int, days: int, tables: int, games: int, requests: int) -> dict[str, float]:
-    db = directory / "season.sqlite3"
+def measure_season(directory: Path, clubs: int, days: int, tables: int, games: int, requests: int,
+                   target: str = "") -> dict[str, float]:
+    db: Path | str = target or directory / "season.sqlite3"
     dates, fill = fill_season(db, clubs, days, tables, games)
     league = League(db)
     try:
@@ -149,9 +153,9 @@ def measure_season(directory: Path, clubs: int, days: int, tables: int, games: i
             "page_restart_s": restarted, "page_changed_s": after_change, "season_page_s": season}
 
 
-def _one_more_list(db: Path, date: str, games: int) -> bool:
+def _one_more_list(db: Path | str, date: str, games: int) -> bool:
     """Another list of the first club on ``date``, forwarded through the store (as the server would)."""
-    store = SqliteLeagueStore(db)
+    store = open_league_store(db)
     try:
         device = "club-000-t99"
         events = list_events(device, f"{device}-extra", tuple(NAMES[:4]), random_entries(random.Random(99), 4, games))
@@ -162,9 +166,9 @@ def _one_more_list(db: Path, date: str, games: int) -> bool:
         store.close()
 
 
-def _wait_scored(db: Path, lists: int) -> float:
+def _wait_scored(db: Path | str, lists: int) -> float:
     """When every list's summary is in the store (the server's background scoring done)."""
-    store = SqliteLeagueStore(db)
+    store = open_league_store(db)
     try:
         while len(store.summaries()) < lists:
             time.sleep(0.05)
@@ -208,15 +212,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--requests", type=int, default=20)
     parser.add_argument("--figure", choices=("all", "ingest", "season"), default="all")
+    parser.add_argument("--postgres", action="store_true", help="the league on a real PostgreSQL server (tests/pg_server)")
     args = parser.parse_args(argv)
     figures: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="skattisch-league-bench-") as tmp:
-        if args.figure in ("all", "ingest"):
-            (Path(tmp) / "ingest").mkdir()
-            figures.update(measure_ingest(Path(tmp) / "ingest", args.tables, args.games))
-        if args.figure in ("all", "season"):
-            figures.update(measure_season(Path(tmp), args.clubs, args.days, args.tables, args.games, args.requests))
-    print(report(figures))
+    server: Any = None
+    if args.postgres:
+        from tests.pg_server import PostgresServer, missing_binaries
+
+        if (why := missing_binaries()) is not None:
+            print(why, file=sys.stderr)
+            return 2
+        server = PostgresServer().start()
+    try:
+        with tempfile.TemporaryDirectory(prefix="skattisch-league-bench-") as tmp:
+            if args.figure in ("all", "ingest"):
+                (Path(tmp) / "ingest").mkdir()
+                figures.update(measure_ingest(Path(tmp) / "ingest", args.tables, args.games,
+                                              server.new_database() if server else ""))
+            if args.figure in ("all", "season"):
+                figures.update(measure_season(Path(tmp), args.clubs, args.days, args.tables, args.games, args.requests,
+                                              server.new_database() if server else ""))
+    finally:
+        if server is not None:
+            server.stop()
+    print(("PostgreSQL\n" if server else "SQLite\n") + report(figures))
     return 0
 
 

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 class League:
     """``skattisch league serve`` on 127.0.0.1 (port 0 first, the same port after a restart)."""
 
-    def __init__(self, db: Path, port: int = 0) -> None:
+    def __init__(self, db: Path | str, port: int = 0) -> None:  # a SQLite file or a postgresql:// URL
         self.db = db
         self.port = port
         self.process: subprocess.Popen[str] | None = None

@@ -398,3 +398,36 @@ def _club_liga_shot(url: str) -> None:
         WebDriverWait(driver, 10).until(lambda d: d.current_url.endswith("/liga"))
         assert "vollständig" in driver.find_element(By.TAG_NAME, "body").text
         _shot(driver, "verein-liga")
+
+
+def test_the_league_on_postgresql_takes_a_clubs_lists_and_ranks_them(pg_url: str, tmp_path: Path) -> None:
+    from drivers.league.store import open_league_store
+
+    league = League(pg_url)
+    collector: Collector | None = None
+    try:
+        organiser = Organiser(league.url)
+        today = datetime.date.today().isoformat()
+        organiser.post("/verwaltung", aktion="spieltag", datum=today, titel="1. Spieltag")
+        collector = Collector(tmp_path / "club.sqlite3", extra=(
+            "--league", league.url, "--league-code", league.code("Pik As"), "--name", "Pik As"))
+        table = KnownTable(tmp_path / "t1", collector, "Tisch 1", tuple(NAMES[:4]), random_entries(random.Random(5), 4, 10))
+        table.client.start()
+        store = open_league_store(pg_url)
+        try:
+            deadline = time.monotonic() + 30
+            while store.events.held(table.device) < len(table.entries):
+                assert time.monotonic() < deadline, "the league on PostgreSQL did not get the list"
+                time.sleep(0.2)
+            assert store.events.entries(table.device, table.list_id) == table.entries
+        finally:
+            store.close()
+        table.client.close()
+        expected = {f"{name} (Pik As)": figures[0]
+                    for name, figures in independent_figures(table.players, table.games).items()}
+        answer = league.get_json(f"/wertung.json?tag={today}")
+        assert {line["player"]: line["leistung"] for line in answer["players"]} == expected
+    finally:
+        if collector is not None:
+            collector.stop()
+        league.stop()
