@@ -1,4 +1,4 @@
-"""The league's store: its port (:class:`LeagueStore`) and the SQLite adapter.
+"""The league's store: its port (:class:`LeagueStore`) and one adapter for SQLite and PostgreSQL.
 
 The league keeps the tables' events exactly as the collector does (the same checks, the same
 tables: every list's hash chain is verified back to the table that signed it), so the events
@@ -18,7 +18,10 @@ unpaired: only clubs hold secrets here). Beside it the league's own tables:
     rejects      forwarded entries kept aside (a chain that does not verify, a table of another
                  club, a second copy of a list with other content): one row per content, counted
 
-Nonces and documents (settings, the organiser's password) use the collector store's.
+Nonces and documents (settings, the organiser's password) use the collector store's. The
+league's tables are in the collector store's database, written through its connections
+(:class:`~drivers.club.sql_store.SqlCollectorStore`: SQLite or PostgreSQL), created and upgraded
+by numbered migrations in ``league_schema_version``.
 """
 
 from __future__ import annotations
@@ -83,14 +86,10 @@ class ListMeta:
 
 
 class LeagueStore(Protocol):
-    """What the league server needs from its store (SQLite here; PostgreSQL to come).
+    """What the league server needs from its store (:class:`SqlLeagueStore`: SQLite or PostgreSQL).
 
-    A PostgreSQL league store is this port over a PostgreSQL collector store (``events``: the
-    tables' events, nonces and documents) plus the tables of :data:`MIGRATIONS` in the same
-    database (``migrate(db, "postgres", …)`` gives them PostgreSQL's types; the statements'
-    ``INSERT OR …`` written as ``ON CONFLICT``; the upserts' ``WHERE`` is PostgreSQL's own),
-    each method one transaction as here, and :func:`open_league_store` handing it
-    ``postgresql://`` targets.
+    ``events`` is the collector store (the tables' events, nonces and documents); the league's
+    own tables (:data:`MIGRATIONS`) live in the same database, each method one transaction.
     """
 
     events: CollectorStore
