@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "club": ("ui.commands.club", "the club laptop: collect the tables' lists (serve), pair, tables, import"),
     "export": ("ui.commands.export", "write the table's journals to a directory (a USB stick) for the laptop"),
     "store": ("ui.commands.store", "check the table's journals, or repair damage (keeps every event before it)"),
+    "first-boot": ("ui.commands.first_boot", "apply skattisch-settings.txt from the SD card's boot partition (the image's first boot)"),
 }
 
 
