@@ -258,3 +258,45 @@ def test_the_command_always_lets_the_table_start(card: Paths) -> None:
         "table", "Zeile 17: table: „tisch“ ist keine Tischnummer (1 bis 999). In skattisch-settings.txt auf der SD-Karte "
                  "korrigieren.",
         "line 17: table: 'tisch' is not a table number (1 to 999). Correct it in skattisch-settings.txt on the SD card.")
+
+
+# --- the image's scripts and unit ---------------------------------------------------------------
+
+IMAGE_SCRIPTS = [DEPLOY / "build-image.sh", DEPLOY / "test-image.sh"]
+FIRST_BOOT_UNIT = DEPLOY / "skattisch-first-boot.service"
+
+
+@pytest.mark.skipif(subprocess.run(["which", "shellcheck"], capture_output=True).returncode != 0,
+                    reason="shellcheck is not installed")
+@pytest.mark.parametrize("script", IMAGE_SCRIPTS, ids=lambda p: p.name)
+def test_the_image_scripts_pass_shellcheck(script: Path) -> None:
+    result = subprocess.run(["shellcheck", "-x", str(script)], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("script", IMAGE_SCRIPTS, ids=lambda p: p.name)
+def test_the_image_scripts_explain_themselves(script: Path) -> None:
+    result = subprocess.run(["bash", str(script), "--help"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert f"sudo deploy/{script.name}" in result.stdout and "qemu" in result.stdout
+    assert os.access(script, os.X_OK)
+
+
+def test_the_first_boot_unit_runs_before_the_table_and_never_holds_it_back() -> None:
+    text = FIRST_BOOT_UNIT.read_text(encoding="utf-8")
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    assert "Before=skattisch.service" in lines and "Type=oneshot" in lines
+    assert "ExecStart=/opt/skattisch/venv/bin/skattisch first-boot" in lines
+    assert not [line for line in lines if line.startswith(("Requires=", "RequiredBy=", "BindsTo="))]
+    assert "RequiresMountsFor=/boot/firmware /var/lib/skattisch" in lines
+    # the settings file it reads is the one the image puts on the boot partition
+    assert "skattisch-settings.txt" in (DEPLOY / "build-image.sh").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(subprocess.run(["which", "systemd-analyze"], capture_output=True).returncode != 0,
+                    reason="systemd-analyze is not installed")
+def test_systemd_accepts_the_first_boot_unit() -> None:
+    result = subprocess.run(["systemd-analyze", "verify", str(FIRST_BOOT_UNIT)], capture_output=True, text=True)
+    complaints = [line for line in (result.stdout + result.stderr).splitlines()
+                  if line.strip() and "is not executable" not in line and "skattisch.service" not in line]
+    assert complaints == []
