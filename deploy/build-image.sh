@@ -41,9 +41,29 @@ ROOT_FREE_MIB=768       # free space on the root beyond what it holds (lists, lo
 
 # Debian's parts for a Pi 4 (non-free-firmware: raspi-firmware, firmware-brcm80211)
 IMAGE_PACKAGES=(
-    linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211 wireless-regdb
+    linux-image-arm64 initramfs-tools zstd raspi-firmware firmware-brcm80211 wireless-regdb
     wpasupplicant systemd-resolved systemd-timesyncd e2fsprogs dosfstools
 )
+# The initrd holds only what finds the root: Debian's default (MODULES=most, some thousand
+# modules) takes an hour to pack under emulation. The rest loads from the root as usual.
+INITRAMFS_CONF="MODULES=list"
+INITRAMFS_MODULES="# Skattisch image (deploy/build-image.sh): what mounts the root
+# the SD card: a Pi 4's emmc2 (sdhci-iproc), the older SD host
+sdhci_iproc
+bcm2835
+# a USB disk (a Pi 4 boots from one too)
+reset_raspberrypi
+xhci_pci
+usb_storage
+uas
+sd_mod
+# qemu's virtio disk (deploy/test-image.sh)
+virtio_pci
+virtio_mmio
+virtio_blk
+# the root's file system
+ext4
+crc32c_generic"
 # How the Pi boots, what raspi-firmware writes to the boot partition (config.txt, cmdline.txt)
 # at each kernel update: the root by its partition id, the console on the screen, no blanking.
 RASPI_DEFAULTS="ROOTPART=PARTUUID=$DISK_ID-02
@@ -82,7 +102,8 @@ firmware_sources() {
 image_root_tarball() {
     local base key tarball
     base=$(root_tarball)
-    key=$( { basename "$base"; echo "${IMAGE_PACKAGES[*]}"; firmware_sources; } | sha256sum | cut -c1-16)
+    key=$( { basename "$base"; echo "${IMAGE_PACKAGES[*]}"; echo "$INITRAMFS_CONF"; echo "$INITRAMFS_MODULES"
+             firmware_sources; } | sha256sum | cut -c1-16)
     tarball=$CACHE/arm64-$SUITE-image-root-$key.tar
     if [ -s "$tarball" ]; then
         bi_note "cached: $tarball"
@@ -92,7 +113,9 @@ image_root_tarball() {
     bi_note "$(basename "$base") + ${IMAGE_PACKAGES[*]}"
     unpack_root "$base"
     firmware_sources >"$R/etc/apt/sources.list.d/debian-firmware.sources"
-    mkdir -p "$R/boot/firmware"
+    mkdir -p "$R/boot/firmware" "$R/etc/initramfs-tools/conf.d" "$R/usr/share/initramfs-tools/modules.d"
+    printf '%s\n' "$INITRAMFS_CONF" >"$R/etc/initramfs-tools/conf.d/skattisch.conf"
+    printf '%s\n' "$INITRAMFS_MODULES" >"$R/usr/share/initramfs-tools/modules.d/skattisch"
     no_daemons_in_root
     in_root apt-get update -qq
     in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${IMAGE_PACKAGES[@]}" \
@@ -174,8 +197,12 @@ configure_system() {
         in_root systemctl enable "$unit" >/dev/null 2>&1 || die "systemctl enable $unit failed"
     done
     ln -sfn ../run/systemd/resolve/stub-resolv.conf "$R/etc/resolv.conf"
-    # each Pi makes its own machine id at its first boot
+    # each Pi makes its own machine id at its first boot, without asking anything on the
+    # console there (systemd-firstboot would wait for a keyboard)
     : >"$R/etc/machine-id"
+    ln -sfn /dev/null "$R/etc/systemd/system/systemd-firstboot.service"
+    ln -sfn /usr/share/zoneinfo/Europe/Berlin "$R/etc/localtime"
+    echo Europe/Berlin >"$R/etc/timezone"
     rm -f "$R/var/lib/dbus/machine-id"
     # what the build left: caches, logs, apt's lists (apt update on the Pi fetches them)
     rm -rf "$R"/var/lib/apt/lists/* "$R"/var/cache/apt/*.bin "$R"/var/cache/debconf/*-old "$R"/var/log/*.log \
