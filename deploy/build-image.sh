@@ -111,7 +111,13 @@ image_root_tarball() {
         return
     fi
     bi_note "$(basename "$base") + ${IMAGE_PACKAGES[*]}"
-    unpack_root "$base"
+    make_image_root "$base" "$tarball" >&2
+    echo "$tarball"
+}
+
+# make_image_root BASE-TARBALL TARBALL (run in a subshell: its root is its own)
+make_image_root() {
+    unpack_root "$1"
     firmware_sources >"$R/etc/apt/sources.list.d/debian-firmware.sources"
     mkdir -p "$R/boot/firmware" "$R/etc/initramfs-tools/conf.d" "$R/usr/share/initramfs-tools/modules.d"
     printf '%s\n' "$INITRAMFS_CONF" >"$R/etc/initramfs-tools/conf.d/skattisch.conf"
@@ -124,11 +130,10 @@ image_root_tarball() {
     rm -f "$R/usr/sbin/policy-rc.d" "$R/tmp/apt.log"
     # back to the root as built, without this run's mounts and this machine's files
     leave_root
-    tar -C "$R" --numeric-owner --xattrs --sort=name -cf "$tarball.part" .
-    mv "$tarball.part" "$tarball"
+    tar -C "$R" --numeric-owner --xattrs --sort=name -cf "$2.part" .
+    mv "$2.part" "$2"
     rm -rf --one-file-system "$R"
     R=""
-    echo "$tarball"
 }
 
 # Packages' scripts must not start daemons in the chroot (no systemd runs there anyway).
