@@ -27,7 +27,7 @@ set -euo pipefail
 
 # the root, the helpers to run things in it, the checks' output (deploy/test-arm64.sh)
 # shellcheck source=deploy/test-arm64.sh
-. "$(dirname "$0")/test-arm64.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/test-arm64.sh"
 
 DISK_ID=5ca77150        # the MBR's disk id: the partitions are PARTUUID=5ca77150-01 and -02
 BOOT_LABEL=SKATBOOT
@@ -224,7 +224,8 @@ clamp_times() {
 make_boot_partition() {  # make_boot_partition FOLDER FILE
     local folder=$1 file=$2
     rm -f "$file"
-    mkfs.vfat -F 32 -n "$BOOT_LABEL" -i "$BOOT_VOLUME_ID" --invariant -C "$file" $((BOOT_MIB * 1024)) >/dev/null
+    # (--invariant first: it would set its own volume id over -i)
+    mkfs.vfat -F 32 --invariant -n "$BOOT_LABEL" -i "$BOOT_VOLUME_ID" -C "$file" $((BOOT_MIB * 1024)) >/dev/null
     # sorted, folders first where they come, times clamped: the same folder makes the same bytes
     local entry
     while IFS= read -r entry; do
