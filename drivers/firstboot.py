@@ -526,12 +526,13 @@ def _pairing_problem(exc: Any, url: str) -> Problem:
             f"laptop{' at ' + url if url else ''} not reachable: no network, or the laptop is not running "
             "(skattisch club). The table tries again at the next start; or on the table: Settings → Pair laptop.",
             retry=True)
+    reason = str(exc).removeprefix("the laptop refused: ")
     return Problem(
         "pairing_code",
-        f"Der Laptop lehnt den Kopplungscode ab ({exc}): falsch oder abgelaufen (10 Minuten). Am Laptop einen neuen "
+        "Der Laptop lehnt den Kopplungscode ab: falsch, schon benutzt oder älter als 10 Minuten. Am Laptop einen neuen "
         "holen (skattisch club pair) und am Tisch unter Einstellungen → Laptop koppeln eingeben.",
-        f"the laptop refused the pairing code ({exc}): wrong or expired (10 minutes). Get a new one on the laptop "
-        "(skattisch club pair) and enter it on the table: Settings → Pair laptop.")
+        f"the laptop refused the pairing code ({reason}). Get a new one on the laptop (skattisch club pair) and enter "
+        "it on the table: Settings → Pair laptop.")
 
 
 def _own_like(directory: Path, paths: list[Path]) -> None:
