@@ -300,3 +300,41 @@ def test_systemd_accepts_the_first_boot_unit() -> None:
     complaints = [line for line in (result.stdout + result.stderr).splitlines()
                   if line.strip() and "is not executable" not in line and "skattisch.service" not in line]
     assert complaints == []
+
+
+NEEDED = ("mkfs.vfat", "mcopy", "mke2fs", "debugfs", "dumpe2fs", "sfdisk")
+
+
+@pytest.mark.skipif(any(subprocess.run(["which", tool], capture_output=True).returncode for tool in NEEDED),
+                    reason=f"needs {', '.join(NEEDED)} (dosfstools, mtools, e2fsprogs, fdisk)")
+def test_the_image_is_made_without_mounts_the_same_bytes_each_time(tmp_path: Path) -> None:
+    """build-image.sh's partitions and disk (small ones) from the same folders: byte for byte
+    the same, whenever the folders' files were last touched; fixed ids and labels."""
+    boot, root = tmp_path / "boot", tmp_path / "root" / "etc"
+    boot.mkdir()
+    root.mkdir(parents=True)
+    (boot / "config.txt").write_text("arm_64bit=1\n")
+    (boot / "skattisch-settings.txt").write_text(TEMPLATE.read_text(encoding="utf-8"))
+    (root / "hostname").write_text("skattisch\n")
+    script = (f'set -euo pipefail\n. "{DEPLOY}/build-image.sh"\nBOOT_MIB=40; ROOT_FREE_MIB=8; export SOURCE_DATE_EPOCH=1700000000\n'
+              f'clamp_times "{boot}"; clamp_times "{root.parent}"\n'
+              f'make_boot_partition "{boot}" "$1.vfat"; make_root_partition "{root.parent}" "$1.ext4"\n'
+              f'assemble "$1.vfat" "$1.ext4" "$1"\n')
+    images = []
+    for name in ("one.img", "two.img"):
+        (root / "hostname").touch()  # a later build: the files' own times differ
+        done = subprocess.run(["bash", "-c", script, "build", str(tmp_path / name)], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        images.append((tmp_path / name).read_bytes())
+    assert images[0] == images[1]
+    table = json.loads(subprocess.run(["sfdisk", "--json", str(tmp_path / "one.img")], capture_output=True, text=True,
+                                      check=True).stdout)["partitiontable"]
+    assert table["id"] == "0x5ca77150" and [p["type"] for p in table["partitions"]] == ["c", "83"]
+    boot_at = table["partitions"][0]["start"] * 512
+    listing = subprocess.run(["mdir", "-i", f"{tmp_path / 'one.img'}@@{boot_at}", "::"], capture_output=True,
+                             text=True, check=True).stdout
+    assert "SKATBOOT" in listing and "5CA7-0001" in listing and "skattisch-settings.txt" in listing
+    root_at = table["partitions"][1]["start"] * 512
+    stat = subprocess.run(["debugfs", "-R", "stat /etc/hostname", f"{tmp_path / 'one.img'}?offset={root_at}"],
+                          capture_output=True, text=True, check=True).stdout
+    assert stat.count("2023") >= 4  # ctime, atime, mtime, crtime: all SOURCE_DATE_EPOCH (2023-11-14)
