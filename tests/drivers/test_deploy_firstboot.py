@@ -338,3 +338,28 @@ def test_the_image_is_made_without_mounts_the_same_bytes_each_time(tmp_path: Pat
     stat = subprocess.run(["debugfs", "-R", "stat /etc/hostname", f"{tmp_path / 'one.img'}?offset={root_at}"],
                           capture_output=True, text=True, check=True).stdout
     assert stat.count("2023") >= 4  # ctime, atime, mtime, crtime: all SOURCE_DATE_EPOCH (2023-11-14)
+
+
+def test_a_pairing_code_for_the_cards_may_be_valid_longer_than_ten_minutes(tmp_path: Path) -> None:
+    """Twenty cards take longer than ten minutes to prepare: 'club pair --minutes N'."""
+    db = tmp_path / "club.sqlite3"
+
+    def pair_code(*options: str) -> dict[str, object]:
+        done = subprocess.run([sys.executable, "-m", "ui.cli", "club", "pair", "--db", str(db), "--json", *options],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+    long, short = pair_code("--minutes", "90"), pair_code()
+    assert (long["valid_seconds"], short["valid_seconds"]) == (5400, 600)
+    store = SqliteCollectorStore(db)
+    try:
+        later = time.time() + 30 * 60
+        store.pair(str(long["code"]), "table-a", "Tisch 1", "s" * 64, now=later)
+        with pytest.raises(Exception, match="not valid"):
+            store.pair(str(short["code"]), "table-b", "Tisch 2", "s" * 64, now=later)
+    finally:
+        store.close()
+    wrong = subprocess.run([sys.executable, "-m", "ui.cli", "club", "pair", "--db", str(db), "--minutes", "0"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 2 and "whole minutes from 1 to 1440" in wrong.stderr
