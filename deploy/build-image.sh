@@ -242,6 +242,7 @@ make_root_partition() {  # make_root_partition FOLDER FILE
     used_kib=$(du -sk --apparent-size "$folder" | cut -f1)
     size_mib=$(( used_kib * 12 / 10 / 1024 + ROOT_FREE_MIB ))
     rm -f "$file"
+    truncate -s "${size_mib}M" "$file"  # (mke2fs would say it creates the file)
     E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH mke2fs -q -t ext4 -L "$ROOT_LABEL" -U "$ROOT_UUID" \
         -E "hash_seed=$ROOT_HASH_SEED,root_owner=0:0" -d "$folder" "$file" "${size_mib}M"
     clamp_inode_times "$file"
@@ -331,7 +332,7 @@ build_image() {
     image_s=$(( $(now) - t0 ))
     say "image built"
     note "$out: $(( $(stat -c %s "$out") / 1048576 )) MiB ($(du -m "$out" | cut -f1) MiB on disk), sha256 $(sha256sum "$out" | cut -c1-16)"
-    note "image root: $root_s s; install: $install_s s; partitions and disk: $image_s s; whole build: $(( $(now) - t_start )) s"
+    note "image root (built, or unpacked from the cache): $root_s s; install: $install_s s; partitions and disk: $image_s s; whole build: $(( $(now) - t_start )) s"
 }
 
 main_build_image() {
