@@ -87,6 +87,7 @@ DHCP=yes
 MulticastDNS=no"
 
 bi_note() { printf '    %s\n' "$*" >&2; }
+die() { printf 'build-image.sh: %s\n' "$*" >&2; exit 1; }
 
 # --- the root with the kernel and the firmware (cached) --------------------------------------
 
