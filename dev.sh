@@ -7,6 +7,8 @@
 #                         runs), mypy --strict on device/
 #   ./dev.sh pi-test      deploy/install.sh as deploy/README.md says, on a Debian bookworm arm64
 #                         root under qemu (deploy/test-arm64.sh; root, or sudo)
+#   ./dev.sh image-test   build the SD-card image (deploy/build-image.sh, reusing pi-test's cached
+#                         root) and boot it in qemu-system-aarch64 (deploy/test-image.sh; root, or sudo)
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=${SKATTISCH_VENV:-.venv}
@@ -54,6 +56,12 @@ case "$cmd" in
         if [ "$(id -u)" -ne 0 ]; then exec sudo deploy/test-arm64.sh "$@"; fi
         exec deploy/test-arm64.sh "$@"
         ;;
+    image-test)
+        sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        image=${1:-build/skattisch-pi4.img}
+        $sudo deploy/build-image.sh --out "$image"
+        exec $sudo deploy/test-image.sh "$image"
+        ;;
     *)
-        echo "usage: ./dev.sh run|club|test|pi-test [ARGS]" >&2; exit 2 ;;
+        echo "usage: ./dev.sh run|club|test|pi-test|image-test [ARGS]" >&2; exit 2 ;;
 esac

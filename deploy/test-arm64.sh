@@ -482,15 +482,18 @@ main() {
     echo "test-arm64.sh: every check passed"
 }
 
-case "${1:-}" in
-    -h|--help) usage; exit 0 ;;
-    --can-run)
-        why=$(cannot_use_binfmt)
-        if [ -n "$why" ]; then echo "$why"; exit 1; fi
-        exit 0 ;;
-    --build-root)
-        setup_host
-        t0=$(now); root_tarball; echo "root: $(( $(now) - t0 )) s"; exit 0 ;;
-    "") main ;;
-    *) die "unknown option $1 (try --help)" ;;
-esac
+# Sourced (deploy/build-image.sh uses the root and the helpers above), it only defines them.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    case "${1:-}" in
+        -h|--help) usage; exit 0 ;;
+        --can-run)
+            why=$(cannot_use_binfmt)
+            if [ -n "$why" ]; then echo "$why"; exit 1; fi
+            exit 0 ;;
+        --build-root)
+            setup_host
+            t0=$(now); root_tarball; echo "root: $(( $(now) - t0 )) s"; exit 0 ;;
+        "") main ;;
+        *) die "unknown option $1 (try --help)" ;;
+    esac
+fi

@@ -26,6 +26,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "league": ("ui.commands.league", "the league's server: clubs' laptops forward their tables' lists (serve), code, clubs"),
     "export": ("ui.commands.export", "write the table's journals to a directory (a USB stick) for the laptop"),
     "store": ("ui.commands.store", "check the table's journals, or repair damage (keeps every event before it)"),
+    "first-boot": ("ui.commands.first_boot", "apply skattisch-settings.txt from the SD card's boot partition (the image's first boot)"),
 }
 
 

@@ -113,3 +113,24 @@ def test_teach_in_unsaved_pin_wait_and_long_press_shutdown(display: str) -> None
     assert run.step("tap pin_ok", 4)["screen"] == "game"  # the third wrong PIN: still locked
     assert run.step('expect_text "Zu viele falsche PINs: nächster Versuch in 30 s"')["ok"]
     assert run.sent("press menu") == ["ButtonPressed(button=<Button.MENU: 'menu'>, source='panel')"]
+
+
+def test_settings_the_first_boot_could_not_apply_are_said_on_the_screen(
+        display: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # what skattisch first-boot leaves for a card with a typo in the table's number
+    from drivers.firstboot import Actions, Paths, apply_settings
+
+    config = tmp_path / "skattisch.toml"
+    config.write_text(f'[table]\nnumber = 4\n[store]\npath = "{tmp_path}/lists"\n', encoding="utf-8")
+    settings = tmp_path / "skattisch-settings.txt"
+    settings.write_text("table = zwölf\npin = 2468\n", encoding="utf-8")
+    problems = tmp_path / "first-boot-problems.json"
+    outcome = apply_settings(Paths(settings=settings, config=config, problems=problems, wpa=tmp_path / "wpa"), Actions())
+    assert [p.key for p in outcome.problems] == ["table"]
+    monkeypatch.setenv("SKATTISCH_FIRST_BOOT_PROBLEMS", str(problems))
+    steps = ['expect_text "„zwölf“ ist keine Tischnummer (1 bis 999). In skattisch-settings.txt auf der SD-Karte '
+             'korrigieren."', "screenshot 47-first-boot-problem"]
+    run = run_table(display, steps, config=config.read_text(encoding="utf-8"))
+    run.check()
+    assert "'zwölf' is not a table number" not in run.stderr and "„zwölf“" in run.stderr  # and in the journal
+    assert (ARTIFACTS / "800x480" / "47-first-boot-problem.png").stat().st_size > 0

@@ -2,6 +2,7 @@
 
     skattisch club [serve]        start the collector (the tables sync to it), advertised by mDNS
     skattisch club pair           show a pairing code (six digits and a QR code), valid 10 minutes
+                                  (--minutes N: longer, e.g. for the SD cards' settings files)
     skattisch club tables         the paired tables: last contact, last seq, last game, conflicts
     skattisch club import DIR     take the journals a table exported to a USB stick
     skattisch club unpair DEVICE  the table's secret is void: it must pair again
@@ -50,6 +51,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--svg", metavar="FILE", help="pair: also write the QR code as an SVG file")
     parser.add_argument("--league", metavar="URL", help="serve: forward the tables' lists to the league server at URL")
     parser.add_argument("--league-code", metavar="CODE", help="serve: pair with the league first (its organiser's code)")
+    parser.add_argument("--minutes", type=_minutes, default=10, metavar="N",
+                        help="pair: how long the code is valid (default 10; up to 1440, e.g. while the SD cards "
+                             "of new tables are prepared)")
+
+
+def _minutes(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 1440:
+        raise argparse.ArgumentTypeError(f"whole minutes from 1 to 1440 (a day), not {text!r}")
+    return int(text)
 
 
 def _store(args: argparse.Namespace) -> CollectorStore:
@@ -147,14 +157,14 @@ def _pair(store: CollectorStore, args: argparse.Namespace) -> int:
 
     from drivers.club.app import new_pairing_code
 
-    code = new_pairing_code(store, now=time.time())
+    code = new_pairing_code(store, now=time.time(), valid=args.minutes * 60.0)
     qr = segno.make(code, micro=False)
     if args.svg:
         qr.save(args.svg, scale=8)
     if args.json:
-        print(json.dumps({"code": code, "valid_seconds": 600}))
+        print(json.dumps({"code": code, "valid_seconds": args.minutes * 60}))
         return 0
-    print(f"Kopplungscode / pairing code: {code[:3]} {code[3:]}   (10 Minuten gültig, einmal)")
+    print(f"Kopplungscode / pairing code: {code[:3]} {code[3:]}   ({args.minutes} Minuten gültig, einmal)")
     print("Am Tisch: Einstellungen → Laptop koppeln → Code eintippen oder scannen")
     qr.terminal(compact=True)
     return 0

@@ -215,6 +215,10 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         said = [STORE_NOTICES[kind][app.language == "de"] for kind in ("torn", "old_copy", "converted") if kind in kinds]
         if said:  # said once on the screen; the log has the details (file, bytes, where they went)
             app.hint(" ".join(said), level="error")
+        first_boot = _first_boot_problems(app.language)
+        if first_boot:  # skattisch-settings.txt on the SD card could not be applied in full
+            print(f"skattisch run: {first_boot}", file=sys.stderr)
+            app.hint(first_boot, level="error", seconds=FIRST_BOOT_SECONDS)
         if runner is not None:
             runner.start(app)
 
@@ -250,6 +254,18 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         app._on_started = lambda a: Clock.schedule_once(lambda _dt: a.stop(), 0.2)
     app.run()
     return runner.exit_code if runner is not None else 0
+
+
+FIRST_BOOT_SECONDS = 300.0  # the first-boot problems stay in the banner until a tap changes the screen
+
+
+def _first_boot_problems(language: str) -> str:
+    """What the image's first-boot unit could not apply from the SD card's settings file (its
+    problems file, ``$SKATTISCH_FIRST_BOOT_PROBLEMS`` or /var/lib/skattisch/...), in one text."""
+    from drivers.firstboot import PROBLEMS_FILE, load_problems
+
+    path = Path(os.environ.get("SKATTISCH_FIRST_BOOT_PROBLEMS") or PROBLEMS_FILE)
+    return " ".join(problem.text(language) for problem in load_problems(path))
 
 
 def answer_handler(service: Any, directory: Any, *, wake: Any) -> Any:

@@ -382,8 +382,9 @@ class TableApp(App):
 
     # -- hints -----------------------------------------------------------------------------
 
-    def hint(self, text: str, level: str = "hint") -> None:
-        """Show why something is not possible (or what happened) in the banner."""
+    def hint(self, text: str, level: str = "hint", seconds: float | None = None) -> None:
+        """Show why something is not possible (or what happened) in the banner (for
+        ``seconds``, default: long enough to read)."""
         if level == "info" and self.hint_banner.text and self.hint_banner.level != "info":
             return  # a reason or an error stays readable; the news can wait
         popup = self._top_popup()
@@ -394,7 +395,7 @@ class TableApp(App):
             self.hint_banner.level = level
             self.hint_banner.text = text or tr("why_greyed")
         self._hint_clear.cancel()
-        self._hint_clear.timeout = INFO_SECONDS if level == "info" else HINT_SECONDS
+        self._hint_clear.timeout = seconds or (INFO_SECONDS if level == "info" else HINT_SECONDS)
         self._hint_clear()
 
     def _clear_hint(self, *_args: Any) -> None:

@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# Boot the SD-card image (deploy/build-image.sh) in qemu and check its first boot.
+#
+#   sudo deploy/test-image.sh [IMAGE]    default: build/skattisch-pi4.img
+#   deploy/test-image.sh --help          this text
+#
+# A copy of the image gets a filled-in skattisch-settings.txt on its boot partition (table 7,
+# the PIN, the laptop at 10.0.2.2 and a pairing code from a collector, "skattisch club", started
+# here on 127.0.0.1: qemu's user-mode network shows this machine to the guest as 10.0.2.2).
+# Then the image's own kernel and initrd (read from its boot partition with mtools) boot in
+# qemu-system-aarch64 (-M virt, a Cortex-A72, the root partition as a virtio disk, the serial
+# console read here), until systemd has reached its target with skattisch-first-boot.service
+# done and skattisch.service started; a small unit of the test then writes what it saw to the
+# console and powers off. Afterwards the image's partitions are read without mounting them
+# (debugfs, mtools): the table's number in the config, the pairing (sync.json, and the
+# collector's list of tables), the PIN only as its hash, the plain PIN gone from the card.
+# A second boot, of a fresh copy with bad settings (a typo in the number, a short PIN, a code
+# the laptop refuses): the table's service still starts, the config is as it was, and the
+# problems are left for the table's screen.
+#
+# What it does not show: the Pi's own firmware booting (qemu starts the kernel directly), the
+# DSI touchscreen and the table's window (there is no screen: skattisch.service starts, its
+# config check passes, and the table's window then fails to open, which systemd restarts a few
+# times and gives up, as on a Pi without a screen), GPIO, the card reader, Wi-Fi.
+#
+# Needs root only to install qemu-system-arm, mtools and e2fsprogs with apt if missing. Runs
+# for minutes: the arm64 machine is emulated (TCG). Prints the boot time to the service.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+IMAGE=${1:-$SRC/build/skattisch-pi4.img}
+TIMEOUT=${SKATTISCH_BOOT_TIMEOUT:-1500}  # seconds for the whole boot; TCG on a busy machine is slow
+DISK_ID=5ca77150
+TABLE=7
+PIN=4826
+TEST_UNIT=skattisch-boot-test.service
+
+say() { printf '\n=== %s\n' "$*"; }
+note() { printf '    %s\n' "$*"; }
+die() { printf 'test-image.sh: %s\n' "$*" >&2; exit 1; }
+now() { date +%s; }
+FAILED=0
+pass() { printf 'PASS  %s\n' "$*"; }
+fail() { printf 'FAIL  %s\n' "$*"; FAILED=$((FAILED + 1)); }
+check() {  # check WHAT CMD...
+    local what=$1 out
+    shift
+    if out=$("$@" 2>&1); then pass "$what"; else fail "$what"; printf '%s\n' "$out" | tail -20 | sed 's/^/      /'; fi
+}
+
+case "${1:-}" in
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
+esac
+[ -f "$IMAGE" ] || die "no image at $IMAGE (build it: sudo deploy/build-image.sh)"
+
+need_apt() {
+    local missing=() pkg
+    for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    [ "$(id -u)" -eq 0 ] || die "missing ${missing[*]}: run me as root, or install them"
+    note "apt-get install ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# --- the copy of the image and its partitions ------------------------------------------------
+
+W=""
+QEMU_PID=""
+COLLECTOR_PID=""
+cleanup() {
+    if [ -n "$QEMU_PID" ]; then kill "$QEMU_PID" 2>/dev/null || true; wait "$QEMU_PID" 2>/dev/null || true; fi
+    if [ -n "$COLLECTOR_PID" ]; then kill "$COLLECTOR_PID" 2>/dev/null || true; wait "$COLLECTOR_PID" 2>/dev/null || true; fi
+    if [ -n "$W" ]; then
+        if [ -n "${SKATTISCH_PI_TEST_KEEP:-}" ]; then echo "kept: $W"; else rm -rf "$W"; fi
+    fi
+}
+trap cleanup EXIT
+
+part_offset() {  # part_offset N: the byte offset of partition N of the copy
+    sfdisk --json "$W/disk.img" | python3 -c "import json,sys; p=json.load(sys.stdin)['partitiontable']; \
+print(p['partitions'][$1 - 1]['start'] * p.get('sectorsize', 512))"
+}
+
+boot_fs() { echo "$W/disk.img@@$BOOT_OFFSET"; }
+root_fs() { echo "$W/disk.img?offset=$ROOT_OFFSET"; }
+root_cat() { debugfs -R "cat $1" "$(root_fs)" 2>/dev/null; }
+
+# --- the laptop: a collector on this machine --------------------------------------------------
+
+SKATTISCH=""
+start_collector() {
+    # the checkout's own program (./dev.sh sets up its venv with the laptop's packages)
+    "$SRC/dev.sh" club tables --db "$W/club.sqlite3" >/dev/null
+    SKATTISCH=$SRC/${SKATTISCH_VENV:-.venv}/bin/skattisch
+    "$SKATTISCH" club serve --db "$W/club.sqlite3" --host 127.0.0.1 --port 0 --no-mdns --name "Testlaptop" \
+        >"$W/collector.log" 2>&1 &
+    COLLECTOR_PID=$!
+    local _
+    for _ in $(seq 100); do grep -q 'listening on' "$W/collector.log" && break; sleep 0.2; done
+    COLLECTOR_URL=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$W/collector.log" | head -1)
+    [ -n "$COLLECTOR_URL" ] || { cat "$W/collector.log"; die "the collector did not start"; }
+    CODE=$("$SKATTISCH" club pair --db "$W/club.sqlite3" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["code"])')
+    note "collector at $COLLECTOR_URL (10.0.2.2:${COLLECTOR_URL##*:} from the guest), pairing code $CODE"
+}
+
+# --- what the guest is given -------------------------------------------------------------------
+
+fill_in_settings() {  # fill_in_settings KEY=VALUE...: into the copy's skattisch-settings.txt
+    mcopy -n -o -i "$(boot_fs)" ::skattisch-settings.txt "$W/settings.txt"
+    python3 - "$W/settings.txt" "$@" <<'PY'
+import re, sys
+path, pairs = sys.argv[1], sys.argv[2:]
+text = open(path, encoding="utf-8").read()
+for pair in pairs:
+    key, value = pair.split("=", 1)
+    text, n = re.subn(rf"^{key} =.*$", f"{key} = {value}", text, flags=re.M)
+    assert n == 1, key
+open(path, "w", encoding="utf-8").write(text)
+PY
+    mcopy -o -i "$(boot_fs)" "$W/settings.txt" ::skattisch-settings.txt
+}
+
+
+# A unit of the test only (in the copy): once the boot is through, say what systemd saw on the
+# serial console, then power off.
+add_test_unit() {
+    cat >"$W/$TEST_UNIT" <<'EOF'
+[Unit]
+Description=Skattisch boot test: report, then power off
+After=multi-user.target skattisch.service skattisch-first-boot.service
+
+[Service]
+Type=oneshot
+StandardOutput=tty
+StandardError=tty
+TTYPath=/dev/ttyAMA0
+ExecStart=/bin/sh -c 'for i in $(seq 120); do [ -n "$(systemctl show -p ExecMainStartTimestampMonotonic --value skattisch.service | grep -v "^0$")" ] && break; sleep 1; done; sleep 20; \
+  echo "BOOT-TEST first-boot: $(systemctl show -p Result --value skattisch-first-boot.service) $(systemctl show -p ExecMainStatus --value skattisch-first-boot.service)"; \
+  echo "BOOT-TEST skattisch started at: $(systemctl show -p ExecMainStartTimestampMonotonic --value skattisch.service) us"; \
+  echo "BOOT-TEST skattisch restarts: $(systemctl show -p NRestarts --value skattisch.service)"; \
+  echo "BOOT-TEST multi-user.target: $(systemctl is-active multi-user.target) at $(systemctl show -p ActiveEnterTimestampMonotonic --value multi-user.target) us"; \
+  systemctl --no-pager --failed | sed "s/^/BOOT-TEST failed: /"; \
+  journalctl -b --no-pager -o cat -u skattisch-first-boot -u skattisch | tail -40 | sed "s/^/BOOT-TEST journal: /"; \
+  sync; systemctl poweroff'
+EOF
+    debugfs -w -R "write $W/$TEST_UNIT /etc/systemd/system/$TEST_UNIT" "$(root_fs)" >/dev/null 2>&1
+    root_cat "/etc/systemd/system/$TEST_UNIT" | grep -q BOOT-TEST || die "could not write the test's unit into the image"
+}
+
+# --- the boot --------------------------------------------------------------------------------
+
+boot() {
+    local kernel initrd
+    kernel=$(mdir -b -i "$(boot_fs)" :: | sed -n 's#^::/##p' | grep '^vmlinuz-' | sort | tail -1)
+    initrd=$(mdir -b -i "$(boot_fs)" :: | sed -n 's#^::/##p' | grep '^initrd.img-' | sort | tail -1)
+    if [ -z "$kernel" ] || [ -z "$initrd" ]; then die "no kernel or initrd on the boot partition"; fi
+    mcopy -n -i "$(boot_fs)" "::$kernel" "$W/vmlinuz"
+    mcopy -n -i "$(boot_fs)" "::$initrd" "$W/initrd"
+    note "the image's $kernel and $initrd, $(nproc) host cores, TCG"
+    local t0
+    t0=$(now)
+    qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1536 -nographic -no-reboot \
+        -kernel "$W/vmlinuz" -initrd "$W/initrd" \
+        -append "root=PARTUUID=$DISK_ID-02 rw console=ttyAMA0 systemd.wants=$TEST_UNIT systemd.show_status=1" \
+        -drive "file=$W/disk.img,format=raw,if=none,id=disk,cache=unsafe" -device virtio-blk-pci,drive=disk \
+        -netdev user,id=net -device virtio-net-pci,netdev=net,romfile= \
+        -monitor none -serial "file:$W/console.log" </dev/null >"$W/qemu.log" 2>&1 &
+    QEMU_PID=$!
+    while kill -0 "$QEMU_PID" 2>/dev/null; do
+        if [ $(( $(now) - t0 )) -gt "$TIMEOUT" ]; then
+            fail "the boot did not end within $TIMEOUT s"
+            tail -40 "$W/console.log"
+            return 1
+        fi
+        sleep 2
+    done
+    wait "$QEMU_PID" || true
+    QEMU_PID=""
+    BOOT_S=$(( $(now) - t0 ))
+}
+
+# --- the checks -----------------------------------------------------------------------------
+
+console_has() { grep -q "$1" "$W/console.log" || { echo "not on the console: $1"; return 1; }; }
+
+check_config() {
+    root_cat /etc/skattisch/skattisch.toml >"$W/skattisch.toml"
+    PYTHONPATH=$SRC python3 - "$W/skattisch.toml" "$PIN" "$TABLE" "${COLLECTOR_URL##*:}" <<'PY'
+import sys, tomllib
+from device.pin import verify_pin
+path, pin, table, port = sys.argv[1:]
+text = open(path, encoding="utf-8").read()
+conf = tomllib.loads(text)
+assert conf["table"]["number"] == int(table), conf["table"]
+assert conf["sync"]["url"] == f"http://10.0.2.2:{port}", conf["sync"]
+assert verify_pin(pin, conf["table"]["club_pin_hash"]), "the PIN's hash does not verify"
+assert pin not in text, "the plain PIN is in the config"
+PY
+}
+
+check_paired() {
+    local state
+    state=$(root_cat /var/lib/skattisch/lists/sync.json)
+    grep -q '"secret": "[0-9a-f]\{64\}"' <<<"$state" || { echo "sync.json: $state"; return 1; }
+    "$SKATTISCH" club tables --db "$W/club.sqlite3" --json | grep -q "Tisch $TABLE" \
+        || { "$SKATTISCH" club tables --db "$W/club.sqlite3"; return 1; }
+}
+
+check_card() {
+    mcopy -n -i "$(boot_fs)" ::skattisch-settings.txt "$W/after.txt"
+    if grep -q "$PIN" "$W/after.txt" || grep -q "$CODE" "$W/after.txt"; then cat "$W/after.txt"; return 1; fi
+    grep -q "^table = $TABLE" "$W/after.txt"
+}
+
+# a fresh copy of the image, its partitions' offsets
+copy_image() {
+    cp --sparse=always "$IMAGE" "$W/disk.img"
+    BOOT_OFFSET=$(part_offset 1)
+    ROOT_OFFSET=$(part_offset 2)
+}
+
+boot_report() {
+    grep 'BOOT-TEST\|skattisch first-boot:' "$W/console.log" | grep -v 'BOOT-TEST journal' | tr -d '\r' \
+        | sed -e 's/^\[ *[0-9.]*\] //' -e 's/^/    /' || true
+}
+
+check_booted() {
+    check "the kernel found the root partition (PARTUUID=$DISK_ID-02)" console_has 'systemd\[1\]\|Welcome to'
+    check "skattisch-first-boot.service succeeded" console_has 'BOOT-TEST first-boot: success 0'
+    check "skattisch.service started (its config check passed)" console_has 'BOOT-TEST skattisch started at: [1-9]'
+    check "systemd reached its target (multi-user.target active)" console_has 'BOOT-TEST multi-user.target: active at [1-9]'
+}
+
+no_problems_file() {
+    ! debugfs -R 'stat /var/lib/skattisch/first-boot-problems.json' "$(root_fs)" 2>&1 | grep -q 'Inode:'
+}
+
+check_bad_settings() {
+    local problems
+    problems=$(root_cat /var/lib/skattisch/first-boot-problems.json)
+    local key
+    for key in table pin pairing_code; do
+        grep -q "\"key\": \"$key\"" <<<"$problems" || { echo "no problem with $key in: $problems"; return 1; }
+    done
+    grep -q 'sieben' <<<"$problems" || { echo "$problems"; return 1; }
+    root_cat /etc/skattisch/skattisch.toml >"$W/skattisch.toml"
+    if ! grep -q '^number = 1$' "$W/skattisch.toml" || ! grep -q '^club_pin_hash = ""$' "$W/skattisch.toml"; then
+        grep -E '^(number|club_pin_hash) =' "$W/skattisch.toml"
+        return 1
+    fi
+}
+
+main() {
+    local t_start started_us
+    t_start=$(now)
+    need_apt qemu-system-arm mtools e2fsprogs fdisk
+    W=$(mktemp -d /var/tmp/skattisch-boot.XXXXXX)
+    say "the image: $IMAGE ($(( $(stat -c %s "$IMAGE") / 1048576 )) MiB), a copy to boot"
+    copy_image
+    start_collector
+    fill_in_settings "table=$TABLE" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=$CODE" "pin=$PIN"
+    add_test_unit
+    say "boot 1, the settings filled in: qemu-system-aarch64 -M virt -cpu cortex-a72, the image's kernel"
+    boot || true
+    boot_report
+    started_us=$(sed -n 's/.*BOOT-TEST skattisch started at: \([0-9]*\) us.*/\1/p' "$W/console.log" | head -1)
+    local first_boot_s=$BOOT_S
+    check_booted
+    check "the first boot says what it applied" \
+        console_has 'skattisch first-boot: applied table, laptop, pin, pairing_code from /boot/firmware/skattisch-settings.txt'
+    check "the table's number, the laptop and the PIN's hash are in the config" check_config
+    check "paired with the collector on this machine (sync.json, and the laptop lists 'Tisch $TABLE')" check_paired
+    check "the plain PIN and the used pairing code are gone from the card" check_card
+    check "no first-boot problems left for the screen" no_problems_file
+
+    say "boot 2, a fresh copy with bad settings (a typo in the number, a short PIN, a wrong code)"
+    copy_image
+    fill_in_settings "table=sieben" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=000000" "pin=12"
+    add_test_unit
+    boot || true
+    boot_report
+    check_booted
+    check "the problems are left for the table's screen, the config is as it was" check_bad_settings
+
+    say "figures (emulated arm64, TCG, on $(nproc) cores of this machine)"
+    note "image: $(( $(stat -c %s "$IMAGE") / 1048576 )) MiB"
+    note "boot to skattisch.service started: $(( ${started_us:-0} / 1000000 )) s on the guest's clock (from the kernel's start)"
+    note "boot 1, to the power-off: $first_boot_s s; whole test: $(( $(now) - t_start )) s"
+    if [ "$FAILED" -gt 0 ]; then
+        note "the console: $W/console.log (SKATTISCH_PI_TEST_KEEP=1 keeps it)"
+        tail -60 "$W/console.log" | tr -d '\r' | sed 's/^/      /'
+        echo "test-image.sh: $FAILED check(s) failed" >&2
+        exit 1
+    fi
+    echo "test-image.sh: every check passed"
+}
+
+main
