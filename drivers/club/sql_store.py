@@ -90,7 +90,7 @@ class SqlCollectorStore:
             else:
                 db.execute("UPDATE pair_codes SET tries = tries + 1")
         if not taken:
-            raise SyncRefused("bad_code", "this pairing code is not valid (wrong, used or older than 10 minutes): "
+            raise SyncRefused("bad_code", "this pairing code is not valid (wrong, used or expired): "
                                           "show a new one with 'skattisch club pair'", 403)
 
     def secret(self, device: str) -> str | None:
