@@ -76,6 +76,7 @@ GERMAN: dict[str, str] = {
     "series_length": "Spiele",
     "scoring_system": "Wertung",
     "variants": "Varianten",
+    "choose_profile": "Regeln wählen",
     "stake": "Einsatz",
     "stake_cents": "{cents} ct je Punkt",
     "start_list": "Liste beginnen",
@@ -303,6 +304,7 @@ GERMAN: dict[str, str] = {
     "col_player": "Spieler",
     "col_won_lost": "gew. / verl.",
     "col_game_points": "Spielpunkte",
+    "col_scoring_danish": "Turnier",
     "choose_hand": "Hand (ohne Skat)",
     "choose_skat": "mit Skat: aufnehmen",
     "hand_or_skat": "Hand oder mit Skat?",
@@ -376,6 +378,7 @@ ENGLISH: dict[str, str] = {
     "series_length": "Games",
     "scoring_system": "Scoring",
     "variants": "Variants",
+    "choose_profile": "Choose the rules",
     "stake": "Stake",
     "stake_cents": "{cents} ct a point",
     "start_list": "Start the list",
@@ -594,6 +597,7 @@ ENGLISH: dict[str, str] = {
     "col_player": "Player",
     "col_won_lost": "won / lost",
     "col_game_points": "Game points",
+    "col_scoring_danish": "Tournament",
     "choose_hand": "Hand (no skat)",
     "choose_skat": "with the skat: take it up",
     "hand_or_skat": "Hand or with the skat?",
@@ -750,7 +754,7 @@ def option_reason(option: Any, lang: str | None = None) -> str:
     """Why a declaration option (the snapshot's ``DeclarationOption``) is greyed; "" if allowed."""
     from ui.refusal_words import refusal_words
 
-    return "" if option.refused is None else refusal_words(option.refused, {}, lang or _current)
+    return "" if option.refused is None else refusal_words(option.refused, dict(getattr(option, "refused_values", ())), lang or _current)
 
 
 def sync_text(sync: Any, lang: str | None = None) -> str:

@@ -12,6 +12,10 @@ position number as "Vorhand", …, see :data:`WAYS`).
 '23 ist im Texas-Skat kein Reizwert (18, 20, 22, 24, 27, 30, …)'
 >>> refusal_words("record_not_in_profile", {"problem_field": "bid", "shown": 23, "profile": "texas"}, "de")
 'Im Texas-Skat nicht erlaubt — Reizwert 23'
+>>> refusal_words("record_not_in_profile", {"problem_field": "hand", "shown": True, "profile": "danish", "game": "null"}, "de")
+'Im Dänischen Skat nicht erlaubt — Nul Hand'
+>>> refusal_words("declaration_not_in_profile", {"profile": "danish", "shown": "Nul Hand"}, "de")
+'Im Dänischen Skat nicht erlaubt — Nul Hand'
 >>> refusal_words("card_in_skat", {"card": "CJ"}, "de"), refusal_words("card_in_skat", {"card": "CJ"}, "en")
 ('Kreuz Bube liegt im Skat', 'CJ in the skat')
 """
@@ -24,6 +28,8 @@ from typing import Any
 
 from device.bidding import LOWEST_BID
 from device.cards import Card, Suit
+from device.declaration import Declaration
+from device.errors import SkatError
 from device.games import GameType
 from device.profile import PROFILES
 from device.table.rules import bid_ladder
@@ -45,6 +51,8 @@ REFUSALS_DE: dict[str, str] = {
     "bad_name_length": "Ein Name hat 1 bis {most} Zeichen",
     "bad_position": "Unbekannte Position: Vorhand, Mittelhand oder Hinterhand",
     "bad_profile": "Unbekanntes Regelprofil {profile!r}",
+    "profile_not_at_table": "Das Regelprofil {profile!r} wird am Tisch nicht gespielt (nur {offered})",
+    "declaration_not_in_profile": "{profile|profile_in_cap} nicht erlaubt — {shown}",
     "bad_scoring": "Unbekanntes Wertungssystem: Seeger-Fabian, klassisch oder Bierlachs",
     "bad_seat": "Diesen Platz gibt es nicht (Platz 1 bis {table_size})",
     "bad_series_length": "Spielzahl {length!r}: 1 bis {most} Spiele oder offen",
@@ -156,6 +164,8 @@ REFUSALS_EN: dict[str, str] = {
     "bad_name_length": "a player's name is 1 to {most} characters, not {name!r}",
     "bad_position": "position {position!r} is not 0 (Vorhand), 1 (Mittelhand) or 2 (Hinterhand)",
     "bad_profile": "{error}",
+    "profile_not_at_table": "the rule profile {profile!r} is not played at the table (only {offered})",
+    "declaration_not_in_profile": "not allowed {profile|profile_in}: {shown}",
     "bad_scoring": "{error}",
     "bad_seat": "seat {seat!r} is not at this table (0 to {last_seat})",
     "bad_series_length": "series length {length!r}: 1 to {most} games or open-ended",
@@ -279,9 +289,11 @@ _RECORD_PROBLEM_DE = {
 #: "nach der ISkO", "im Texas-Skat": where a refusal says what a rule profile does not allow.
 _PROFILE_IN = {
     "de": {"isko": "nach der ISkO", "pre1999": "nach der ISkO vor 1999", "kneipe": "nach den Kneipenregeln",
-           "texas": "im Texas-Skat"},
+           "texas": "im Texas-Skat", "tournee": "im Tournee-Skat", "danish": "im Dänischen Skat",
+           "danish_aarhus": "im Dänischen Skat nach Århus-Regeln"},
     "en": {"isko": "under the ISkO", "pre1999": "under the ISkO before 1999", "kneipe": "under the pub rules",
-           "texas": "in Texas Skat"},
+           "texas": "in Texas Skat", "tournee": "in Tournee Skat", "danish": "in Danish Skat",
+           "danish_aarhus": "in Danish Skat (Århus rules)"},
 }
 _PROFILE_OTHER = {"de": "nach dem Regelprofil „{name}“", "en": "under the rule profile {name!r}"}
 _FIELD_DE = {"bid": "Reizwert {shown}", "kontra": "Kontra", "re": "Re", "ouvert": "Ouvert", "hand": "Hand",
@@ -307,7 +319,18 @@ def _record_field_de(field: Any, values: Mapping[str, Any]) -> str:
         return f"{shown.capitalize()} angesagt"
     if field == "game" and isinstance(shown, str):
         return GameType.parse(shown).german
+    if field == "hand" and isinstance(values.get("game"), str):  # "Nul Hand" in Danish Skat's words
+        return _hand_game_de(values["game"], values.get("profile"))
     return _FIELD_DE.get(field, f"{field} {shown}").format(shown=shown)
+
+
+def _hand_game_de(game: str, profile: Any) -> str:
+    """A game played Hand as players of the profile say it: "Kreuz Hand", Danish "Nul Hand"."""
+    form = PROFILES.get(profile or "isko", PROFILES["isko"]).form
+    try:
+        return Declaration.make(GameType.parse(game), hand=True, form=form).describe_de()
+    except SkatError:
+        return f"{game} Hand"
 
 
 def _record_problem_de(field: Any, values: Mapping[str, Any]) -> str:

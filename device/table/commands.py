@@ -227,7 +227,7 @@ class Declare:
     @property
     def key(self) -> str:
         words = [self.game.value] + (["hand"] if self.hand else []) + (["ouvert"] if self.ouvert else [])
-        if self.announced is not Level.SIMPLE and not self.ouvert:
+        if self.announced is not Level.SIMPLE:  # an ouvert announced Schneider: Danish Skat (ouvert_any)
             words.append(self.announced.name.lower())
         return "/".join(words)
 

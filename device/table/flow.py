@@ -27,6 +27,7 @@ from device.bidding import Pass as AuctionPass
 from device.declaration import Declaration
 from device.errors import BidError, DeclarationError, RecordError
 from device.hardware import Button, ButtonPressed, CardScanned, UnknownCardScanned
+from device.profile import find_profile
 from device.ramsch import RamschError, score_ramsch
 from device.record import score_record
 from device.table.commands import (
@@ -52,14 +53,15 @@ from device.table.flow_setup import (
     unsafe_name_characters,
 )
 from device.table.outcome import entry_matador_choices, game_record, known_matadors
-from device.table.rules import LaterTrickNeeded, entered_ramsch_counts, make_declaration
+from device.table.rules import LaterTrickNeeded, entered_ramsch_counts, make_declaration, profile_refusal
 from device.table.state import Deal, Phase, TableState
 from device.tricks import follow_class
 from device.variants import VariantError, check_kontra, check_re
 
 __all__ = [
     "MAX_BIERLACHS", "MAX_NAME", "MAX_SERIES", "MAX_STAKE", "Decision", "Refusal", "cards_since_kontra", "dealer_seat",
-    "decide", "open_list", "option_refusal", "parse_stake", "unsafe_name_characters", "withdrawable_passed_in",
+    "decide", "open_list", "option_refusal", "option_refusal_values", "parse_stake", "unsafe_name_characters",
+    "withdrawable_passed_in",
 ]
 
 # --------------------------------------------------------------------------- entry points
@@ -185,6 +187,9 @@ def _declare(state: TableState, command: Declare) -> Decision:
         raise Refuse("bad_declaration", _declaration_problem(command), error=str(exc),
                       game=command.game.value, profile=state.profile.name) from None
     refused = option_refusal(deal, declaration)
+    if refused == "declaration_not_in_profile":  # a Danish Null Hand: named with the profile
+        raise Refuse("not_in_profile", "declaration_not_in_profile", profile=deal.profile,
+                     shown=declaration.describe_de())
     if refused is not None:
         raise Refuse("bad_declaration", refused)
     return Decision(events=(Declared(declaration.game.value, declaration.hand, declaration.ouvert,
@@ -199,9 +204,16 @@ def _declaration_problem(command: Declare) -> str:
     return "announced_not_hand"
 
 
+def option_refusal_values(deal: Deal, declaration: Declaration) -> dict[str, str]:
+    """What a refusal of ``declaration`` names besides its key: the profile and the game."""
+    return {"profile": deal.profile, "shown": declaration.describe_de()}
+
+
 def option_refusal(deal: Deal, declaration: Declaration) -> str | None:
     """Why ``declaration`` cannot be declared now (a refusal key), or None if it can."""
     assert deal.bid is not None
+    if profile_refusal(find_profile(deal.profile), declaration) is not None:
+        return "declaration_not_in_profile"
     if deal.skat_taken and declaration.hand:
         return "hand_after_skat"
     if not deal.skat_taken and not declaration.hand:

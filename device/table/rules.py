@@ -17,6 +17,20 @@ second trick's first card.
 ['grand', 'grand/hand', 'grand/hand/schneider', 'grand/hand/schwarz', 'grand/hand/ouvert', 'grand/schneider', 'grand/schwarz', 'grand/ouvert']
 >>> make_declaration(texas, Declare(GameType.CLUBS, announced=Level.SCHNEIDER)).describe_de()
 'Kreuz Schneider angesagt'
+
+Danish Skat (001 "Dänischer Skat"): ouvert is one more level of any game, after the skat too;
+its Null games are Nul, Nul ouvert (both with the skat) and Dækker (Null ouvert Hand); a Null
+Hand is none of them (the Århus club plays it, 46):
+
+>>> danish = find_profile("danish")
+>>> [d.key for d in declaration_variants(danish) if d.game is GameType.HEARTS]
+['hearts', 'hearts/hand', 'hearts/hand/schneider', 'hearts/hand/schwarz', 'hearts/hand/ouvert', 'hearts/ouvert', 'hearts/hand/ouvert/schneider', 'hearts/hand/ouvert/schwarz']
+>>> [make_declaration(danish, d).describe_de() for d in declaration_variants(danish) if d.game is GameType.NULL]
+['Nul', 'Nul Hand', 'Nul ouvert', 'Dækker']
+>>> profile_refusal(danish, make_declaration(danish, Declare(GameType.NULL, hand=True)))
+'Nul Hand'
+>>> profile_refusal(find_profile("danish_aarhus"), make_declaration(danish, Declare(GameType.NULL, hand=True))) is None
+True
 """
 
 from __future__ import annotations
@@ -27,16 +41,16 @@ from typing import Any
 
 from device.bidding import Auction
 from device.declaration import Declaration, Level, may_look_at_discards
-from device.errors import SkatError
+from device.errors import DeclarationError, SkatError
 from device.games import GameType
 from device.profile import PROFILES, RamschValue, RuleProfile, SkatTo
 from device.ramsch import RamschCounts, RamschError
 from device.record import score_record
 from device.table.commands import Declare
-from device.value import bid_values
+from device.value import bid_values, check_declaration
 
 __all__ = ["LaterTrickNeeded", "allowed_elsewhere", "bid_ladder", "declaration_variants", "entered_ramsch_counts",
-           "make_declaration", "may_look_now", "start_auction"]
+           "make_declaration", "may_look_now", "profile_refusal", "start_auction"]
 
 
 @functools.cache
@@ -67,13 +81,28 @@ def declaration_variants(profile: RuleProfile) -> tuple[Declare, ...]:
             if profile.announce_after_skat:
                 variants += [Declare(game, announced=Level.SCHNEIDER), Declare(game, announced=Level.SCHWARZ),
                              Declare(game, ouvert=True)]
+            elif profile.ouvert_any:  # 001 "Dänischer Skat" 4: ouvert after the skat, and with an announcement
+                variants += [Declare(game, ouvert=True),
+                             Declare(game, hand=True, ouvert=True, announced=Level.SCHNEIDER),
+                             Declare(game, hand=True, ouvert=True, announced=Level.SCHWARZ)]
     return tuple(variants)
 
 
 def make_declaration(profile: RuleProfile, declare: Declare) -> Declaration:
     """The declaration ``declare`` makes under the profile (DeclarationError if it cannot be)."""
     return Declaration.make(declare.game, hand=declare.hand, ouvert=declare.ouvert, announced=declare.announced,
-                            late_announcements=profile.announce_after_skat)
+                            late_announcements=profile.announce_after_skat, ouvert_any=profile.ouvert_any,
+                            form=profile.form)
+
+
+def profile_refusal(profile: RuleProfile, declaration: Declaration) -> str | None:
+    """The declaration as the table names it when the rule profile does not play it (a Danish
+    Null Hand), else None: the refusal names it and the profile."""
+    try:
+        check_declaration(declaration, profile)
+    except DeclarationError:
+        return declaration.describe_de()
+    return None
 
 
 def may_look_now(profile: RuleProfile, *, skat_taken: bool, cards_played: int, hand: bool) -> bool:

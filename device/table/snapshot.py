@@ -24,7 +24,7 @@ from device.ramsch import MAX_PUSHES
 from device.scoring import ScoringSystem
 from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
-    Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
+    Refusal, cards_since_kontra, dealer_seat, option_refusal, option_refusal_values, parse_stake, withdrawable_passed_in,
 )
 from device.table.listing import ListFigures, figures, paper_rows
 from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
@@ -47,8 +47,9 @@ __all__ = [
     "build_snapshot", "declaration_options",
 ]
 
-#: The scoring systems the setup offers, the default first.
-SCORING_SYSTEMS = tuple(s.value for s in (ScoringSystem.SEEGER_FABIAN, ScoringSystem.CLASSIC, ScoringSystem.BIERLACHS))
+#: The scoring systems the setup offers, the default first (the Danish one with a Danish profile).
+SCORING_SYSTEMS = tuple(s.value for s in (ScoringSystem.SEEGER_FABIAN, ScoringSystem.CLASSIC, ScoringSystem.BIERLACHS,
+                                          ScoringSystem.DANISH))
 
 
 # --------------------------------------------------------------------------- building
@@ -80,7 +81,8 @@ def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
             key=variant.key, label=declaration.describe_de(), game=variant.game.value, hand=declaration.hand,
             ouvert=declaration.ouvert, announced=declaration.announced.record_name,
             allowed=refused is None, refused=refused, label_en=describe_declaration_en(declaration),
-            lost_at_once=(null_value(declaration, profile), bid) if is_overbid_null(declaration, bid, profile) else None))
+            lost_at_once=(null_value(declaration, profile), bid) if is_overbid_null(declaration, bid, profile) else None,
+            refused_values=tuple(option_refusal_values(deal, declaration).items()) if refused else ()))
     return tuple(options)
 
 

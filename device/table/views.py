@@ -93,6 +93,9 @@ class DeclarationOption:
     #: Allowed, but lost at once: a Null after a bid above its value (ISkO 3.4.4), as
     #: (the Null's value, the bid).
     lost_at_once: tuple[int, int] | None = None
+    #: What the refusal names besides its key (``refused`` "declaration_not_in_profile": the
+    #: profile and the game, e.g. a Danish Null Hand), as (name, value) pairs.
+    refused_values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

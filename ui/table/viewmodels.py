@@ -225,8 +225,10 @@ def game_choices(options: Sequence[Any], selected: str | None) -> list[Choice]:
         best = _best(options, game, sel_words)
         listed = [o for o in options if key_words(o.key)[0] == game]
         reason = next((option_reason(o) for o in listed if o.refused), tr("not_possible_now"))
+        plain = _find(options, game) if game == "null" else None  # the profile's word: Danish "Nul"
+        label = pick(plain.label, plain.label_en) if plain is not None and plain.label_en else tr(f"game_{game}")
         choices.append(Choice(
-            name=f"game_{game}", label=tr(f"game_{game}"), key=None if best is None else best.key,
+            name=f"game_{game}", label=label, key=None if best is None else best.key,
             on=game == sel_game, greyed=best is None or not best.allowed,
             reason="" if best is not None and best.allowed else reason, suit=GAME_SUITS.get(game, "")))
     return choices
