@@ -596,8 +596,8 @@ TEXAS = RuleProfile(
 TOURNEE, DANISH, DANISH_AARHUS = (RuleProfile.from_json(data) for data in FORM_PROFILES_JSON)  # device.skatform
 PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS, TOURNEE, DANISH, DANISH_AARHUS)}
 #: The profiles the table's setup offers (played end to end; what the flow reads from a profile:
-#: device/table/rules.py). Tournee-Skat is only scored so far (``skattisch score``, list documents).
-TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999", "texas", "danish", "danish_aarhus")
+#: device/table/rules.py).
+TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999", "texas", "tournee", "danish", "danish_aarhus")
 
 
 def find_profile(name: str) -> RuleProfile:

@@ -28,19 +28,20 @@ from device.declaration import Declaration
 from device.errors import BidError, DeclarationError, RecordError
 from device.hardware import Button, ButtonPressed, CardScanned, UnknownCardScanned
 from device.profile import find_profile
+from device.skatform import SkatForm
 from device.ramsch import RamschError, score_ramsch
 from device.record import score_record
 from device.table.commands import (
     AcceptFalseFollowing, AddBock, Bid, Confirm, ConfirmList, ConsentCorrection, Declare, EndGame, EndHow,
     EndSeries, EnterBidding, EnterMatadors, EnterRamsch, EnterResult, Hold, JoinPlayer, Kontra,
-    LeavePlayer, OpenList, Pass, PlayCard, ProposeCorrection, PushSkat, Re, RejectCard, TakeSkat, Undo,
+    LeavePlayer, OpenList, Pass, PlayCard, ProposeCorrection, PushSkat, Re, RejectCard, TakeSkat, TurnCard, Undo,
     WithdrawCorrection,
 )
 from device.table.decision import (
     Decision, Refuse, Refusal, _after_entry, _card, _deal, _open, _player, _position, _refuse_seen,
 )
 from device.table.events import (
-    BidMade, BiddingEntered, CardPlayed, CardWithdrawn, Declared, EventBody, FalseFollowingAccepted,
+    BidMade, BiddingEntered, CardPlayed, CardTurned, CardWithdrawn, Declared, EventBody, FalseFollowingAccepted,
     FalseFollowingQueried, GameEnded, KontraSaid, MatadorsEntered, PassedIn, RamschEntered, ReSaid,
     ResultEntered, SkatCardAdded, SkatTaken,
 )
@@ -53,7 +54,9 @@ from device.table.flow_setup import (
     unsafe_name_characters,
 )
 from device.table.outcome import entry_matador_choices, game_record, known_matadors
-from device.table.rules import LaterTrickNeeded, entered_ramsch_counts, make_declaration, profile_refusal
+from device.table.rules import (
+    LaterTrickNeeded, entered_ramsch_counts, make_declaration, profile_refusal, tournee_refusal,
+)
 from device.table.state import Deal, Phase, TableState
 from device.tricks import follow_class
 from device.variants import VariantError, check_kontra, check_re
@@ -191,9 +194,27 @@ def _declare(state: TableState, command: Declare) -> Decision:
         raise Refuse("not_in_profile", "declaration_not_in_profile", profile=deal.profile,
                      shown=declaration.describe_de())
     if refused is not None:
-        raise Refuse("bad_declaration", refused)
+        raise Refuse("bad_declaration", refused, **option_refusal_values(deal, declaration))
     return Decision(events=(Declared(declaration.game.value, declaration.hand, declaration.ouvert,
-                                     declaration.announced.record_name),))
+                                     declaration.announced.record_name,
+                                     declaration.tournee.value if declaration.tournee is not None else None),))
+
+
+def _turn_card(state: TableState, command: TurnCard) -> Decision:
+    """Tournée-Skat: the first skat card turned up, or the second after the first was taken
+    up unseen (001 "Tournee-Skat"); before the skat is taken up, once each."""
+    deal = _deal(state, Phase.DECLARING)
+    card = _card(command.card)
+    if state.profile.form is not SkatForm.TOURNEE:
+        raise Refuse("not_in_profile", "turn_not_in_profile", profile=state.profile.name)
+    if deal.skat_taken:
+        raise Refuse("not_now", "turn_after_skat")
+    if deal.turned_second:
+        raise Refuse("not_now", "turned_twice")
+    _refuse_seen(deal, card)
+    if deal.turned == card:
+        raise Refuse("card_seen", "card_turned", card=card.code)
+    return Decision(events=(CardTurned(card, deal.turned is not None, command.source),))
 
 
 def _declaration_problem(command: Declare) -> str:
@@ -206,7 +227,10 @@ def _declaration_problem(command: Declare) -> str:
 
 def option_refusal_values(deal: Deal, declaration: Declaration) -> dict[str, str]:
     """What a refusal of ``declaration`` names besides its key: the profile and the game."""
-    return {"profile": deal.profile, "shown": declaration.describe_de()}
+    values = {"profile": deal.profile, "shown": declaration.describe_de()}
+    if deal.turned is not None:  # Tournée-Skat: the card that decides the trump
+        values["card"] = deal.turned.code
+    return values
 
 
 def option_refusal(deal: Deal, declaration: Declaration) -> str | None:
@@ -214,6 +238,10 @@ def option_refusal(deal: Deal, declaration: Declaration) -> str | None:
     assert deal.bid is not None
     if profile_refusal(find_profile(deal.profile), declaration) is not None:
         return "declaration_not_in_profile"
+    if declaration.form is SkatForm.TOURNEE:
+        refused = tournee_refusal(declaration, turned=deal.turned, second=deal.turned_second, skat_taken=deal.skat_taken)
+        if refused is not None:
+            return refused
     if deal.skat_taken and declaration.hand:
         return "hand_after_skat"
     if not deal.skat_taken and not declaration.hand:
@@ -431,6 +459,8 @@ def _scanned(state: TableState, command: CardScanned) -> Decision:
     phase = state.phase
     if deal is not None and phase == Phase.DECLARING and deal.skat_taken and len(deal.skat) < 2:
         return _push_skat(state, PushSkat(command.card, command.source))
+    if deal is not None and phase == Phase.DECLARING and state.profile.form is SkatForm.TOURNEE:
+        return _turn_card(state, TurnCard(command.card, command.source))  # the card turned up
     if deal is not None and phase == Phase.PLAYING:
         return _play_card(state, PlayCard(command.card, command.source))
     if deal is not None and phase == Phase.RESULT and deal.early is not None and len(deal.skat) < 2:
@@ -451,7 +481,7 @@ _HANDLERS: dict[type, Callable[[TableState, Any], Decision]] = {
     OpenList: _open_list_without_rng,
     JoinPlayer: _join, LeavePlayer: _leave,
     Bid: _bidding, Hold: _bidding, Pass: _bidding, EnterBidding: _enter_bidding,
-    TakeSkat: _take_skat, PushSkat: _push_skat, Declare: _declare, Kontra: _kontra, Re: _re,
+    TakeSkat: _take_skat, PushSkat: _push_skat, TurnCard: _turn_card, Declare: _declare, Kontra: _kontra, Re: _re,
     PlayCard: _play_card, AcceptFalseFollowing: _accept_false_following, RejectCard: _reject_card,
     EndGame: _end_game, EnterResult: _enter_result, EnterMatadors: _enter_matadors,
     EnterRamsch: _enter_ramsch, Confirm: _confirm, Undo: _undo, AddBock: _add_bock,

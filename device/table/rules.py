@@ -40,17 +40,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from device.bidding import Auction
+from device.cards import Card, Suit
 from device.declaration import Declaration, Level, may_look_at_discards
 from device.errors import DeclarationError, SkatError
 from device.games import GameType
 from device.profile import PROFILES, RamschValue, RuleProfile, SkatTo
+from device.skatform import SkatForm, TourneeGame
 from device.ramsch import RamschCounts, RamschError
 from device.record import score_record
 from device.table.commands import Declare
 from device.value import bid_values, check_declaration
 
 __all__ = ["LaterTrickNeeded", "allowed_elsewhere", "bid_ladder", "declaration_variants", "entered_ramsch_counts",
-           "make_declaration", "may_look_now", "profile_refusal", "start_auction"]
+           "make_declaration", "may_look_now", "profile_refusal", "start_auction", "tournee_refusal",
+           "turned_trumps"]
+
+_SUIT_NAMES = {Suit.CLUBS: "clubs", Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds"}
 
 
 @functools.cache
@@ -68,6 +73,8 @@ def declaration_variants(profile: RuleProfile) -> tuple[Declare, ...]:
     """Every declaration the screen lists: the ISkO's (3.4.4, 5.2.5, 5.2.6) and, where the
     profile lets them follow the skat (001 "Texas-Skat"), Schneider, Schwarz and ouvert
     announced after taking it up."""
+    if profile.form is SkatForm.TOURNEE:
+        return _tournee_variants()
     variants: list[Declare] = []
     for game in GameType:
         if game.is_null:
@@ -88,11 +95,60 @@ def declaration_variants(profile: RuleProfile) -> tuple[Declare, ...]:
     return tuple(variants)
 
 
+def _tournee_variants() -> tuple[Declare, ...]:
+    """001 "Tournee-Skat": "Es gibt keine Skatspiele im üblichen Sinn": a Tournee with the first
+    or the second skat card and a Guckser take up the skat; a Solo (announced Schneider or
+    Schwarz too), Null, Null ouvert and Grand ouvert are played without it."""
+    variants: list[Declare] = []
+    for game in GameType:
+        if game.is_null:
+            variants += [Declare(game, hand=True), Declare(game, hand=True, ouvert=True)]
+            continue
+        variants += [Declare(game, tournee=TourneeGame.FIRST), Declare(game, tournee=TourneeGame.SECOND),
+                     Declare(game, hand=True, tournee=TourneeGame.SOLO),
+                     Declare(game, hand=True, announced=Level.SCHNEIDER, tournee=TourneeGame.SOLO),
+                     Declare(game, hand=True, announced=Level.SCHWARZ, tournee=TourneeGame.SOLO)]
+        if game is GameType.GRAND:
+            variants += [Declare(game, tournee=TourneeGame.GUCKSER), Declare(game, hand=True, ouvert=True)]
+    return tuple(variants)
+
+
+def turned_trumps(card: Card) -> tuple[GameType, ...]:
+    """The games a turned skat card allows (001 "Tournee-Skat"): its suit; a jack: its suit or
+    Grand ("Wenn eine der beiden Karten ein Bube ist, kann der Alleinspieler Grand oder die
+    Farbe des Buben wählen").
+
+    >>> turned_trumps(Card.parse("H7")), turned_trumps(Card.parse("SJ"))
+    ((<GameType.HEARTS: 'hearts'>,), (<GameType.SPADES: 'spades'>, <GameType.GRAND: 'grand'>))
+    """
+    suit = next(game for game in GameType if not game.is_null and game is not GameType.GRAND
+                and game.value == _SUIT_NAMES[card.suit])
+    return (suit, GameType.GRAND) if card.is_jack else (suit,)
+
+
+def tournee_refusal(declaration: Declaration, *, turned: Card | None, second: bool, skat_taken: bool) -> str | None:
+    """Why a Tournée game cannot be declared now (a refusal key), or None: a Tournee needs its
+    card turned (the first or the second, as declared) and its trump; a Guckser takes the skat
+    without turning a card; a game without the skat cannot follow a turned card."""
+    kind = declaration.tournee
+    if kind in (TourneeGame.FIRST, TourneeGame.SECOND):
+        if turned is None:
+            return "turn_card_first"
+        if second != (kind is TourneeGame.SECOND):
+            return "turned_second" if second else "turned_first"
+        if declaration.game not in turned_trumps(turned):
+            return "turned_card_decides"
+        return None
+    if turned is not None:
+        return "turned_card_decides" if kind is TourneeGame.GUCKSER else "hand_after_turn"
+    return None
+
+
 def make_declaration(profile: RuleProfile, declare: Declare) -> Declaration:
     """The declaration ``declare`` makes under the profile (DeclarationError if it cannot be)."""
     return Declaration.make(declare.game, hand=declare.hand, ouvert=declare.ouvert, announced=declare.announced,
                             late_announcements=profile.announce_after_skat, ouvert_any=profile.ouvert_any,
-                            form=profile.form)
+                            form=profile.form, tournee=declare.tournee)
 
 
 def profile_refusal(profile: RuleProfile, declaration: Declaration) -> str | None:

@@ -22,6 +22,7 @@ from device.cards import Card
 from device.profile import find_profile
 from device.ramsch import MAX_PUSHES
 from device.scoring import ScoringSystem
+from device.skatform import SkatForm
 from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
     Refusal, cards_since_kontra, dealer_seat, option_refusal, option_refusal_values, parse_stake, withdrawable_passed_in,
@@ -92,7 +93,9 @@ def _declaration(state: TableState, deal: Deal) -> DeclarationView:
     return DeclarationView(
         declarer=deal.declarer, declarer_name=name, bid=deal.bid, skat_taken=deal.skat_taken,
         may_take_skat=not deal.skat_taken, options=declaration_options(deal),
-        skat=tuple(c.code for c in deal.skat))
+        skat=tuple(c.code for c in deal.skat), form=state.profile.form.value,
+        turned=deal.turned.code if deal.turned is not None else None, turned_second=deal.turned_second,
+        may_turn=state.profile.form is SkatForm.TOURNEE and not deal.skat_taken and not deal.turned_second)
 
 
 def _trick_view(state: TableState, deal: Deal, number: int, cards: tuple[Card, ...], leader: int) -> TrickView:

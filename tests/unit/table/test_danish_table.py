@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from device.table.commands import Declare, EnterResult, OpenList, ProposeCorrection
 from device.value import bid_values
-from device.profile import DANISH
+import pytest
+
+from device.profile import DANISH, ISKO, PROFILES, TABLE_PROFILES
 from tests.table_helpers import Table, english, german
 
 
@@ -82,7 +84,9 @@ def test_the_list_gives_each_defender_the_value_of_a_lost_game_and_a_correction_
     assert t.snap.correction is not None
 
 
-def test_the_setup_opens_only_the_profiles_the_table_plays() -> None:
+def test_the_setup_opens_only_the_profiles_the_table_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PROFILES, "club", ISKO.with_(name="club", kontra=True))  # registered, not offered
     t = Table("Anna", "Bernd", "Carla", open=False)
-    refusal = t.refused(OpenList(("Anna", "Bernd", "Carla"), profile="tournee"), "bad_setup")
-    assert german(refusal).startswith("Das Regelprofil 'tournee' wird am Tisch nicht gespielt")
+    refusal = t.refused(OpenList(("Anna", "Bernd", "Carla"), profile="club"), "bad_setup")
+    assert german(refusal).startswith("Das Regelprofil 'club' wird am Tisch nicht gespielt (nur isko, kneipe")
+    assert set(TABLE_PROFILES) == set(PROFILES) - {"club"}  # every profile of the core is played at the table
