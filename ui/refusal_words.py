@@ -315,7 +315,8 @@ _PROFILE_IN = {
 }
 _PROFILE_OTHER = {"de": "nach dem Regelprofil „{name}“", "en": "under the rule profile {name!r}"}
 _FIELD_DE = {"bid": "Reizwert {shown}", "kontra": "Kontra", "re": "Re", "ouvert": "Ouvert", "hand": "Hand",
-             "bock": "Bock {shown}"}
+             "bock": "Bock {shown}", "tournee": "ein Spiel ohne Tournee, Solo oder Guckser", "solo": "Solo",
+             "guckser": "Guckser", "turned_card": "aufgedeckte Karte {shown}"}
 
 
 def _profile_in(name: Any, language: str) -> str:

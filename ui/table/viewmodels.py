@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from device.tournee import RECORD_FIELDS as TOURNEE_FIELDS
 from ui.i18n import option_reason, pick, tr, transfer_text
 from ui import table_words
 from ui.table_words import scoring_label
@@ -452,7 +453,8 @@ def money_lines(end: Any) -> list[str]:
 
 #: What a corrected entry keeps of the old record: the declaration, Kontra/Re/Bock, and how
 #: the game ended (the table re-enters the counts only). Cards and counts are replaced.
-_KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending", "note")
+_KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending", "note",
+                *TOURNEE_FIELDS)  # Tournée-Skat: which game (device.tournee), the card turned up
 
 
 def corrected_record(record: dict[str, Any], *, declarer_tricks: int | None, declarer_points: int | None,
