@@ -78,7 +78,9 @@ def tournee_steps(size: str) -> list[str]:
         # 3. Bernd plays Herz Solo without the skat
         "tap bid_18", "tap pass", "tap pass",
         "wait_screen declare",
-        "tap choose_hand", "tap game_hearts",
+        "tap choose_hand",
+        "expect_text \"Bernd spielt ohne Skat: ein Solo, Null, Null ouvert oder Grand ouvert ansagen\"",
+        "tap game_hearts",
         "expect_text \"Herz Solo\"",
         f"screenshot tournee-09-declare-solo-{size}",
         "tap declare",
@@ -130,6 +132,8 @@ def tournee_steps(size: str) -> list[str]:
         "tap end_series",
         "tap end_series_yes",
         "wait_screen end",
+        # game points 112 / 20 / −20 settled at 1 ct
+        "expect_text \"Bernd zahlt Carla 1,72 €\"", "expect_text \"Anna zahlt Carla 0,52 €\"",
         f"screenshot tournee-13-end-of-series-{size}",
         "tap confirm_list_0", "tap confirm_list_1", "tap confirm_list_2",
         "expect_text \"Die Liste ist abgeschlossen\"",

@@ -116,3 +116,15 @@ def test_a_kreuz_hand_is_refused_in_a_correction_naming_the_profile() -> None:
                   "declarer_points": 70, "declarer_tricks": 6}
     refusal = t.refused(ProposeCorrection(1, kreuz_hand, 2, 0), "not_in_profile")
     assert german(refusal) == "Im Tournee-Skat nicht erlaubt — Kreuz Hand"
+
+
+def test_a_turned_card_scanned_sounds_accepted_and_a_third_refused() -> None:
+    from device.hardware import Tone
+    from device.table.feedback import tones_for
+
+    t = tournee()
+    t.say("M 18", "V passe", "H passe")
+    assert tones_for(t.do(CardScanned(Card.parse("D7"), raw="D7", source="reader"))) == (Tone.ACCEPTED,)
+    assert tones_for(t.do(CardScanned(Card.parse("SJ"), raw="SJ", source="reader"))) == (Tone.ACCEPTED,)
+    assert tones_for(t.do(CardScanned(Card.parse("C7"), raw="C7", source="reader"))) == (Tone.REFUSED,)
+    assert t.snap.declaration is not None and t.snap.declaration.turned == "SJ"

@@ -61,7 +61,9 @@ class DeclareScreen(TableScreen):
             self.hand_chosen = False
             self.turning = False
         self.title_text = tr("declare_title", name=view.declarer_name, bid=view.bid)
-        self.prompt_text = declaration_prompt(view)
+        self.prompt_text = (tr("declare_tournee_hand", name=view.declarer_name)
+                            if view.form == "tournee" and self.hand_chosen and not view.skat_taken
+                            else declaration_prompt(view))
         self.may_take_skat = view.may_take_skat
         self._build(view)
 
@@ -94,6 +96,8 @@ class DeclareScreen(TableScreen):
 
     def choose_hand(self) -> None:
         self.hand_chosen = True
+        if self._snap.declaration.form == "tournee":  # without the skat: Solo, Null, Grand ouvert
+            self.prompt_text = tr("declare_tournee_hand", name=self._snap.declaration.declarer_name)
         self._build(self._snap.declaration)
 
     def _build(self, view: Any) -> None:
