@@ -59,6 +59,7 @@ from device.table.rules import (
 )
 from device.table.state import Deal, Phase, TableState
 from device.tricks import follow_class
+from device.value import is_overbid_null
 from device.variants import VariantError, check_kontra, check_re
 
 __all__ = [
@@ -239,6 +240,8 @@ def option_refusal(deal: Deal, declaration: Declaration) -> str | None:
     if profile_refusal(find_profile(deal.profile), declaration) is not None:
         return "declaration_not_in_profile"
     if declaration.form is SkatForm.TOURNEE:
+        if is_overbid_null(declaration, deal.bid, find_profile(deal.profile)):  # the text has no rule for it
+            return "null_overbid_not_in_profile"
         refused = tournee_refusal(declaration, turned=deal.turned, second=deal.turned_second, skat_taken=deal.skat_taken)
         if refused is not None:
             return refused

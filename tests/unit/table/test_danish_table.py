@@ -5,11 +5,11 @@ plays it), the Danish tournament scoring of the list, and which profiles the set
 
 from __future__ import annotations
 
-from device.table.commands import Declare, EnterResult, OpenList, ProposeCorrection
-from device.value import bid_values
 import pytest
 
 from device.profile import DANISH, ISKO, PROFILES, TABLE_PROFILES
+from device.table.commands import Declare, EnterResult, OpenList, ProposeCorrection
+from device.value import bid_values
 from tests.table_helpers import Table, english, german
 
 

@@ -6,8 +6,8 @@ card turned up (the first, or the second after taking the first up unseen) decid
 from __future__ import annotations
 
 from device.cards import Card
-from device.table.commands import Declare, EnterResult, ProposeCorrection, TurnCard
 from device.hardware import CardScanned
+from device.table.commands import Declare, EnterResult, ProposeCorrection, TurnCard
 from tests.table_helpers import Table, english, german
 
 
@@ -128,3 +128,13 @@ def test_a_turned_card_scanned_sounds_accepted_and_a_third_refused() -> None:
     assert tones_for(t.do(CardScanned(Card.parse("SJ"), raw="SJ", source="reader"))) == (Tone.ACCEPTED,)
     assert tones_for(t.do(CardScanned(Card.parse("C7"), raw="C7", source="reader"))) == (Tone.REFUSED,)
     assert t.snap.declaration is not None and t.snap.declaration.turned == "SJ"
+
+
+def test_a_null_after_a_bid_above_its_value_is_refused() -> None:
+    t = tournee()
+    t.say("M 24", "V passe", "H passe")
+    now = options(t)
+    assert now["null/hand"].refused == "null_overbid_not_in_profile"  # type: ignore[attr-defined]
+    assert now["null/hand/ouvert"].allowed  # 40
+    refusal = t.refused(Declare.parse("null/hand"), "bad_declaration")
+    assert german(refusal) == "Null ist im Tournee-Skat nach diesem Reizwert nicht spielbar: überreizt"
