@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
@@ -325,6 +326,28 @@ class SpitzeRules:
         _check_int("levels_per_card", self.levels_per_card, 1, 4)
 
 
+@dataclass(frozen=True, slots=True)
+class PotRules:
+    """The pot (001 "Spiel um einen Pot (Skat mit Pinke)"), used when :attr:`RuleProfile.pot` is on.
+
+    "Häufig trägt jeder Spieler zu Beginn des Spiels, oder wenn dieser leer ist, einen kleinen
+    Betrag zum Pot bei. Ein Alleinspieler, der ein Spiel (oder Ramsch) verliert, zahlt in den
+    Pot ein sowie an die anderen Spieler. Der Inhalt des Pots wird von dem Spieler gewonnen, der
+    ein Grand-Handspiel gewinnt. Wenn Sie ein Grand-Hand spielen und verlieren, müssen Sie den
+    Pot verdoppeln." The amounts are points of the list, settled at the list's stake like its
+    game points (the text names no sums: "einen kleinen Betrag").
+    """
+
+    #: What each player puts in at the start and whenever the pot is empty.
+    ante: int = 10
+    #: What the loser of a game (the declarer) or of a Ramsch pays in.
+    lost_game: int = 10
+
+    def __post_init__(self) -> None:
+        _check_int("ante", self.ante, 1, 1000)
+        _check_int("lost_game", self.lost_game, 0, 1000)
+
+
 # --------------------------------------------------------------------------- the profile
 
 
@@ -381,6 +404,9 @@ class RuleProfile:
     #: The declarer may announce Spitze (001, "Spitze"); see ``spitze_rules``.
     spitze: bool = False
     spitze_rules: SpitzeRules = SpitzeRules()
+    #: Played for a pot (001, "Spiel um einen Pot (Skat mit Pinke)"); amounts in ``pot_rules``.
+    pot: bool = False
+    pot_rules: PotRules = PotRules()
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -435,6 +461,8 @@ class RuleProfile:
             out.append("Schenken")
         if self.spitze:
             out.append("Spitze")
+        if self.pot:
+            out.append("Pot")
         return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
@@ -457,7 +485,7 @@ class RuleProfile:
         >>> RuleProfile.from_json({"v": 1, "kontra": True, "contra": True})
         Traceback (most recent call last):
         ...
-        device.profile.InvalidProfileError: contra: unknown field of a rule profile (known: announce_after_skat, bock, bock_rules, form, grand_base, grand_ouvert_base, grand_ouvert_counts_ouvert, kontra, kontra_rules, look_at_discards, lost_hand_doubled, name, null_values, ouvert_any, ouvert_doubles, ramsch, ramsch_rules, schenken, schenken_rules, schneider_at, spitze, spitze_rules, v)
+        device.profile.InvalidProfileError: contra: unknown field of a rule profile (known: announce_after_skat, bock, bock_rules, form, grand_base, grand_ouvert_base, grand_ouvert_counts_ouvert, kontra, kontra_rules, look_at_discards, lost_hand_doubled, name, null_values, ouvert_any, ouvert_doubles, pot, pot_rules, ramsch, ramsch_rules, schenken, schenken_rules, schneider_at, spitze, spitze_rules, v)
         """
         if not isinstance(data, Mapping):
             raise InvalidProfileError("profile", "a rule profile is a JSON object")
@@ -472,7 +500,7 @@ class RuleProfile:
 
 _GROUPS: dict[str, type] = {
     "kontra_rules": KontraRules, "bock_rules": BockRules, "ramsch_rules": RamschRules,
-    "schenken_rules": SchenkenRules, "spitze_rules": SpitzeRules,
+    "schenken_rules": SchenkenRules, "spitze_rules": SpitzeRules, "pot_rules": PotRules,
 }
 
 
@@ -600,9 +628,77 @@ PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, 
 TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999", "texas", "tournee", "danish", "danish_aarhus")
 
 
+#: The choices the rule text offers the club profile, as options of the table's setup: the
+#: automatic gift (001 "Schenken": Karo at 18, Karo or Herz at 20), Spitze (001 "Spitze": one
+#: or more lowest trumps), any game ouvert for one level more or ouvert
+#: doubling the value (001 "Ouvert-Spiele"), and the pot (001 "Spiel um einen Pot").
+CLUB_OPTIONS: dict[str, dict[str, object]] = {
+    "auto_gift": {"schenken_rules": SchenkenRules(automatic=True)},
+    "spitze": {"spitze": True, "spitze_rules": SpitzeRules(max_cards=11)},
+    "ouvert_any": {"ouvert_any": True},
+    "ouvert_doubles": {"ouvert_doubles": True},
+    "pot": {"pot": True},
+}
+#: The profile the options belong to (the club's: Kontra, Bock, Ramsch, Schenken).
+CLUB_PROFILE = "kneipe"
+
+
 def find_profile(name: str) -> RuleProfile:
-    """The registered profile of that name (like python-chess's ``find_variant``)."""
-    try:
-        return PROFILES[name]
-    except KeyError:
-        raise ProfileError(f"unknown rule profile {name!r}: one of {', '.join(sorted(PROFILES))}") from None
+    """The registered profile of that name (like python-chess's ``find_variant``); the club
+    profile with options is named with them: "kneipe+spitze+pot" (:data:`CLUB_OPTIONS`, in that
+    order).
+
+    >>> p = find_profile("kneipe+spitze+pot")
+    >>> p.name, p.spitze, p.pot, p.kontra, p.variants_de()[-2:]
+    ('kneipe+spitze+pot', True, True, True, ('Spitze', 'Pot'))
+    >>> find_profile("isko+pot")
+    Traceback (most recent call last):
+    ...
+    device.profile.ProfileError: 'isko+pot': options (auto_gift, spitze, ouvert_any, ouvert_doubles, pot) belong to the club profile 'kneipe'
+    """
+    found = PROFILES.get(name)
+    if found is not None:
+        return found
+    return _with_options(name)
+
+
+@functools.cache
+def _with_options(name: str) -> RuleProfile:
+    """The club profile with the options its name lists (checked; built once per name)."""
+    base, _, rest = name.partition("+") if isinstance(name, str) else (name, "", "")
+    if base not in PROFILES:
+        raise ProfileError(f"unknown rule profile {name!r}: one of {', '.join(sorted(PROFILES))}")
+    chosen = rest.split("+")
+    if base != CLUB_PROFILE or not rest:
+        raise ProfileError(f"{name!r}: options ({', '.join(CLUB_OPTIONS)}) belong to the club profile {CLUB_PROFILE!r}")
+    unknown = [option for option in chosen if option not in CLUB_OPTIONS]
+    if unknown:
+        raise ProfileError(f"{name!r}: unknown option {unknown[0]!r}: one of {', '.join(CLUB_OPTIONS)}")
+    if club_profile_name(chosen) != name:
+        raise ProfileError(f"{name!r}: each option once, in the order {', '.join(CLUB_OPTIONS)}: "
+                           f"{club_profile_name(chosen)!r}")
+    if "ouvert_any" in chosen and "ouvert_doubles" in chosen:
+        raise ProfileError(f"{name!r}: ouvert is one level more (ouvert_any) or doubles (ouvert_doubles), not both")
+    changes: dict[str, object] = {"name": name}
+    for option in chosen:
+        changes.update(CLUB_OPTIONS[option])
+    return PROFILES[CLUB_PROFILE].with_(**changes)
+
+
+def base_name(name: str) -> str:
+    """The registered profile a name stands for: "kneipe" for "kneipe+spitze+pot" (for a check
+    such as "does the table offer it": the options are the club profile's own).
+
+    >>> base_name("kneipe+pot"), base_name("texas")
+    ('kneipe', 'texas')
+    """
+    return name.partition("+")[0]
+
+
+def club_profile_name(options: list[str] | tuple[str, ...] | frozenset[str]) -> str:
+    """The club profile's name with ``options`` ("kneipe", "kneipe+spitze+pot").
+
+    >>> club_profile_name({"pot", "spitze"})
+    'kneipe+spitze+pot'
+    """
+    return "+".join([CLUB_PROFILE, *(option for option in CLUB_OPTIONS if option in options)])

@@ -46,7 +46,7 @@ from device.games import GameType
 from device.profile import ISKO, RuleProfile
 from device.skatform import SkatForm
 from device.tricks import PlayedGame, play_game
-from device.variants import VariantError, kontra_multiplier, score_spitze, spitze_made
+from device.variants import Schenken, VariantError, kontra_multiplier, score_schenken, score_spitze, spitze_made
 from device.value import (
     Ending, EndedBy, GameResult, InvalidResultError, Play, is_overbid_null, reachable_level, score_game,
     null_value, score_overbid_null, uncounted_tricks,
@@ -60,8 +60,12 @@ _COUNTED_FIELDS = {"matadors", "declarer_points", "declarer_tricks"}
 #: A Spitze announced (001 "Spitze"; the Århus "Musik"): how many cards, and in the counted form
 #: whether it was made (the cards form shows it).
 _SPITZE_FIELDS = {"spitze", "spitze_made"}
+#: Where a Schenken ended (001 "Schenken"): "geschenkt", "weiterspielen", "schneider_geschenkt",
+#: "weiterspielen_schwarz" (device.variants.Schenken). A gift is a counted record (the counts when
+#: it was given, the defenders' in ``ending``); a game played on has its play as usual.
+_SCHENKEN_FIELDS = {"schenken"}
 _ENDING_FIELDS = {"by", "defender_points", "defender_tricks", "level_possible", "proven_level"}
-_KNOWN_FIELDS = _DECLARATION_FIELDS | _CARDS_FIELDS | _COUNTED_FIELDS | {"seat", "player", "note"} | set(tournee.RECORD_FIELDS) | _SPITZE_FIELDS
+_KNOWN_FIELDS = _DECLARATION_FIELDS | _CARDS_FIELDS | _COUNTED_FIELDS | {"seat", "player", "note"} | set(tournee.RECORD_FIELDS) | _SPITZE_FIELDS | _SCHENKEN_FIELDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +98,9 @@ def score_record(record: Mapping[str, Any], *, profile: RuleProfile = ISKO) -> S
     else:
         play = _play_from_counts(record, declaration)
     try:
-        if _SPITZE_FIELDS & record.keys():
+        if "schenken" in record:
+            result = _schenken(record, declaration, bid, play, ending, multiplier, profile)
+        elif _SPITZE_FIELDS & record.keys():
             result = _spitze(record, declaration, bid, play, ending, played, multiplier, profile)
         else:
             result = score_game(declaration, bid, play, ending=ending, multiplier=multiplier, profile=profile)
@@ -126,6 +132,59 @@ def _spitze(
     if profile.form is SkatForm.DANISH:  # 001 "Dänischer Skat" (Århus): "mit \"Musik\" ... Musik 5"
         return replace(result, levels=tuple("Musik" if level == "Spitze" else level for level in result.levels))
     return result
+
+
+def _schenken(
+    record: Mapping[str, Any], declaration: Declaration, bid: int, play: Play, ending: Ending, multiplier: int,
+    profile: RuleProfile,
+) -> GameResult:
+    """A game the defenders gave ("schenken") or the declarer played on after their offer, where the
+    profile plays it (device.variants.score_schenken; SkWO 9.5 forbids it under the ISkO).
+
+    >>> from device.profile import find_profile
+    >>> gift = {"game": "clubs", "bid": 18, "matadors": 2, "declarer_points": 0, "declarer_tricks": 0,
+    ...         "schenken": "geschenkt"}
+    >>> score_record(gift, profile=find_profile("kneipe")).result.describe_de()
+    'Kreuz mit 2, Spiel 3 = 36, geschenkt, gewonnen +36'
+    >>> score_record(gift)
+    Traceback (most recent call last):
+    ...
+    device.errors.RecordError: schenken: Schenken is not played under the rule profile 'isko' (SkWO 9.5)
+    """
+    raw = record.get("schenken")
+    try:
+        outcome = Schenken(raw)
+    except ValueError:
+        raise RecordError("schenken", f"{raw!r}: one of " + ", ".join(repr(s.value) for s in Schenken)) from None
+    if _SPITZE_FIELDS & record.keys():
+        raise RecordError("schenken", "a game with a Spitze announced is not given: Schenken or Spitze, not both")
+    if outcome.is_gift and _CARDS_FIELDS & record.keys():
+        raise RecordError("schenken", f"{outcome.german}: the game ended at the gift, give the counts when it was given")
+    try:
+        result = score_schenken(declaration, bid, outcome, play, defender_points=ending.defender_points or 0,
+                                defender_tricks=ending.defender_tricks or 0, ending=ending, multiplier=multiplier,
+                                profile=profile)
+    except VariantError as exc:
+        german = (f"Schenken gibt es im Regelprofil {profile.name!r} nicht (SkWO 9.5)" if not profile.schenken
+                  else f"{outcome.german} ist hier nicht möglich: {exc}")
+        raise RecordError("schenken", str(exc), german) from None
+    return replace(result, schenken=outcome.value)
+
+
+def spitze_made_by_cards(record: Mapping[str, Any]) -> bool | None:
+    """Whether the cards of a record in the cards form made its Spitze (None if they cannot be
+    read): a corrected entry is counted and says it (device.variants.spitze_made).
+
+    >>> tricks = [t.split() for t in ("CK CA D7", "CJ D8 C8", "SJ D9 C9", "HJ DQ CQ", "CT DK SK", "SA DT SQ",
+    ...                                "ST DA S9", "HA H7 HK", "HT H8 HQ", "DJ H9 S8")]
+    >>> spitze_made_by_cards({"game": "grand", "declarer": 1, "skat": ["C7", "S7"], "tricks": tricks, "spitze": 1})
+    True
+    """
+    try:
+        played = _played(record, GameType.parse(record["game"]))
+        return spitze_made(played, int(record["spitze"]))
+    except (RecordError, DeclarationError, VariantError, KeyError, TypeError, ValueError):
+        return None
 
 
 def _overbid_null(
@@ -185,6 +244,8 @@ def result_to_json(scored: ScoredRecord) -> dict[str, Any]:
         out["false_following"] = scored.false_following
     if r.null_announced is not None:
         out["lost_as"] = r.declaration.game.value
+    if r.schenken:  # 001 "Schenken": where the offer ended
+        out["schenken"] = r.schenken
     if r.declaration.tournee is not None:  # Tournee-Skat: first, second, solo or guckser
         out["tournee"] = r.declaration.tournee.value
     return out

@@ -157,6 +157,14 @@ class Ending:
 
 PLAYED_OUT = Ending()
 
+#: A Schenken's outcome by its record name: the German and the English words of the list entry.
+SCHENKEN_WORDS: dict[str, tuple[str, str]] = {
+    "geschenkt": ("geschenkt", "given"),
+    "weiterspielen": ("weitergespielt auf Schneider", "played on for Schneider"),
+    "schneider_geschenkt": ("Schneider geschenkt", "Schneider given"),
+    "weiterspielen_schwarz": ("weitergespielt auf Schwarz", "played on for Schwarz"),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
@@ -183,6 +191,8 @@ class GameResult:
     null_announced: Declaration | None = None
     #: That Null's value under the profile (ISkO 5.1.2: 23 for Null; Texas-Skat: 20).
     null_announced_value: int = 0
+    #: Where a Schenken ended (001 "Schenken"; the record's name, a key of :data:`SCHENKEN_WORDS`), or "".
+    schenken: str = ""
 
     def describe_de(self) -> str:
         """The list entry in words, e.g. 'Kreuz Hand mit 2, Spiel 3, Hand 4 = 48, gewonnen +48'."""
@@ -197,6 +207,8 @@ class GameResult:
             body = f"{head} {', '.join(_numbered(self.levels, self.levels, self.matadors))} = {self.value}"
             if self.overbid:
                 body = f"{head} {self.levels[0]}, überreizt = {self.value}"
+        if self.schenken:
+            body = f"{body}, {SCHENKEN_WORDS[self.schenken][0]}"
         outcome = "gewonnen" if self.won else "verloren"
         return f"{body}, {outcome} {self.score:+d}"
 
@@ -225,6 +237,8 @@ class GameResult:
             body = f"{head} {', '.join(_numbered(self.levels, words, self.matadors))} = {self.value}"
             if self.overbid:
                 body = f"{head} {words[0]}, overbid = {self.value}"
+        if self.schenken:
+            body = f"{body}, {SCHENKEN_WORDS[self.schenken][1]}"
         outcome = "won" if self.won else "lost"
         return f"{body}, {outcome} {self.score:+d}"
 

@@ -42,7 +42,7 @@ from device.profile import (
     ISKO, BockRules, BockStacking, BockTrigger, KontraTiming, RuleProfile,
 )
 from device.tricks import PlayedGame, trump_order
-from device.value import PLAYED_OUT, EndedBy, Ending, GameResult, Play, score_game
+from device.value import PLAYED_OUT, SCHENKEN_WORDS, EndedBy, Ending, GameResult, Play, score_game
 
 __all__ = [
     "BOCK_FACTOR", "BockState", "BockTrigger", "Schenken", "VariantError", "bock_triggers",
@@ -379,10 +379,7 @@ _SCHENKEN_LEVEL = {
     Schenken.GIFT: Level.SIMPLE, Schenken.PLAY_ON: Level.SCHNEIDER,
     Schenken.GIFT_SCHNEIDER: Level.SCHNEIDER, Schenken.PLAY_ON_SCHWARZ: Level.SCHWARZ,
 }
-_SCHENKEN_GERMAN = {
-    Schenken.GIFT: "geschenkt", Schenken.PLAY_ON: "weitergespielt auf Schneider",
-    Schenken.GIFT_SCHNEIDER: "Schneider geschenkt", Schenken.PLAY_ON_SCHWARZ: "weitergespielt auf Schwarz",
-}
+_SCHENKEN_GERMAN = {outcome: SCHENKEN_WORDS[outcome.value][0] for outcome in Schenken}
 
 
 def score_schenken(declaration: Declaration, bid: int, outcome: Schenken, play: Play, *,

@@ -85,6 +85,30 @@ REFUSALS_DE: dict[str, str] = {
     "declarer_not_in_record": "Alleinspieler im Spielbericht passt nicht zum gewählten Platz",
     "false_following": "{position|position} ({player}) hat im {trick}. Stich {follow|follow} nicht bedient ({discarded|card} auf {led|card}) und spielt jetzt {card|card}: falsch bedient (ISkO 4.2.4) oder falsch gescannt?",
     "game_running": "Erst das laufende Spiel beenden oder zurücknehmen",
+    "automatic_gift_too_late": "Automatisch geschenkt wird vor der ersten Karte, ohne Schenken-Angebot",
+    "not_an_automatic_gift": "Automatisch geschenkt nur Karo bei 18, Karo oder Herz bei 20 (Reizwert {bid}), ohne Kontra und ohne weitere Ansage",
+    "no_automatic_gift_in_profile": "Automatisches Schenken gibt es {profile|profile_in} nicht",
+    "gift_after_schwarz": "Weitergespielt auf Schwarz: jetzt wird nicht mehr geschenkt",
+    "gift_already_offered": "{position|position} ({player}) hat schon „schenken“ gesagt: der Partner stimmt zu oder nicht",
+    "gift_answer_by_declarer": "{position|position} ({player}) ist Gegenspieler: annehmen oder weiterspielen sagt der Alleinspieler",
+    "gift_by_declarer": "{position|position} ({player}) ist Alleinspieler: schenken können nur die Gegenspieler",
+    "gift_not_acceptable": "Das Geschenk geht nicht: {problem_german|or_error}",
+    "gift_not_offered": "Erst schenken beide Gegenspieler, dann antwortet der Alleinspieler",
+    "gift_nothing_to_decline": "Es gibt kein Angebot des Partners abzulehnen",
+    "gift_null_no_play_on": "Null wird nur geschenkt: es gibt keinen Schneider zum Weiterspielen",
+    "gift_pending": "Erst das Schenken beantworten (annehmen oder weiterspielen)",
+    "gift_too_late": "Zu spät: geschenkt wird vor der ersten Karte ({position|position} ({player}))",
+    "gift_waits_for_declarer": "Beide haben geschenkt: jetzt antwortet der Alleinspieler",
+    "spitze_card_in_skat": "Spitze geht nicht: {card|card} liegt im Skat",
+    "spitze_from_cards": "Ob die Spitze gemacht wurde, zeigen hier die Karten",
+    "spitze_null": "Null hat keinen Trumpf: keine Spitze",
+    "spitze_said": "Spitze ist schon angesagt ({count})",
+    "spitze_too_late": "Spitze wird mit dem Spiel angesagt, vor der ersten Karte und vor dem Schenken",
+    "bad_spitze_count": "Spitze: 1 bis {most} Karten, nicht {count}",
+    "bad_spitze_made": "Spitze gemacht: ja oder nein",
+    "needs_spitze": "Erst angeben, ob die Spitze gemacht wurde",
+    "gift_with_spitze": "Mit Spitze wird nicht geschenkt: das Spiel wird gespielt",
+    "no_spitze_in_profile": "Spitze gibt es {profile|profile_in} nicht",
     "hand_after_skat": "Nach der Skataufnahme kein Handspiel, kein Ouvert außer Null, keine Ansage (ISkO 3.4.4)",
     "has_passed": "{position|position} ({player}) hat gepasst und reizt nicht mehr mit (ISkO 3.3.8)",
     "hold_not_asked": "{position|position} ({player}) sagt einen Wert oder passt — „ja“ sagt, wer gefragt wird",
@@ -107,6 +131,7 @@ REFUSALS_DE: dict[str, str] = {
     "no_correction": "Es ist keine Korrektur vorgeschlagen",
     "no_declarer_trick": "Der Alleinspieler hat noch keinen Stich",
     "no_kontra_in_profile": "Kontra und Re werden {profile|profile_in} nicht gespielt",
+    "no_schenken_in_profile": "Schenken gibt es {profile|profile_in} nicht{profile|schenken_rule}",
     "no_list": "Keine Liste offen: erst eine Liste anlegen",
     "no_next_series": "Der Laptop hat noch keine nächste Serie für diesen Tisch freigegeben",
     "no_question": "Es gibt keine offene Frage",
@@ -208,6 +233,30 @@ REFUSALS_EN: dict[str, str] = {
     "declarer_not_in_record": "the record's declarer {record_declarer!r} is not position {position} of seat {declarer_seat}",
     "false_following": "{position|position} did not follow {follow|follow} in trick {trick} ({discarded} on {led}) and now plays {card}: false following or a wrong scan?",
     "game_running": "finish or undo the game being played first",
+    "automatic_gift_too_late": "a game is given automatically before the first card, without an offer",
+    "not_an_automatic_gift": "given automatically only Karo at 18, Karo or Herz at 20 (bid {bid}), without Kontra or more announced",
+    "no_automatic_gift_in_profile": "no automatic gift {profile|profile_in}",
+    "gift_after_schwarz": "played on for Schwarz: no more gifts",
+    "gift_already_offered": "{position|position} ({player}) has offered already: the partner agrees or not",
+    "gift_answer_by_declarer": "{position|position} ({player}) is a defender: the declarer accepts or plays on",
+    "gift_by_declarer": "{position|position} ({player}) is the declarer: only the defenders give a game",
+    "gift_not_acceptable": "the gift cannot be accepted: {error}",
+    "gift_not_offered": "both defenders offer first, then the declarer answers",
+    "gift_nothing_to_decline": "there is no partner's offer to decline",
+    "gift_null_no_play_on": "a Null is only given: there is no Schneider to play on for",
+    "gift_pending": "answer the gift first (accept or play on)",
+    "gift_too_late": "too late: a game is given before the first card ({position|position} ({player}))",
+    "gift_waits_for_declarer": "both have offered: the declarer answers now",
+    "spitze_card_in_skat": "no Spitze: {card} is in the skat",
+    "spitze_from_cards": "the cards show whether the Spitze was made",
+    "spitze_null": "Null has no trumps: no Spitze",
+    "spitze_said": "a Spitze is announced already ({count})",
+    "spitze_too_late": "a Spitze is announced with the game, before the first card and before a gift",
+    "bad_spitze_count": "Spitze: 1 to {most} cards, not {count}",
+    "bad_spitze_made": "Spitze made: yes or no",
+    "needs_spitze": "say first whether the Spitze was made",
+    "gift_with_spitze": "a game with a Spitze is not given: it is played",
+    "no_spitze_in_profile": "no Spitze {profile|profile_in}",
     "hand_after_skat": "no hand game after taking up the skat (ISkO 3.4.4)",
     "has_passed": "{position|position} has passed (ISkO 3.3.8)",
     "hold_not_asked": "{position|position} says a value or passes",
@@ -230,6 +279,7 @@ REFUSALS_EN: dict[str, str] = {
     "no_correction": "no correction is proposed",
     "no_declarer_trick": "the declarer has not taken a trick yet",
     "no_kontra_in_profile": "no Kontra and Re {profile|profile_in}",
+    "no_schenken_in_profile": "no Schenken (giving a game) {profile|profile_in}{profile|schenken_rule}",
     "no_list": "no list is open: set one up first",
     "no_next_series": "the laptop has sent no next series for this table",
     "no_question": "no card is in question",
@@ -317,14 +367,21 @@ _PROFILE_IN = {
 }
 _PROFILE_OTHER = {"de": "nach dem Regelprofil „{name}“", "en": "under the rule profile {name!r}"}
 _FIELD_DE = {"bid": "Reizwert {shown}", "kontra": "Kontra", "re": "Re", "ouvert": "Ouvert", "hand": "Hand",
-             "bock": "Bock {shown}", "tournee": "ein Spiel ohne Tournee, Solo oder Guckser", "solo": "Solo",
-             "guckser": "Guckser", "turned_card": "aufgedeckte Karte {shown}"}
+             "bock": "Bock {shown}", "schenken": "Schenken", "spitze": "Spitze {shown}",
+             "tournee": "ein Spiel ohne Tournee, Solo oder Guckser", "solo": "Solo", "guckser": "Guckser",
+             "turned_card": "aufgedeckte Karte {shown}"}
 
 
 def _profile_in(name: Any, language: str) -> str:
     """Where a refusal says the profile's rules apply; a refusal without one: the ISkO's."""
     name = name or "isko"
-    return _PROFILE_IN[language].get(name) or _PROFILE_OTHER[language].format(name=name)
+    base = str(name).partition("+")[0]  # the club profile with options ("kneipe+spitze"): its rules
+    return _PROFILE_IN[language].get(name) or _PROFILE_IN[language].get(base) or _PROFILE_OTHER[language].format(name=name)
+
+
+def _schenken_rule(name: Any) -> str:
+    """The rule that forbids Schenken, where it is the ISkO's: SkWO 9.5 "Es darf nicht geschenkt werden"."""
+    return " (SkWO 9.5)" if (name or "isko") in ("isko", "pre1999") else ""
 
 
 def _bid_examples(name: Any) -> str:
@@ -445,6 +502,8 @@ WAYS: dict[str, dict[str, Way]] = {
         "profile_in_cap": lambda v, _: _profile_in(v, "de")[:1].upper() + _profile_in(v, "de")[1:],
         "bid_examples": lambda v, _: _bid_examples(v),
         "record_field": _record_field_de,
+        "schenken_rule": lambda v, _: _schenken_rule(v),
+        "or_error": lambda v, values: str(v or values.get("error", "")),
     },
     "en": {
         "position": lambda v, _: POSITION_NAMES[v],
@@ -453,6 +512,7 @@ WAYS: dict[str, dict[str, Way]] = {
         "bid_prompt": lambda v, values: bidding_prompt(values, "en"),
         "profile_in": lambda v, _: _profile_in(v, "en"),
         "bid_examples": lambda v, _: _bid_examples(v),
+        "schenken_rule": lambda v, _: _schenken_rule(v),
     },
 }
 

@@ -33,6 +33,7 @@ WORDS: dict[str, dict[str, str]] = {
         "said_pass": "passe",
         "ramsch_prompt": "Ramsch: Augen und Stiche jedes Spielers, die Augen im Skat und wer den letzten Stich hatte",
         "matadors_missing": "Spitzen fehlen: bitte mit/ohne … eingeben",
+        "spitze_missing": "Spitze gemacht? (den letzten Stich mit dem niedrigsten Trumpf)",
         "result_not_possible": "Ergebnis nicht möglich: {problem}",
         "to_confirm": "Es bestätigen noch: {who}",
         "to_confirm_and": " und ",
@@ -42,6 +43,7 @@ WORDS: dict[str, dict[str, str]] = {
         "ending_null_lost": "Null verloren: Stich bekommen",
         "ending_declarer_gave_up": "Alleinspieler hat aufgegeben",
         "ending_defenders_gave_up": "Gegenspieler haben aufgegeben",
+        "ending_gift": "Die Gegenspieler haben geschenkt, der Alleinspieler hat angenommen",
         "ending_declarer_violation": "Regelverstoß des Alleinspielers",
         "ending_defenders_violation": "Regelverstoß der Gegenspieler",
         "ending_null_overbid": "Null nicht mehr durchführbar: sofort verloren (ISkO 3.4.4)",
@@ -64,6 +66,7 @@ WORDS: dict[str, dict[str, str]] = {
         "said_pass": "pass",
         "ramsch_prompt": "Ramsch: each player's points and tricks, the points in the skat and who took the last trick",
         "matadors_missing": "Matadors missing: please enter with/without …",
+        "spitze_missing": "Spitze made? (the last trick with the lowest trump)",
         "result_not_possible": "Result not possible: {problem}",
         "to_confirm": "Still to confirm: {who}",
         "to_confirm_and": " and ",
@@ -73,6 +76,7 @@ WORDS: dict[str, dict[str, str]] = {
         "ending_null_lost": "Null lost: took a trick",
         "ending_declarer_gave_up": "The declarer gave up",
         "ending_defenders_gave_up": "The defenders gave up",
+        "ending_gift": "The defenders gave the game, the declarer accepted",
         "ending_declarer_violation": "Rule violation by the declarer",
         "ending_defenders_violation": "Rule violation by the defenders",
         "ending_null_overbid": "Null below the bid: lost at once (ISkO 3.4.4)",
@@ -131,6 +135,8 @@ def result_text(result: Any, lang: str | None = None) -> str:
     """The result (the snapshot's ``ResultView``) as the list entry, or why it cannot be scored yet."""
     if result.needs_matadors:
         return words("matadors_missing", lang)
+    if getattr(result, "needs_spitze", False):
+        return words("spitze_missing", lang)
     if result.problem is not None and not result.text:
         return words("result_not_possible", lang, problem=result.problem)
     return str(result.text_en if (lang or language()) == "en" and result.text_en else result.text)

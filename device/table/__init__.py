@@ -34,6 +34,10 @@ the current game; seats 0 = Platz 1 … at the list)::
     Bid(position, value)  Hold(position)  Pass(position)           # the bidding
     TakeSkat()  PushSkat(card)  Declare(game, hand, ouvert, announced) | Declare.parse(option.key)
     Kontra(position)  Re(position)  AddBock(games=None)            # when the profile has them
+    OfferGift(position)  DeclineGift(position)                     # Schenken: the defenders' taps
+    AcceptGift(position)  PlayOn(position)                         # … and the declarer's answer
+    AutomaticGift()                                                # Karo 18 / Herz 20 (option auto_gift)
+    AnnounceSpitze(count)  EnterSpitzeMade(made)                   # Spitze (option spitze)
     PlayCard(card)                                                 # tapped card = scanned card
     AcceptFalseFollowing()  RejectCard()                           # the false-following question
     EndGame(EndHow.NULL_LOST|DECLARER_GAVE_UP|DEFENDERS_GAVE_UP|DECLARER_VIOLATION|

@@ -34,7 +34,7 @@ from device.hardware import ButtonPressed, CardScanned, ReaderStatus, UnknownCar
 __all__ = [
     "AcceptFalseFollowing", "AddBock", "Bid", "Command", "Confirm", "ConfirmList",
     "ConsentCorrection", "Declare", "EndGame", "EndHow", "EndSeries", "EnterMatadors",
-    "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "LeavePlayer", "OpenList",
+    "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "OfferGift", "DeclineGift", "AcceptGift", "PlayOn", "AutomaticGift", "AnnounceSpitze", "EnterSpitzeMade", "LeavePlayer", "OpenList",
     "NextSeriesOffered", "OpenNextSeries", "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "TurnCard", "RejectCard", "SyncAcknowledged", "SyncStatus",
     "TakeSkat", "Undo", "WithdrawCorrection",
 ]
@@ -273,6 +273,59 @@ class Re:
     position: int
 
 
+@dataclass(frozen=True, slots=True)
+class OfferGift:
+    """A defender says "schenken" (001 "Schenken", where the profile plays it): the first tap
+    offers, the other defender's tap agrees; then the declarer accepts or plays on. The first
+    offer comes before the first card; after "weiterspielen" they may offer Schneider."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineGift:
+    """The other defender does not agree: "wird das Spiel fortgesetzt, als ob nichts passiert wäre"."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptGift:
+    """The declarer accepts the gift: the game ends, won simple (Schneider after playing on)."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOn:
+    """The declarer refuses the gift and plays on: for Schneider, after a second offer for Schwarz."""
+
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaticGift:
+    """The game is given without asking (001 "Schenken": "Wenn der Reiz 18 und das Spiel Karo
+    ist bzw. der Reiz 20 und das Spiel Karo oder Herz ist, wird das Spiel automatisch von den
+    Gegnern aufgegeben", unless Kontra or an announcement), where the profile's option says so:
+    tapped before the first card when nobody says Kontra."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnnounceSpitze:
+    """The declarer announces a Spitze of ``count`` lowest trumps (001 "Spitze", where the
+    profile plays it): with the declaration, before the first card."""
+
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class EnterSpitzeMade:
+    """Whether the Spitze was made, for a result typed in (the cards show it when scanned)."""
+
+    made: bool
+
+
 # --------------------------------------------------------------------------- play and result
 
 
@@ -490,7 +543,8 @@ def card_id(raw: str) -> str:
 
 Command: TypeAlias = (
     OpenList | JoinPlayer | LeavePlayer | Bid | Hold | Pass | TakeSkat | PushSkat | TurnCard | Declare
-    | EnterBidding | Kontra | Re | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
+    | EnterBidding | Kontra | Re | OfferGift | DeclineGift | AcceptGift | PlayOn | AutomaticGift
+    | AnnounceSpitze | EnterSpitzeMade | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
     | NextSeriesOffered | OpenNextSeries | RosterReceived

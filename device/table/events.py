@@ -43,7 +43,7 @@ __all__ = [
     "BidMade", "BiddingEntered", "BockAdded", "CardPlayed", "CardTurned", "CardWithdrawn", "CorrectionApplied",
     "CorrectionConsented", "CorrectionProposed", "CorrectionWithdrawn", "Declared", "Event",
     "EventBody", "EventFormatError", "FalseFollowingAccepted", "FalseFollowingQueried",
-    "GameEnded", "GameRecorded", "KontraSaid", "ListClosed", "ListConfirmed", "ListOpened",
+    "GameEnded", "GameRecorded", "KontraSaid", "SchenkenSaid", "SpitzeAnnounced", "SpitzeMadeEntered", "ListClosed", "ListConfirmed", "ListOpened",
     "MatadorsEntered", "PassedIn", "PassedInWithdrawn", "PlayerJoined", "PlayerLeft",
     "RamschEntered", "RamschRecorded", "ReSaid", "ResultConfirmed", "ResultEntered",
     "SeriesEnded", "SkatCardAdded", "SkatTaken", "StepUndone",
@@ -301,6 +301,33 @@ class ReSaid(EventBody):
 
 
 @dataclass(frozen=True, slots=True)
+class SchenkenSaid(EventBody):
+    """A step of a Schenken (001): ``what`` is "offer" (a defender says "schenken"; the second
+    defender's offer agrees), "decline" (the other defender does not agree), "accept" or
+    "play_on" (the declarer's answer)."""
+
+    TYPE: ClassVar[str] = "schenken_said"
+    position: int
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpitzeAnnounced(EventBody):
+    """The declarer announced a Spitze of ``count`` lowest trumps (001 "Spitze")."""
+
+    TYPE: ClassVar[str] = "spitze_announced"
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpitzeMadeEntered(EventBody):
+    """Whether the Spitze was made, for a result typed in."""
+
+    TYPE: ClassVar[str] = "spitze_made_entered"
+    made: bool
+
+
+@dataclass(frozen=True, slots=True)
 class CardPlayed(EventBody):
     """``position`` played ``card`` into the current trick (scanned: "reader"; tapped: "screen")."""
 
@@ -402,16 +429,16 @@ _BODIES: tuple[type[EventBody], ...] = (
     ListOpened, PlayerJoined, PlayerLeft, GameRecorded, PassedIn, PassedInWithdrawn,
     RamschRecorded, BockAdded, CorrectionProposed, CorrectionConsented, CorrectionWithdrawn,
     CorrectionApplied, SeriesEnded, ListConfirmed, ListClosed,
-    BidMade, BiddingEntered, SkatTaken, SkatCardAdded, CardTurned, Declared, KontraSaid, ReSaid, CardPlayed,
+    BidMade, BiddingEntered, SkatTaken, SkatCardAdded, CardTurned, Declared, KontraSaid, ReSaid, SchenkenSaid, SpitzeAnnounced, CardPlayed,
     FalseFollowingQueried, FalseFollowingAccepted, CardWithdrawn, GameEnded, ResultEntered,
-    MatadorsEntered, RamschEntered, ResultConfirmed, StepUndone,
+    MatadorsEntered, RamschEntered, ResultConfirmed, StepUndone, SpitzeMadeEntered,
 )
 EVENT_TYPES: dict[str, type[EventBody]] = {body.TYPE: body for body in _BODIES}
 #: The bodies that are steps of the game being played (taken back one by one by undo).
 GAME_STEPS: tuple[type[EventBody], ...] = (
-    BidMade, BiddingEntered, SkatTaken, SkatCardAdded, CardTurned, Declared, KontraSaid, ReSaid, CardPlayed,
+    BidMade, BiddingEntered, SkatTaken, SkatCardAdded, CardTurned, Declared, KontraSaid, ReSaid, SchenkenSaid, SpitzeAnnounced, CardPlayed,
     FalseFollowingQueried, FalseFollowingAccepted, CardWithdrawn, GameEnded, ResultEntered,
-    MatadorsEntered, RamschEntered,
+    MatadorsEntered, RamschEntered, SpitzeMadeEntered,
 )
 
 

@@ -45,6 +45,8 @@ from device.table.events import (
     FalseFollowingQueried, GameEnded, KontraSaid, MatadorsEntered, PassedIn, RamschEntered, ReSaid,
     ResultEntered, SkatCardAdded, SkatTaken,
 )
+from device.table.flow_gift import GIFT_HANDLERS, gift_pending
+from device.table.flow_spitze import SPITZE_HANDLERS
 from device.table.flow_list import (
     _add_bock, _confirm, _confirm_list, _consent, _end_series, _propose_correction, _undo, _withdraw,
     refuse_if_not_in_profile, withdrawable_passed_in,
@@ -309,6 +311,8 @@ def _play_card(state: TableState, command: PlayCard) -> Decision:
     card = _card(command.card)
     if deal.query is not None:
         raise Refuse("question_pending", "question_pending")
+    if gift_pending(deal):  # 001 "Schenken": the offer is answered first
+        raise Refuse("question_pending", "gift_pending")
     _refuse_seen(deal, card)
     position = deal.to_play
     assert position is not None and deal.game is not None
@@ -388,7 +392,7 @@ def _enter_result(state: TableState, command: EnterResult) -> Decision:
     if not deal.game.is_null and command.declarer_points is None:
         raise Refuse("bad_result", "points_missing")
     entered = ResultEntered(command.declarer_points, command.declarer_tricks, matadors)
-    trial = replace(deal, entered=entered, matadors=matadors)
+    trial = replace(deal, entered=entered, matadors=matadors, spitze_made=True if deal.spitze else None)  # asked next
     record = game_record(trial)
     assert record is not None
     try:
@@ -491,4 +495,5 @@ _HANDLERS: dict[type, Callable[[TableState, Any], Decision]] = {
     ProposeCorrection: _propose_correction, ConsentCorrection: _consent, WithdrawCorrection: _withdraw,
     EndSeries: _end_series, ConfirmList: _confirm_list,
     ButtonPressed: _button, CardScanned: _scanned, UnknownCardScanned: _unknown_card,
+    **GIFT_HANDLERS, **SPITZE_HANDLERS,
 }

@@ -44,6 +44,8 @@ def _confirm(state: TableState, command: Confirm) -> Decision:
     assert shown is not None
     if shown.needs_matadors:
         raise Refuse("needs_matadors", "needs_matadors")
+    if shown.needs_spitze:
+        raise Refuse("needs_spitze", "needs_spitze")
     if shown.problem is not None or shown.scored is None:
         raise Refuse("bad_result", "result_impossible", problem=shown.problem)
     declarer_seat = deal.declarer_seat

@@ -19,6 +19,7 @@ from device.scoring import (
     running_totals, settle, tallies, totals, transfers,
 )
 from device.declaration import Declaration, Level, form_short
+from device.value import GameResult
 from device.skatform import SkatForm
 from device.table.state import Row
 
@@ -201,6 +202,23 @@ def game_short(declaration: Declaration, *, english: bool = False) -> str:
     return " ".join(words)
 
 
+#: A Schenken in the list's short form (001): g geschenkt, S g Schneider geschenkt, w S / w Sw
+#: weitergespielt auf Schneider / Schwarz.
+_SCHENKEN_SHORT = {"geschenkt": ("g", "g"), "schneider_geschenkt": ("S g", "S g"),
+                   "weiterspielen": ("w S", "p S"), "weiterspielen_schwarz": ("w Sw", "p Sw")}
+
+
+def _result_short(result: GameResult, english: bool) -> str:
+    """The game's short form, with a Spitze ("Herz Sp", "Herz Sp3") and how a Schenken ended ("Kreuz g": geschenkt)."""
+    short = game_short(result.declaration, english=english)
+    spitze = sum(1 for level in result.levels if level in ("Spitze", "Musik"))
+    if spitze:  # 001 "Spitze" (levels per card: the Århus Musik counts two)
+        short += " Sp" + (str(spitze) if spitze > 1 else "")
+    if result.schenken:
+        short += " " + _SCHENKEN_SHORT[result.schenken][english]
+    return short
+
+
 def paper_rows(rows: Sequence[Row], figs: ListFigures) -> tuple[PaperRow, ...]:
     """The list's rows as the paper list writes them, with the running game points."""
     running = [0] * len(figs.players)
@@ -216,8 +234,8 @@ def paper_rows(rows: Sequence[Row], figs: ListFigures) -> tuple[PaperRow, ...]:
             null = result.declaration.game.is_null
             out.append(PaperRow(
                 row.entry, row.kind, row.seating[row.dealer], row.seating[row.declarer_seat],
-                result.declaration.game.value, game_short(result.declaration),
-                game_short(result.declaration, english=True), result.value if null else result.base_value,
+                result.declaration.game.value, _result_short(result, False),
+                _result_short(result, True), result.value if null else result.base_value,
                 None if null else result.matadors, None if null else max(0, len(result.levels) - 1),
                 result.score, tuple(cells)))
         else:

@@ -133,6 +133,10 @@ def declaration_fields(deal: Deal) -> dict[str, Any]:
         fields["re"] = True
     if deal.bock > 1:
         fields["bock"] = deal.bock
+    if deal.schenken is not None:  # 001 "Schenken": given, or played on after an offer
+        fields["schenken"] = deal.schenken
+    if deal.spitze:  # 001 "Spitze": the cards form shows whether it was made
+        fields["spitze"] = deal.spitze
     return fields
 
 
@@ -182,6 +186,8 @@ def game_record(deal: Deal) -> dict[str, Any] | None:
             record["declarer_points"] = entered.declarer_points
         if entered.matadors is not None and not game.is_null:
             record["matadors"] = entered.matadors
+        if deal.spitze and deal.spitze_made is not None:
+            record["spitze_made"] = deal.spitze_made
         return record
     if deal.early is None:
         played = frozenset(deal.cards_played)
@@ -199,12 +205,15 @@ def game_record(deal: Deal) -> dict[str, Any] | None:
     if not game.is_null and matadors is not None:
         record["matadors"] = matadors
     if early.how != "null_lost":
-        record["ending"] = {"by": early.how, "defender_points": got.defender_points,
+        by = "defenders_gave_up" if early.how == "gift" else early.how  # a gift: the defenders gave the game
+        record["ending"] = {"by": by, "defender_points": got.defender_points,
                             "defender_tricks": got.defender_tricks}
         if early.how.startswith("defenders_") and matadors is not None and not _needed_level_possible(deal, matadors):
             record["ending"]["level_possible"] = False
     if early.note is not None:
         record["note"] = early.note
+    if deal.spitze:  # ended early: the Spitze counts as made when the defenders ended it (score_spitze)
+        record["spitze_made"] = early.how.startswith("defenders_")
     return record
 
 
@@ -245,6 +254,8 @@ class Preview:
     scored: ScoredRecord | None
     needs_matadors: bool
     problem: str | None
+    #: A result typed in with a Spitze announced: was it made? (asked like the matadors)
+    needs_spitze: bool = False
 
 
 def preview(deal: Deal, profile: RuleProfile) -> Preview | None:
@@ -255,6 +266,8 @@ def preview(deal: Deal, profile: RuleProfile) -> Preview | None:
     assert deal.game is not None
     if (not deal.game.is_null or overbid_null(deal)) and "tricks" not in record and "matadors" not in record:
         return Preview(record, None, True, None)
+    if "spitze" in record and "tricks" not in record and "spitze_made" not in record:
+        return Preview(record, None, False, None, needs_spitze=True)
     try:
         return Preview(record, score_record(record, profile=profile), False, None)
     except RecordError as exc:

@@ -88,10 +88,11 @@ def declaration_variants(profile: RuleProfile) -> tuple[Declare, ...]:
             if profile.announce_after_skat:
                 variants += [Declare(game, announced=Level.SCHNEIDER), Declare(game, announced=Level.SCHWARZ),
                              Declare(game, ouvert=True)]
-            elif profile.ouvert_any:  # 001 "Dänischer Skat" 4: ouvert after the skat, and with an announcement
-                variants += [Declare(game, ouvert=True),
-                             Declare(game, hand=True, ouvert=True, announced=Level.SCHNEIDER),
-                             Declare(game, hand=True, ouvert=True, announced=Level.SCHWARZ)]
+            elif profile.ouvert_any:  # ouvert after the skat (001 "Dänischer Skat" 4, "Ouvert-Spiele")
+                variants.append(Declare(game, ouvert=True))
+                if profile.form is SkatForm.DANISH:  # a Danish hand ouvert needs no Schwarz: announced or not
+                    variants += [Declare(game, hand=True, ouvert=True, announced=Level.SCHNEIDER),
+                                 Declare(game, hand=True, ouvert=True, announced=Level.SCHWARZ)]
     return tuple(variants)
 
 
@@ -146,7 +147,12 @@ def tournee_refusal(declaration: Declaration, *, turned: Card | None, second: bo
 
 def make_declaration(profile: RuleProfile, declare: Declare) -> Declaration:
     """The declaration ``declare`` makes under the profile (DeclarationError if it cannot be)."""
-    return Declaration.make(declare.game, hand=declare.hand, ouvert=declare.ouvert, announced=declare.announced,
+    announced = declare.announced
+    if profile.ouvert_any and profile.form is SkatForm.GERMAN and declare.ouvert and declare.hand and not declare.game.is_null:
+        # the club option (001 "Ouvert-Spiele"): ouvert one level more, a hand ouvert still the ISkO's
+        # Schwarz angesagt (5.2.6); Danish Skat's needs no Schwarz ("nicht erforderlich ...")
+        announced = Level.SCHWARZ
+    return Declaration.make(declare.game, hand=declare.hand, ouvert=declare.ouvert, announced=announced,
                             late_announcements=profile.announce_after_skat, ouvert_any=profile.ouvert_any,
                             form=profile.form, tournee=declare.tournee)
 

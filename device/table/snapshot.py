@@ -22,13 +22,18 @@ from device.cards import Card
 from device.profile import find_profile
 from device.ramsch import MAX_PUSHES
 from device.scoring import ScoringSystem
+from device.scoring import transfers as money_transfers
 from device.skatform import SkatForm
 from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
     Refusal, cards_since_kontra, dealer_seat, option_refusal, option_refusal_values, parse_stake, withdrawable_passed_in,
 )
+from device.table.commands import AcceptGift, AutomaticGift, DeclineGift, OfferGift, PlayOn
+from device.table.flow_gift import gift_allowed
+from device.table.flow_spitze import spitze_choices, spitze_lost
 from device.table.listing import ListFigures, figures, paper_rows
 from device.table.outcome import counts, entry_matador_choices, matador_choices, preview
+from device.table.pot import PotLedger, pot_coins, pot_ledger
 from device.table.rotation import POSITION_NAMES, TOURNAMENT_LENGTHS, sitting_out
 from device.table.rules import declaration_variants, make_declaration, may_look_now
 from device.table.state import Deal, Phase, Row, TableState
@@ -39,7 +44,7 @@ from device.table.views import (
 )
 from device.tricks import trick_winner
 from device.value import GameResult, describe_declaration_en, is_overbid_null, null_value
-from device.variants import may_say_kontra, may_say_re
+from device.variants import may_say_kontra, may_say_re, spitze_cards
 
 __all__ = [
     "BidSaidView", "BiddingView", "CorrectionView", "DeclarationOption", "DeclarationView", "EndView", "ListView",
@@ -143,6 +148,14 @@ def _play(state: TableState, deal: Deal) -> PlayView:
         may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not deal.cards_played,
         game=deal.game.value, matador_choices=matador_choices(deal.game),
         declaration_en=describe_declaration_en(deal.declaration), discards=_discards(state, deal),
+        schenken=deal.schenken, gift_offers=deal.gift_offers,
+        may_offer_gift=tuple(p for p in range(3) if gift_allowed(state, OfferGift(p))),
+        may_decline_gift=tuple(p for p in range(3) if gift_allowed(state, DeclineGift(p))),
+        may_accept_gift=gift_allowed(state, AcceptGift(deal.declarer)),
+        may_play_on=gift_allowed(state, PlayOn(deal.declarer)),
+        may_automatic_gift=gift_allowed(state, AutomaticGift()),
+        spitze=deal.spitze, spitze_cards=tuple(c.code for c in spitze_cards(deal.game, deal.spitze)) if deal.spitze else (),
+        spitze_lost=spitze_lost(deal), spitze_choices=spitze_choices(state, deal),
     )
 
 
@@ -194,7 +207,7 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         return ResultView("", None, None, None, (), None, None, False, 1, _marks(shown.record), ending,
                           shown.needs_matadors, entry_matador_choices(deal), shown.problem, tuple(names), to_confirm,
                           may_confirm, may_add_skat, game=deal.game.value, declarer_name=declarer,
-                          false_following=false_following, overbid_null=overbid_null)
+                          false_following=false_following, overbid_null=overbid_null, needs_spitze=shown.needs_spitze)
     result = shown.scored.result
     shown_by_cards = shown.scored.false_following
     revoke = None
@@ -263,9 +276,16 @@ def _row_text_en(row: Row) -> str:
     return "?"
 
 
+def _pot(state: TableState, figs: ListFigures) -> PotLedger | None:
+    profile = state.profile
+    return pot_ledger(state.rows, figs.players, profile.pot_rules) if profile.pot else None
+
+
 def _list(state: TableState, figs: ListFigures) -> ListView:
     rows = []
     paper = paper_rows(state.rows, figs)
+    pot = _pot(state, figs)
+    pot_notes = {e.entry: e for e in pot.entries} if pot is not None else {}
     for index, row in enumerate(state.rows):
         line = paper[index]
         result = row.result
@@ -285,27 +305,37 @@ def _list(state: TableState, figs: ListFigures) -> ListView:
             text_en=_row_text_en(row), earlier_en=tuple(_row_text_en(r) for r in row.earlier),
             declaration_en=None if result is None else describe_declaration_en(result.declaration),
             short=line.short, short_en=line.short_en, base_value=line.base, tops=line.tops, levels=line.levels,
-            game_points=line.running))
+            game_points=line.running,
+            pot_note=pot_notes[row.entry].note if row.entry in pot_notes else "",
+            pot_note_en=pot_notes[row.entry].note_en if row.entry in pot_notes else ""))
     system = figs.system.value
-    return ListView(figs.players, system, tuple(rows), figs.totals, figs.classic, figs.won, figs.lost)
+    return ListView(figs.players, system, tuple(rows), figs.totals, figs.classic, figs.won, figs.lost,
+                    pot=None if pot is None else pot.content, pot_net=() if pot is None else pot.net)
 
 
 def _end(state: TableState, figs: ListFigures) -> EndView:
     assert state.setup is not None
     ranking = tuple(StandingView(s.rank, figs.players[s.player], s.total, s.won, s.lost) for s in figs.standings)
     settlement = figs.settlement
+    pot = _pot(state, figs)
+    amounts = () if settlement is None else settlement.amounts
+    pot_net = () if pot is None else pot.shared_out()
+    pot_amounts = pot_coins(pot_net, settlement.stake) if settlement is not None and pot is not None else ()
+    if pot_amounts:  # the pot is paid out with the game points: one set of payments
+        amounts = tuple(a + b for a, b in zip(amounts, pot_amounts))
     transfers: tuple[TransferView, ...] = ()
     if settlement is not None:
         transfers = tuple(TransferView(figs.players[t.payer], figs.players[t.payee], t.amount)
-                          for t in settlement.transfers)
+                          for t in money_transfers(amounts))
     confirmed = tuple(state.seating[s] for s in state.list_confirmations)
     waiting = tuple(n for s, n in enumerate(state.seating) if s not in state.list_confirmations)
     return EndView(
         system=figs.system.value, totals=figs.totals, ranking=ranking,
         stake=state.setup.stake, endzahlen=() if settlement is None else settlement.endzahlen,
-        amounts=() if settlement is None else settlement.amounts, transfers=transfers,
+        amounts=amounts, transfers=transfers,
         bierlachs_losses=figs.bierlachs_losses, confirmed=confirmed,
-        waiting_for=waiting if state.series_over and not state.closed else (), closed=state.closed)
+        waiting_for=waiting if state.series_over and not state.closed else (), closed=state.closed,
+        pot_net=pot_net, pot_amounts=pot_amounts, pot_left=0 if pot is None else pot.content)
 
 
 def _correction(state: TableState) -> CorrectionView | None:

@@ -39,7 +39,8 @@ from device.table.events import (
     CorrectionProposed, CorrectionWithdrawn, Declared, Event, EventBody, FalseFollowingAccepted,
     FalseFollowingQueried, GameEnded, GameRecorded, KontraSaid, ListClosed, ListConfirmed,
     ListOpened, MatadorsEntered, PassedIn, PassedInWithdrawn, PlayerJoined, PlayerLeft,
-    RamschEntered, RamschRecorded, ReSaid, ResultConfirmed, ResultEntered, SeriesEnded,
+    RamschEntered, RamschRecorded, ReSaid, ResultConfirmed, ResultEntered, SchenkenSaid, SeriesEnded,
+    SpitzeAnnounced, SpitzeMadeEntered,
     SkatCardAdded, SkatTaken, StepUndone,
 )
 from device.table.rotation import POSITION_NAMES, Rotation, active_seats
@@ -103,6 +104,14 @@ class Deal:
     declaration: Declaration | None = None
     kontra: int | None = None
     re: int | None = None
+    #: Schenken (001): the defenders who said "schenken" in the offer standing now, and where the
+    #: offers ended so far (a device.variants.Schenken value: "weiterspielen" … "geschenkt"), or None.
+    gift_offers: tuple[int, ...] = ()
+    schenken: str | None = None
+    #: Spitze (001): how many lowest trumps the declarer announced (0: none), and for a result
+    #: typed in whether it was made (None: not said; the cards show it when scanned).
+    spitze: int = 0
+    spitze_made: bool | None = None
     tricks: tuple[tuple[Card, ...], ...] = ()
     trick: tuple[Card, ...] = ()
     query: FalseFollowingQueried | None = None
@@ -236,6 +245,12 @@ class Deal:
             return replace(deal, kontra=body.position)
         if isinstance(body, ReSaid):
             return replace(deal, re=body.position)
+        if isinstance(body, SchenkenSaid):
+            return deal._schenken_step(body)
+        if isinstance(body, SpitzeAnnounced):
+            return replace(deal, spitze=body.count)
+        if isinstance(body, SpitzeMadeEntered):
+            return replace(deal, spitze_made=body.made)
         if isinstance(body, CardPlayed):
             trick = (*deal.trick, body.card)
             if len(trick) == 3:
@@ -260,6 +275,23 @@ class Deal:
                                            profile)
             return replace(deal, ramsch=score_ramsch(counts, profile, pushes=body.pushes, multiplier=deal.bock))
         raise StateError(f"{body.TYPE} is not a step of a game")
+
+    def _schenken_step(self, body: SchenkenSaid) -> Deal:
+        """001 "Schenken": an offer needs both defenders; the declarer's answer ends the game
+        (accepted: geschenkt, Schneider geschenkt after playing on) or sets what he plays for."""
+        if body.what == "offer":
+            return replace(self, gift_offers=(*self.gift_offers, body.position))
+        if body.what == "decline":
+            return replace(self, gift_offers=())
+        again = self.schenken is not None
+        if body.what == "automatic":  # 001: given without asking (Karo at 18, Karo or Herz at 20)
+            return replace(self, gift_offers=(), schenken="geschenkt", early=EarlyEnd("gift", len(self.tricks)))
+        if body.what == "accept":
+            outcome = "schneider_geschenkt" if again else "geschenkt"
+            return replace(self, gift_offers=(), schenken=outcome, early=EarlyEnd("gift", len(self.tricks)))
+        if body.what == "play_on":
+            return replace(self, gift_offers=(), schenken="weiterspielen_schwarz" if again else "weiterspielen")
+        raise StateError(f"unknown Schenken step {body.what!r}")
 
     def _false_following_accepted(self) -> Deal:
         query = self.query

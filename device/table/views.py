@@ -180,6 +180,24 @@ class PlayView:
     #: "Texas-Skat", until the first card of the second trick (device.declaration.
     #: may_look_at_discards); () otherwise, and always by the ISkO (3.4.8).
     discards: tuple[str, ...] = ()
+    #: Schenken (001, where the profile plays it): where the offers stand ("weiterspielen",
+    #: "weiterspielen_schwarz", or None), who said "schenken" in the offer standing now, and the
+    #: taps the table takes now: a defender's "schenken" (offer or agree), the other defender's
+    #: "nein", the declarer's accepting or playing on.
+    schenken: str | None = None
+    gift_offers: tuple[int, ...] = ()
+    may_offer_gift: tuple[int, ...] = ()
+    may_decline_gift: tuple[int, ...] = ()
+    may_accept_gift: bool = False
+    may_play_on: bool = False
+    may_automatic_gift: bool = False  # the club option auto_gift: Karo at 18, Karo or Herz at 20, no Kontra
+    #: Spitze (001, where the profile plays it): the count announced (0: none), its cards
+    #: (the lowest trump first), whether the cards scanned so far show it lost, and the counts
+    #: the declarer may still announce now (before the first card).
+    spitze: int = 0
+    spitze_cards: tuple[str, ...] = ()
+    spitze_lost: bool = False
+    spitze_choices: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +235,8 @@ class ResultView:
     false_following: QuestionView | None = None
     revoke: tuple[int, str] | None = None
     overbid_null: tuple[int, int] | None = None
+    #: A result typed in with a Spitze announced: the screen asks whether it was made.
+    needs_spitze: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +269,8 @@ class RowView:
     tops: int | None = None  # Spitzen, signed: +2 "mit 2", -3 "ohne 3"
     levels: int | None = None  # Gewinnstufen beyond the Spitzen
     game_points: tuple[int | None, ...] = ()  # per list player: running game points where this row changed them
+    pot_note: str = ""  # what the entry moved in the pot ("Einsatz 3 × 10, Carla zahlt 10 ein: 40"), where one is played
+    pot_note_en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +299,10 @@ class ListView:
     classic: tuple[int, ...]
     won: tuple[int, ...]
     lost: tuple[int, ...]
+    #: The pot (001 "Spiel um einen Pot", where the profile plays it): what is in it now and
+    #: each list player's net (+ took out, - paid in); None without a pot.
+    pot: int | None = None
+    pot_net: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +338,11 @@ class EndView:
     confirmed: tuple[str, ...]
     waiting_for: tuple[str, ...]
     closed: bool
+    #: The pot at the end (where the profile plays one): each player's net in points once what
+    #: is left goes back in equal shares, and in coins (already in ``amounts`` and ``transfers``).
+    pot_net: tuple[int, ...] = ()
+    pot_amounts: tuple[int, ...] = ()
+    pot_left: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,7 +133,7 @@ def test_json_shape_is_plain_and_stable() -> None:
         "v", "name", "lost_hand_doubled", "grand_ouvert_base", "grand_ouvert_counts_ouvert",
         "grand_base", "null_values", "schneider_at", "announce_after_skat", "ouvert_doubles", "look_at_discards",
         "form", "ouvert_any", "kontra", "kontra_rules", "bock", "bock_rules", "ramsch", "ramsch_rules",
-        "schenken", "schenken_rules", "spitze", "spitze_rules",
+        "schenken", "schenken_rules", "spitze", "spitze_rules", "pot", "pot_rules",
     ]
     assert data["bock_rules"] == {
         "triggers": ["grand_hand_won", "kontra_won", "re", "sixty_sixty"], "rounds_per_trigger": 1,
@@ -228,3 +228,19 @@ def test_variants_de_names_exactly_the_switches_that_are_on(profile: RuleProfile
     assert ("Ramsch" in shown) == profile.ramsch
     assert ("Schenken" in shown) == profile.schenken
     assert ("Spitze" in shown) == profile.spitze
+
+
+def test_the_club_profile_takes_the_options_the_text_offers() -> None:
+    """001 "Spitze", "Ouvert-Spiele", "Spiel um einen Pot": options of the club profile, named with it."""
+    from device.profile import ProfileError, club_profile_name, find_profile
+    p = find_profile("kneipe+spitze+ouvert_doubles+pot")
+    assert (p.spitze, p.ouvert_doubles, p.pot, p.ouvert_any, p.schenken, p.ramsch) == (True, True, True, False, True, True)
+    assert p.spitze_rules.max_cards == 11  # "Sie können mehr als eine einzige Spitze ansagen"
+    assert find_profile("kneipe+ouvert_any").ouvert_any
+    assert find_profile(club_profile_name(())) is KNEIPE
+    assert find_profile("kneipe+pot") is find_profile("kneipe+pot")  # built once
+    for bad, words in (("kneipe+pot+spitze", "in the order"), ("kneipe+rum", "unknown option 'rum'"),
+                       ("texas+pot", "belong to the club profile"), ("kneipe+ouvert_any+ouvert_doubles", "not both"),
+                       ("kneipe+pot+pot", "each option once")):
+        with pytest.raises(ProfileError, match=words):
+            find_profile(bad)

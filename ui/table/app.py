@@ -607,6 +607,27 @@ class TableApp(App):
     def re(self, position: int) -> None:
         self.submit(cmd.Re(position))
 
+    def offer_gift(self, position: int) -> None:
+        self.submit(cmd.OfferGift(position))
+
+    def decline_gift(self, position: int) -> None:
+        self.submit(cmd.DeclineGift(position))
+
+    def accept_gift(self, position: int) -> None:
+        self.submit(cmd.AcceptGift(position))
+
+    def play_on(self, position: int) -> None:
+        self.submit(cmd.PlayOn(position))
+
+    def automatic_gift(self) -> None:
+        self.submit(cmd.AutomaticGift())
+
+    def announce_spitze(self, count: int) -> None:
+        self.submit(cmd.AnnounceSpitze(count))
+
+    def enter_spitze_made(self, made: bool) -> None:
+        self.submit(cmd.EnterSpitzeMade(made))
+
     def pick_card(self, code: str) -> None:
         """A card from the on-screen picker: it stands in for the reader, so it goes the
         reader's way (the service decides whether it is a trick card or a skat card)."""

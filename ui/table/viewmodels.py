@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from device.record import spitze_made_by_cards
 from device.tournee import RECORD_FIELDS as TOURNEE_FIELDS
 from ui.i18n import option_reason, pick, tr, transfer_text
 from ui import table_words
@@ -371,6 +372,8 @@ def stand_lines(view: Any) -> list[StandLine]:
     if view.system != "classic":
         lines.append(StandLine(scoring_label(view.system),
                                tuple(total_text(t) for t in view.totals), True))
+    if getattr(view, "pot", None) is not None:  # 001 "Spiel um einen Pot": what each took out or paid in
+        lines.append(StandLine(tr("pot_line", content=view.pot), tuple(signed(n) for n in view.pot_net), False))
     return lines
 
 
@@ -440,12 +443,17 @@ def standing_lines(end: Any, view: Any) -> list[StandingLine]:
                          total_text(classic.get(s.name, 0)), total_text(s.total)) for s in end.ranking]
 
 
-def money_lines(end: Any) -> list[str]:
+def money_lines(end: Any, players: Sequence[str] = ()) -> list[str]:
     """Every payment of the settlement, one line each ("Dieter zahlt Bernd 0,24 €"), or
-    "Niemand zahlt" when the stake is set and nobody owes; nothing without a stake."""
+    "Niemand zahlt" when the stake is set and nobody owes; nothing without a stake. With a pot
+    (``players``: the list's, in order) a line first says what each took out or paid in."""
+    pot = []
+    if getattr(end, "pot_net", ()) and players:  # 001 "Spiel um einen Pot": paid out with the game points
+        pot = [tr("pot_paid_out", left=end.pot_left,
+                  shares=", ".join(f"{name} {signed(n)}" for name, n in zip(players, end.pot_net)))]
     if end.transfers:  # the amount never breaks from its € sign
-        return [transfer_text(t).replace(" €", "\u00a0€") for t in end.transfers]
-    return [tr("nobody_pays")] if end.stake not in ("", "0") else []
+        return pot + [transfer_text(t).replace(" €", "\u00a0€") for t in end.transfers]
+    return pot + ([tr("nobody_pays")] if end.stake not in ("", "0") else [])
 
 
 # --------------------------------------------------------------------------- corrections
@@ -453,8 +461,8 @@ def money_lines(end: Any) -> list[str]:
 
 #: What a corrected entry keeps of the old record: the declaration, Kontra/Re/Bock, and how
 #: the game ended (the table re-enters the counts only). Cards and counts are replaced.
-_KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending", "note",
-                *TOURNEE_FIELDS)  # Tournée-Skat: which game (device.tournee), the card turned up
+_KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending", "note", "schenken",
+                "spitze", "spitze_made", *TOURNEE_FIELDS)  # Tournée-Skat: which game (device.tournee), the card turned up
 
 
 def corrected_record(record: dict[str, Any], *, declarer_tricks: int | None, declarer_points: int | None,
@@ -473,6 +481,10 @@ def corrected_record(record: dict[str, Any], *, declarer_tricks: int | None, dec
     {'game': 'null', 'bid': 24, 'declarer_tricks': 0, 'declarer_points': 0, 'matadors': -2}
     """
     new = {key: record[key] for key in _KEPT_FIELDS if key in record}
+    if "spitze" in record and "spitze_made" not in record and "tricks" in record:  # the cards showed it
+        made = spitze_made_by_cards(record)
+        if made is not None:
+            new["spitze_made"] = made
     if declarer_tricks is not None or record.get("game") == "null":  # not counted: left out (Null: null, lost)
         new["declarer_tricks"] = declarer_tricks
     if declarer_points is not None:

@@ -36,7 +36,7 @@ class EndScreen(TableScreen):
         self._ranking(end, view)
         money = self.ids.money
         money.clear_widgets()
-        lines = money_lines(end)
+        lines = money_lines(end, view.players)
         for line in lines:  # one label per payment: every one shows, at every size
             label = make_label(escape(line), font_size=s * theme.FONT, size_hint_y=None, height=s * 28)
             label.bind(texture_size=lambda w, size: setattr(w, "height", max(s * 28, size[1])))  # long names: 2 lines

@@ -252,7 +252,7 @@ class ListScreen(TableScreen):
                    reason=tr("correct_only_games")),
             Option(tr("correct_to_passed_in"), "correct_to_passed_in", lambda: self._ask_proposer(row, None),
                    greyed=not game, reason=tr("correct_only_games")),
-        ]).open()
+        ], text=tr("pot_note", note=pick(row.pot_note, row.pot_note_en)) if row.pot_note else "").open()
 
     def _correct(self, row: Any) -> None:
         """The entry's counts entered again, starting at what the list has now."""

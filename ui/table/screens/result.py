@@ -83,6 +83,12 @@ class ResultScreen(TableScreen):
         self.waiting_text = to_confirm_text(result)
         if result.needs_matadors:
             self._matadors(result.matador_choices)
+        elif getattr(result, "needs_spitze", False):  # 001 "Spitze", a result typed in: made or not?
+            self.ids.matadors.cols = 2
+            for made in (True, False):
+                self.ids.matadors.add_widget(make_button(tr("spitze_made" if made else "spitze_not_made"),
+                                                         f"spitze_made_{'yes' if made else 'no'}",
+                                                         lambda m=made: self.app.enter_spitze_made(m)))
         seats = {s.seat: s for s in snap.seats}
         short = short_names(snap.players)
         # A dealer who sits out (four- and five-tables) may confirm in a defender's stead: SkWO
@@ -100,7 +106,8 @@ class ResultScreen(TableScreen):
             role = tr("declarer_short") if view.declarer else tr("dealer_short") if view is dealer else ""
             confirms.add_widget(make_button(confirm_label(short[view.name], role, self.app.scale), f"confirm_{seat}",
                                             lambda s=seat: self.app.confirm_seat(s), kind="confirm", bold=False,
-                                            greyed=result.needs_matadors or result.problem is not None,
+                                            greyed=result.needs_matadors or result.problem is not None
+                                            or getattr(result, "needs_spitze", False),
                                             reason=tr("result_incomplete")))
 
     def _matadors(self, choices: tuple[int, ...]) -> None:

@@ -13,6 +13,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.app import App
 from kivy.uix.textinput import TextInput
 
+from device.profile import CLUB_OPTIONS, CLUB_PROFILE, club_profile_name
 from ui.i18n import tr
 from ui.table import theme
 from ui.table.popups import ChoicePopup, Option
@@ -106,6 +107,7 @@ class SetupScreen(TableScreen):
         self._prefill: list[str] = []  # last evening's players as first shown (a card read clears them)
         self._card_seats: tuple[str, ...] = ()  # the members seated by card, as last shown
         self._snap: Any = None
+        self._club_options: frozenset[str] = frozenset()  # the club profile's options (CLUB_OPTIONS)
 
     # -- state --
 
@@ -300,8 +302,36 @@ class SetupScreen(TableScreen):
         self._build()
 
     def set_value(self, field: str, value: str) -> None:
+        again = field == "profile" and value == CLUB_PROFILE and self.profile == value
         setattr(self, field, value)
         self._build()
+        if again:  # the club profile tapped again: its options (001 "Spitze", "Ouvert-Spiele", Pot)
+            self.show_club_options()
+        elif field == "profile" and value == CLUB_PROFILE:
+            self.app.hint(tr("club_options_hint", chosen=self._chosen_words()), "info")
+
+    def _chosen_words(self) -> str:
+        return ", ".join(tr(f"club_option_{n}") for n in CLUB_OPTIONS if n in self._club_options) or tr("club_options_none")
+
+    def show_club_options(self) -> None:
+        """The choices the rule text offers the club profile (001 "Spitze", "Ouvert-Spiele",
+        "Spiel um einen Pot"): each a toggle; the window stays until "fertig"."""
+        options = [Option(("✔ " if name in self._club_options else "") + tr(f"club_option_{name}"), f"option_{name}",
+                          lambda n=name: self._toggle_club_option(n), kind="selected" if name in self._club_options else "normal")
+                   for name in CLUB_OPTIONS]
+        options.append(Option(tr("done"), "options_done", lambda: None, kind="confirm"))
+        ChoicePopup(tr("club_options_title"), options, text=tr("club_options_text"), cancel=False).open()
+
+    def _toggle_club_option(self, name: str) -> None:
+        chosen = set(self._club_options) ^ {name}
+        if "ouvert_any" in chosen and "ouvert_doubles" in chosen:  # 001 offers one or the other
+            chosen -= {"ouvert_doubles" if name == "ouvert_any" else "ouvert_any"}
+        self._club_options = frozenset(chosen)
+        self.show_club_options()
+
+    def chosen_profile(self) -> str:
+        """The profile name the list opens with: the club profile names its options ("kneipe+spitze+pot")."""
+        return club_profile_name(self._club_options) if self.profile == CLUB_PROFILE else self.profile
 
     def choose_profile(self) -> None:
         """The rule profiles as big buttons, two to a row: the name and what sets it apart."""
@@ -334,7 +364,7 @@ class SetupScreen(TableScreen):
             self._build()
             return
         self.app.open_list(self.players(), draw=self.draw, series_length=self.chosen_length(),
-                           scoring=self.scoring, profile=self.profile, stake=self.stake)
+                           scoring=self.scoring, profile=self.chosen_profile(), stake=self.stake)
 
     def go_back(self) -> None:
         if self.page == 1:
