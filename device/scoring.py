@@ -538,7 +538,10 @@ def rank(totals: Sequence[int], won: Sequence[int], lost: Sequence[int],
     players = range(len(totals))
     if lot_seed is None:
         order = sorted(players, key=lambda p: (merit(p), p))
-        places = [1 + sum(merit(q) < merit(p) for q in players) for p in order]
+        places: list[int] = []  # 1 + the number of better players: the index of the first equal one
+        for index, p in enumerate(order):
+            equal_before = index > 0 and merit(order[index - 1]) == merit(p)
+            places.append(places[-1] if equal_before else index + 1)
     else:
         tickets = list(players)
         random.Random(lot_seed).shuffle(tickets)

@@ -22,7 +22,7 @@ import secrets
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -160,7 +160,8 @@ def pair_with_laptop(url: str, code: str, device: str, *, name: str = "", timeou
 # --- the client thread ------------------------------------------------------------------------
 
 
-PERMANENT = frozenset({"not_paired", "bad_signature", "conflict", "broken_chain", "bad_device", "bad_payload"})
+PERMANENT = frozenset({"not_paired", "bad_signature", "conflict", "broken_chain", "bad_device", "bad_payload",
+                       "foreign_table", "bad_confirmation"})  # the last two: the league's refusals of a club
 
 
 class SyncClient:
@@ -169,6 +170,9 @@ class SyncClient:
     ``submit`` is the service's inbox (``SyncAcknowledged``, ``SyncStatus``); ``discover``
     (optional) finds the laptop's URL when none is stored (mDNS). ``on_answer`` sees each
     ack's JSON (roster, next series: part 2). Call :meth:`wake` after new events.
+    A club's laptop forwarding a table's entries to the league uses the same client:
+    ``signer`` (the club's id), ``endpoint`` ("forward") and ``make_body`` (the batch with the
+    club's word on its lists) are set by :mod:`drivers.league.forward`.
     """
 
     def __init__(
@@ -178,8 +182,13 @@ class SyncClient:
         batch_size: int = MAX_BATCH, timeout: float = 5.0, backoff: tuple[float, float] = (0.2, 15.0),
         idle_poll: float = 30.0, on_answer: Callable[[dict[str, Any]], None] | None = None,
         rng: random.Random | None = None, clock: Callable[[], float] = time.time,
+        signer: str | None = None, endpoint: str = "events",
+        make_body: Callable[[str, Sequence[JournalEntry]], bytes] = batch_body,
     ) -> None:
         self._source = source
+        self._signer = signer or device  # a club's laptop forwarding a table's entries signs as the club
+        self._endpoint = endpoint
+        self._make_body = make_body
         self._file = state_file
         self._device = device
         self._submit = submit
@@ -262,10 +271,10 @@ class SyncClient:
         if not url:
             raise LaptopError("no laptop found", code="no_laptop")
         entries = self._source.entries_after(state.acked, self._batch)
-        body = batch_body(self._device, entries)
-        path = urllib.parse.urlsplit(url).path.rstrip("/") + f"{API}/events"
+        body = self._make_body(self._device, entries)
+        path = urllib.parse.urlsplit(url).path.rstrip("/") + f"{API}/{self._endpoint}"
         try:
-            answer = self._signed_post(url, path, body)
+            answer = self._signed_post(url, path, body, endpoint=self._endpoint)
         except LaptopError as exc:
             if exc.code == "out_of_order" and isinstance(exc.answer.get("acked"), int):
                 self._save(replace(self._state, acked=int(exc.answer["acked"])))
@@ -288,7 +297,7 @@ class SyncClient:
 
     def _signed_post(self, url: str, path: str, body: bytes, endpoint: str = "events") -> dict[str, Any]:
         for attempt in range(2):
-            headers = sign_request(self._state.secret, self._device, "POST", path, body,
+            headers = sign_request(self._state.secret, self._signer, "POST", path, body,
                                    now=self._clock() + self._offset, nonce=secrets.token_hex(16))
             try:
                 answer = _post(url, f"{API}/{endpoint}", body, headers, self._timeout)

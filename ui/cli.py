@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "pin": ("ui.commands.pin", "set the PIN of the settings screen (stored as a salted hash)"),
     "selftest": ("ui.commands.selftest", "first-boot check of the table: screen, touch, reader, panel, store, clock, laptop"),
     "club": ("ui.commands.club", "the club laptop: collect the tables' lists (serve), pair, tables, import"),
+    "league": ("ui.commands.league", "the league's server: clubs' laptops forward their tables' lists (serve), code, clubs"),
     "export": ("ui.commands.export", "write the table's journals to a directory (a USB stick) for the laptop"),
     "store": ("ui.commands.store", "check the table's journals, or repair damage (keeps every event before it)"),
 }

@@ -36,6 +36,7 @@ Frida loses a Kreuz Hand with 2 (-96) at table 2:
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -132,10 +133,11 @@ def ranking(results: Iterable[ListResult], *, lot_seed: int | str | None = None)
             replace(s, rank=place) for place, s in enumerate(
                 sorted(standings, key=lambda s: (s.rank, lot_ticket(lot_seed, names[s.player]))), start=1))
     merits = [(f[0], f[2], f[3]) for f in figures_]
+    how_many = Counter(merits)
     lines = []
     for s in standings:
         f = figures_[s.player]
-        tied = lot_seed is not None and merits.count(merits[s.player]) > 1
+        tied = lot_seed is not None and how_many[merits[s.player]] > 1
         name = names[s.player]
         lines.append(RankLine(s.rank, name, f[0], f[1], f[2], f[3], f[4], tuple(tables[name]), tied,
                               tuple(sorted(series_tables[name]))))

@@ -20,7 +20,14 @@ app's:
 * **other screen changes (p99)**: a bid, a declaration step (skat taken, skat cards, the
   game declared), the result (the game shortened), the list opened: from the tap (a command
   submitted on the main thread) to the first frame showing the change, against the bare
-  app's card-to-frame p99.
+  app's card-to-frame p99. The list is opened at once after the first frame (nothing built
+  ahead yet: the worst case). Then the game waits for the deal (``--deal``, 5 s: dealing
+  32 cards takes longer at a real table) before its first bid; the taps after it follow each
+  other without a pause, 50 ms after each change is on screen. The table builds its game's
+  screens ahead while idle (``ui.table.app.PREBUILT_SCREENS``), so a game after the deal finds
+  them built, as at a real table; ``--deal 0.1`` (the timing before the deal was waited for)
+  shows what the first game of a session pays when someone taps within a second of the
+  start: building each screen as it is first shown.
 * **the store's share** (issue 8): the table's card-to-frame p99 on the real journal store
   against the same table run with the same list in the memory store (``MemoryEventStore``):
   what writing each card durably costs the screen. Goal: ≤ 1.1×.
@@ -55,6 +62,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SIZE = (800, 480)
 PUMP_SECONDS = 0.03
 CHANGES = ("bid", "declaration", "result", "list open")  # screen changes timed besides the cards
+DEAL_SECONDS = 5.0  # before a game's first bid: the cards are dealt (longer at a real table)
 
 
 # --------------------------------------------------------------------------- the child processes
@@ -163,9 +171,10 @@ def child_bare(samples: int) -> dict[str, Any]:
     return result
 
 
-def child_table(store_dir: str, samples: int, *, memory: bool = False) -> dict[str, Any]:
+def child_table(store_dir: str, samples: int, *, memory: bool = False, deal: float = 0.1) -> dict[str, Any]:
     """The table app restarted on a store holding a long list, then cards from a reader-like
-    thread. ``memory``: the same list copied into the memory store first."""
+    thread. ``memory``: the same list copied into the memory store first; ``deal``: seconds
+    between closing the list and the first bid."""
     _kivy_setup()
     from kivy.clock import Clock
 
@@ -248,7 +257,7 @@ def child_table(store_dir: str, samples: int, *, memory: bool = False) -> dict[s
         result["rows"] = len(app.snapshot.list.rows)
         result["rss_kib"] = rss_kib()
         app.close_overlay()
-        Clock.schedule_once(lambda _dt: bidding(), 0.1)
+        Clock.schedule_once(lambda _dt: bidding(), deal)
 
     def bidding() -> None:
         steps([("bid", cmd.Bid(1, 18), "game"), ("bid", cmd.Hold(0), "game"), ("bid", cmd.Bid(1, 20), "game"),
@@ -467,7 +476,7 @@ def p99(values: list[float]) -> float:
 
 
 def _child(kind: str, display: str, store: Path, samples: int,
-           prefix: list[str] | None = None) -> tuple[float, dict[str, Any]]:
+           prefix: list[str] | None = None, deal: float = DEAL_SECONDS) -> tuple[float, dict[str, Any]]:
     with tempfile.TemporaryDirectory(prefix="skattisch-bench-") as tmp:
         out = Path(tmp) / "result.json"
         copy = Path(tmp) / "store"
@@ -475,18 +484,19 @@ def _child(kind: str, display: str, store: Path, samples: int,
         env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(store.parent / "kivy"), "KIVY_NO_ARGS": "1"}
         started = time.time()
         subprocess.run([*(prefix or []), sys.executable, "-m", "tests.bench.bench_ui", "--child", kind,
-                        "--store", str(copy), "--samples", str(samples), "--out", str(out)], cwd=ROOT, env=env,
+                        "--store", str(copy), "--samples", str(samples), "--out", str(out), "--deal", str(deal)],
+                       cwd=ROOT, env=env,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
         return started, json.loads(out.read_text())
 
 
 def measure(kind: str, display: str, store: Path, *, games: int, samples: int, starts: int,
-            prefix: list[str] | None = None) -> Figures:
+            prefix: list[str] | None = None, deal: float = DEAL_SECONDS) -> Figures:
     start_times, latencies, rss = [], [], []
     changes: dict[str, list[float]] = {name: [] for name in CHANGES}
-    _child(kind, display, store, 1, prefix)  # once unmeasured: Kivy sets up its home, the disk cache is warm
+    _child(kind, display, store, 1, prefix, 0.1)  # once unmeasured: Kivy sets up its home, the disk cache is warm
     for _ in range(starts):
-        spawned, data = _child(kind, display, store, samples, prefix)
+        spawned, data = _child(kind, display, store, samples, prefix, deal)
         start_times.append(data["first_frame_at"] - spawned)
         latencies += data["latencies"]
         rss.append(data["rss_kib"])
@@ -501,7 +511,7 @@ def measure(kind: str, display: str, store: Path, *, games: int, samples: int, s
 
 
 def run(*, games: int, samples: int, starts: int, pi: PiClass | None = None,
-        memory_store: bool = True) -> tuple[Figures, Figures, Figures | None]:
+        memory_store: bool = True, deal: float = DEAL_SECONDS) -> tuple[Figures, Figures, Figures | None]:
     from tests.ui.harness import start_xvfb
 
     started = start_xvfb()
@@ -513,7 +523,8 @@ def run(*, games: int, samples: int, starts: int, pi: PiClass | None = None,
         with tempfile.TemporaryDirectory(prefix="skattisch-bench-") as tmp:
             store = Path(tmp) / "store"
             prepare_store(store, games)
-            figures = {kind: measure(kind, display, store, games=games, samples=samples, starts=starts, prefix=prefix)
+            figures = {kind: measure(kind, display, store, games=games, samples=samples, starts=starts, prefix=prefix,
+                                     deal=deal)
                        for kind in ("bare", "table", "table-memory")[:3 if memory_store else 2]}
     finally:
         process.terminate()
@@ -562,23 +573,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--samples", type=int, default=90, help="cards per process")
     parser.add_argument("--starts", type=int, default=3, help="processes per app")
+    parser.add_argument("--deal", type=float, default=None,
+                        help=f"seconds from the list closed to the first bid (default {DEAL_SECONDS:g}; --smoke: 0.1)")
     parser.add_argument("--child", choices=("bare", "table", "table-memory"), help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--store", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         data = (child_bare(args.samples) if args.child == "bare"
-                else child_table(args.store, args.samples, memory=args.child == "table-memory"))
+                else child_table(args.store, args.samples, memory=args.child == "table-memory",
+                                 deal=0.1 if args.deal is None else args.deal))
         Path(args.out).write_text(json.dumps(data))
         return 0
     games, samples, starts = (3, 6, 1) if args.smoke else (args.games, args.samples, args.starts)
+    deal = args.deal if args.deal is not None else (0.1 if args.smoke else DEAL_SECONDS)
     if not args.pi_class:
-        bare, table, memory = run(games=games, samples=samples, starts=starts)
+        bare, table, memory = run(games=games, samples=samples, starts=starts, deal=deal)
         print(report(bare, table, games, memory))
         return 0
     with PiClass() as pi:
         print(pi.describe(), flush=True)
-        bare, table, _memory = run(games=games, samples=samples, starts=starts, pi=pi, memory_store=False)
+        bare, table, _memory = run(games=games, samples=samples, starts=starts, pi=pi, memory_store=False, deal=deal)
     print(report(bare, table, games))
     print(pi_goals(table))
     return 0

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +24,11 @@ class Collector:
     """``skattisch club`` in its own process on 127.0.0.1 (port 0 first, the same port after a restart),
     on a SQLite file or a ``postgresql://`` database."""
 
-    def __init__(self, db: Path | str, port: int = 0, *, mdns: bool = False) -> None:
+    def __init__(self, db: Path | str, port: int = 0, *, mdns: bool = False, extra: Sequence[str] = ()) -> None:
         self.db = db
         self.port = port
         self.mdns = mdns
+        self.extra = tuple(extra)  # more options of ``club serve`` (e.g. --league URL)
         self.process: subprocess.Popen[str] | None = None
         self.start()
 
@@ -34,11 +36,12 @@ class Collector:
         args = [sys.executable, "-m", "ui.cli", "club", "serve", "--db", str(self.db), "--host", "127.0.0.1",
                 "--port", str(self.port)]
         args += ["--mdns-interface", "127.0.0.1"] if self.mdns else ["--no-mdns"]
+        args += self.extra
         for attempt in range(50):  # after a kill the port may need a moment
             self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             assert self.process.stdout is not None
             line = self.process.stdout.readline()
-            while line.startswith("mDNS"):
+            while line and "listening on" not in line:  # mDNS notes, the league's pairing
                 line = self.process.stdout.readline()
             if "listening on" in line:
                 self.url = line.split("listening on ")[1].strip()

@@ -146,6 +146,19 @@ def test_the_list_shows_ten_rows_at_800x480_and_sixteen_at_1280x720(display: str
     run_table(display, steps, size=size).check()
 
 
+def test_a_row_scrolled_away_is_tapped_after_scrolling_to_it(display: str) -> None:
+    """The list makes widgets only for the rows in view (a recycle view, issue 20): it opens
+    at the latest entry, the first is out of view, and a script's tap scrolls it in as a
+    player would before tapping it; the row shows its own game, not the one it lent its
+    widgets to."""
+    steps = setup_steps(FOUR, length="length_open")
+    for _ in range(14):
+        steps += ["wait_screen game", "tap pass", "tap pass", "tap pass"]
+    steps += ["tap list", "wait_screen list", "expect_shown row_14", "expect_no_text \"Spiel 1 ·\"",
+              "tap row_1", "expect_text \"Spiel 1 · \"", "tap cancel", "expect_shown row_1"]
+    run_table(display, steps).check()
+
+
 @pytest.mark.parametrize("size", ["800x480", "1280x720"])
 def test_the_matadors_page_keeps_the_confirm_place_and_wide_buttons(display: str, size: str) -> None:
     """Item 8: a double tap on "weiter" lands on a greyed button that says why, not on a

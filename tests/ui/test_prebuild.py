@@ -1,6 +1,7 @@
 """The table's screens: the first frame builds only the screen it shows; once the table has
-been idle (no command, no screen change) the game's screens are built ahead, one per frame,
-so the first declaration or result at a real table does not wait for its screen (issue 20).
+been idle (no command, no screen change) the game's screens are built ahead, one per frame, then
+buttons for their button rows, so the first declaration or result at a real table does not wait
+for its screen or its buttons (issue 20).
 
 The real App in a child process on the test's Xvfb display, on a memory store.
 """
@@ -32,6 +33,7 @@ from device.table.service import TableService
 from drivers.store import MemoryDisk, MemoryEventStore
 from ui.table import app as app_module
 from ui.table.app import TableApp
+from ui.table import widgets
 
 seen = {}
 
@@ -41,11 +43,14 @@ def built(app):
 def started(app):
     seen["first_frame"] = built(app)
     seen["current"] = app.manager.current
+    seen["spares_first_frame"] = widgets.spare_buttons()
     deadline = time.perf_counter() + 20
 
     def check(_dt):
-        if all(app.manager.has_screen(n) for n in app_module.PREBUILT_SCREENS) or time.perf_counter() > deadline:
+        done = all(app.manager.has_screen(n) for n in app_module.PREBUILT_SCREENS) and not widgets.spare_buttons_wanted()
+        if done or time.perf_counter() > deadline:
             seen["idle"] = built(app)
+            seen["spares_idle"] = widgets.spare_buttons()
             app.stop()
         else:
             Clock.schedule_once(check, 0.1)
@@ -54,7 +59,8 @@ def started(app):
 
 store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
 TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=started).run()
-json.dump({**seen, "prebuilt": list(app_module.PREBUILT_SCREENS)}, open(sys.argv[1], "w"))
+json.dump({**seen, "prebuilt": list(app_module.PREBUILT_SCREENS), "spares": widgets.SPARE_BUTTONS},
+          open(sys.argv[1], "w"))
 """
 
 
@@ -70,3 +76,6 @@ def test_first_frame_builds_one_screen_and_idle_builds_the_games_screens(display
     # idle: every screen a game needs is built, the setup screen kept
     assert set(seen["prebuilt"]) <= set(seen["idle"]), seen["idle"]
     assert "setup" in seen["idle"]
+    # then buttons ahead for the screens' buttons (widgets.show_buttons), none before
+    assert seen["spares_first_frame"] == 0
+    assert seen["spares_idle"] == seen["spares"]

@@ -135,21 +135,31 @@ class Evening:
 
     # -- folding -----------------------------------------------------------------------------
 
-    def refresh(self) -> dict[str, dict[str, Any]]:
-        """Fold what arrived since the last call; give every list's meta (assigning new ones)."""
+    def list_meta(self) -> dict[str, dict[str, Any]]:
+        """Every list's meta, assigning new lists to the evening in progress (nothing folded)."""
         with self._lock:
             meta: dict[str, dict[str, Any]] = self.doc("list_meta", {})
+            lists = self.store.lists()
+            if all(list_key(info.device, info.list_id) in meta for info in lists):
+                return meta
             evening = self.evening()["id"]
             numbers = self.table_numbers()
-            changed_meta = False
-            changed_results = False
-            results: dict[str, Any] = self.doc("season_results", {})
-            for info in self.store.lists():
+            for info in lists:
                 key = list_key(info.device, info.list_id)
                 if key not in meta:
                     before = sum(1 for k, m in meta.items() if k.startswith(info.device + "/") and m["evening"] == evening)
                     meta[key] = {"evening": evening, "series": before + 1, "table": numbers.get(info.device, 0)}
-                    changed_meta = True
+            self.store.set_document("list_meta", meta)
+            return meta
+
+    def refresh(self) -> dict[str, dict[str, Any]]:
+        """Fold what arrived since the last call; give every list's meta (assigning new ones)."""
+        with self._lock:
+            meta = self.list_meta()
+            changed_results = False
+            results: dict[str, Any] = self.doc("season_results", {})
+            for info in self.store.lists():
+                key = list_key(info.device, info.list_id)
                 stored = results.get(key)
                 if stored is not None and stored.get("count") == info.count:
                     continue  # scored at this length already (after a restart: no need to fold the season again)
@@ -166,8 +176,6 @@ class Evening:
                 if folded.state.members:  # whom each name means, by the roster's member id
                     results[key]["members"] = dict(folded.state.members)
                 changed_results = True
-            if changed_meta:
-                self.store.set_document("list_meta", meta)
             if changed_results:
                 self.store.set_document("season_results", results)
             return meta

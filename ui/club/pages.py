@@ -30,6 +30,8 @@ from device.club.season import SeasonRules
 from device.scoring import DEFENCE_CREDIT
 from drivers.club.app import CARD_ASSIGN, device_document_name
 from drivers.club.store import CollectorStore
+from drivers.league import forward as league
+from drivers.sync import LaptopError
 from ui.club import auth, exports, members
 from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
 from ui.club.paper import PaperList
@@ -73,6 +75,9 @@ def seat_text(series: int, table: int, players: list[str]) -> str:
 
 class Pages:
     """The pages over one store; :meth:`routes` mounts them."""
+
+    START = "/abend"  # where a visitor lands (after logging out too)
+    ORGANISER_START = "/serie"  # where the organiser lands after logging in
 
     def __init__(self, store: CollectorStore, evening: Evening | None = None) -> None:
         self.store = store
@@ -168,9 +173,9 @@ class Pages:
 
     async def anmelden(self, request: Request) -> Response:
         doc = self.store.document("organiser")
-        target = request.query_params.get("weiter", "/serie")
+        target = request.query_params.get("weiter", self.ORGANISER_START)
         if not target.startswith("/") or target.startswith("//"):
-            target = "/serie"
+            target = self.ORGANISER_START
         local = (request.client.host if request.client else "") in auth.LOCAL_HOSTS
         if request.method == "GET":
             return self.render(request, "anmelden.html", first=doc is None, local=local, target=target, page="")
@@ -194,7 +199,7 @@ class Pages:
         return response
 
     async def abmelden(self, request: Request) -> Response:
-        response = RedirectResponse("/abend", status_code=303)
+        response = RedirectResponse(self.START, status_code=303)
         response.delete_cookie(auth.COOKIE)
         return response
 
@@ -326,6 +331,31 @@ class Pages:
                                                  "dropped_worst": rules.dropped_worst})
         return RedirectResponse("/saison", status_code=303)
 
+    async def liga(self, request: Request) -> Response:
+        """The league (organiser only): pair this laptop with the league's server, and how far
+        each table's lists have been forwarded (the rest waits here until the league acknowledges it)."""
+        if (refused := self.locked(request)) is not None:
+            return refused
+        error, notice = "", ""
+        if request.method == "POST":
+            form = {k: str(v) for k, v in (await request.form()).items()}
+            try:
+                linked = await run_in_threadpool(league.pair_with_league, self.store, form.get("url", "").strip(),
+                                                 form.get("code", "").replace(" ", ""),
+                                                 name=getattr(request.app.state, "name", ""))
+            except LaptopError as exc:
+                error = f"Koppeln mit der Liga fehlgeschlagen: {exc}"
+            else:
+                notice = f"Mit der Liga {linked.league or linked.url} gekoppelt; die Listen gehen jetzt dorthin."
+        return await run_in_threadpool(self._liga_page, request, error, notice)
+
+    def _liga_page(self, request: Request, error: str, notice: str) -> Response:
+        linked = league.link(self.store)
+        tables = [(t, self.store.document(league.cursor_name(t.device)) or 0) for t in self.store.tables()]
+        status = self.store.document(league.STATUS) or {}
+        return self.render(request, "liga.html", 400 if error else 200, linked=linked, tables=tables, error=error,
+                           notice=notice, forwarding=status, page="liga")
+
     # -- live ----------------------------------------------------------------------------------
 
     def signature(self) -> str:
@@ -384,6 +414,7 @@ class Pages:
             Route("/spieler", self.spieler, methods=["GET", "POST"]),
             Route("/spieler.csv", self.spieler),
             Route("/einstellungen", self.einstellungen, methods=["POST"]),
+            Route("/liga", self.liga, methods=["GET", "POST"]),
             Route("/anmelden", self.anmelden, methods=["GET", "POST"]),
             Route("/abmelden", self.abmelden, methods=["POST"]),
             Route("/live", self.live),

@@ -48,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="serve: advertise on this address only (repeatable; default: all)")
     parser.add_argument("--json", action="store_true", help="pair, tables, import: print JSON")
     parser.add_argument("--svg", metavar="FILE", help="pair: also write the QR code as an SVG file")
+    parser.add_argument("--league", metavar="URL", help="serve: forward the tables' lists to the league server at URL")
+    parser.add_argument("--league-code", metavar="CODE", help="serve: pair with the league first (its organiser's code)")
 
 
 def _store(args: argparse.Namespace) -> CollectorStore:
@@ -90,18 +92,54 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(store: CollectorStore, args: argparse.Namespace) -> int:
     from drivers.club.server import serve
-    from ui.club.pages import club_routes
+    from ui.club.model import Evening
+    from ui.club.pages import Pages
 
     def ready(line: str) -> None:
         print(line if not line.startswith("http") else f"Skattisch club: listening on {line}", flush=True)
 
+    evening = Evening(store)
+    forwarder = _league(store, args, evening)
+    if forwarder is False:
+        return 2
     try:
         serve(store, host=args.host, port=args.port, name=args.name, advertise=not args.no_mdns, ready=ready,
-              mdns_interfaces=args.mdns_interface, routes=club_routes(store))
+              mdns_interfaces=args.mdns_interface, routes=Pages(store, evening).routes())
     except OSError as exc:
         print(f"skattisch club: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if forwarder:
+            forwarder.close()
     return 0
+
+
+def _league(store: CollectorStore, args: argparse.Namespace, evening: Any) -> Any:
+    """Pair with the league if a code is given; the forwarder (it forwards once paired), or False: failed."""
+    from drivers.league.forward import Forwarder, link, pair_with_league
+    from drivers.sync import LaptopError
+
+    if args.league_code:
+        if not args.league:
+            print("skattisch club: --league-code needs --league URL (the league server's address)", file=sys.stderr)
+            return False
+        try:
+            linked = pair_with_league(store, args.league, args.league_code, name=args.name)
+        except LaptopError as exc:
+            print(f"skattisch club: pairing with the league failed: {exc}", file=sys.stderr)
+            return False
+        print(f"Skattisch club: paired with the league {linked.league or linked.url} as {linked.club}", flush=True)
+    elif args.league:
+        known = link(store)
+        if known is None:
+            print("skattisch club: not paired with a league yet: add --league-code CODE (from the league's "
+                  "organiser)", file=sys.stderr)
+            return False
+        if known.url != args.league.rstrip("/"):  # the league moved: same pairing, new address
+            store.set_document("league", {**store.document("league"), "url": args.league.rstrip("/")})
+    forwarder = Forwarder(store, meta=evening.list_meta)  # idle until paired (here or on the Liga page)
+    forwarder.start()
+    return forwarder
 
 
 def _pair(store: CollectorStore, args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ hint banner, worded by :func:`ui.i18n.refusal_text` from its key and values.
 
 from __future__ import annotations
 
+import gc
 import logging
 import math
 import threading
@@ -43,7 +44,7 @@ from ui import i18n
 from ui.i18n import tr
 from ui.table import errors, theme
 from ui.table.viewmodels import status_of
-from ui.table.widgets import Hint, StatusBar
+from ui.table.widgets import Hint, StatusBar, make_spare_buttons, spare_buttons_wanted
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ OVERLAY_SCREENS = ("list", "settings")
 PREBUILT_SCREENS = ("game", "declare", "play", "result", "list", "end")
 PREBUILD_DELAY = 0.3  # seconds after the first frame: start-up's own work is done by then
 PREBUILD_IDLE = 1.0  # seconds without a command before a screen is built ahead (players deal, think)
+SPARE_BUTTONS_A_FRAME = 4  # buttons made ahead per idle frame
 
 
 @dataclass
@@ -102,6 +104,17 @@ def register_font() -> None:
     condensed_bold = theme.FONT_CONDENSED_BOLD if theme.FONT_CONDENSED_BOLD.exists() else theme.FONT_BOLD
     if condensed.exists():
         LabelBase.register(theme.LIST_FONT, str(condensed), fn_bold=str(condensed_bold))
+
+
+def freeze_long_lived() -> None:
+    """Leave the objects alive now out of the garbage collector's full collections: the
+    list's events and state, Kivy and the screens built so far live as long as the App. A
+    full collection walks every tracked object (hundreds of thousands with a 48-game list);
+    it came every few screen changes and took its 50-100 ms from whichever tap or card was
+    being shown (cProfile: the same step cost 2x more in one run than in another). Objects
+    made later are collected as before; frozen ones are still freed when nothing refers to
+    them (reference counting), only a cycle among them stays."""
+    gc.freeze()
 
 
 class Root(FloatLayout):
@@ -158,10 +171,12 @@ class TableApp(App):
         self._last_input_at = 0.0  # perf_counter of the last command submitted (screens are built ahead when idle)
         self.feedback: Any = None  # device.table.feedback.PanelFeedback, once a panel is attached
         self._refresh_trigger = Clock.create_trigger(self.refresh, -1)
+        self._prebuild_later = Clock.create_trigger(self._prebuild_next, PREBUILD_IDLE)  # once, however often asked
         self._pump_trigger = Clock.create_trigger(self._pump, -1)
         self._hint_clear = Clock.create_trigger(self._clear_hint, HINT_SECONDS)
         self.title = "Skattisch"
         self.first_frame_at: float | None = None
+        self._started_up = False  # the first frame is up: work ahead may begin (when idle)
         self.listeners: list[Callable[[Any], None]] = []  # called with each PumpResult
         self._picker: Any = None
         self._setup_forced = False
@@ -214,21 +229,29 @@ class TableApp(App):
 
     def _started(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
+        freeze_long_lived()
         if self._on_started is not None:
             self._on_started(self)
         Clock.schedule_once(self._prebuild_next, PREBUILD_DELAY)
+        self._started_up = True
 
     def _prebuild_next(self, _dt: float) -> None:
         """While the table is idle, build one screen of a game that is not built yet, then the
         next a frame later: the first declaration or result then costs no more than later ones,
-        and neither the first frame nor a tap waits for a screen nobody asked for yet."""
+        and neither the first frame nor a tap waits for a screen nobody asked for yet. Then
+        buttons ahead, a few a frame, for the screens' buttons (``widgets.show_buttons``);
+        a refresh asks for more when the game has used them."""
         missing = [name for name in PREBUILT_SCREENS if not self.manager.has_screen(name)]
-        if not missing:
+        if not missing and not spare_buttons_wanted():
+            freeze_long_lived()  # the screens and buttons built ahead live on too
             return
         if self.in_flight or time.perf_counter() - self._last_input_at < PREBUILD_IDLE:
-            Clock.schedule_once(self._prebuild_next, PREBUILD_IDLE)
+            self._prebuild_later()
             return
-        self.screen(missing[0])
+        if missing:
+            self.screen(missing[0])
+        else:
+            make_spare_buttons(SPARE_BUTTONS_A_FRAME)
         Clock.schedule_once(self._prebuild_next, 0)
 
     def on_stop(self) -> None:
@@ -316,6 +339,8 @@ class TableApp(App):
         # Only the screen on view is rebuilt; the others are shown the snapshot when they come up.
         self._switch(current, snap)
         self._update_picker(snap)
+        if self._started_up and spare_buttons_wanted():
+            self._prebuild_later()  # the buttons made ahead were used: more when idle again
 
     def _switch(self, name: str, snap: Any = None) -> None:
         screen = self.screen(name)

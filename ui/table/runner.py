@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.factory import Factory
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
@@ -124,6 +125,8 @@ def scroll_into_view(name: str) -> None:
     modals = [w for w in Window.children if isinstance(w, ModalView)]
     for root in (modals[:1] if modals else list(Window.children)):
         for widget in root.walk(restrict=True):
+            if isinstance(widget, Factory.RecycleView) and _scroll_to_item(widget, name):
+                return
             if getattr(widget, "name", None) != name or isinstance(widget, Screen):
                 continue
             node = widget.parent
@@ -132,6 +135,22 @@ def scroll_into_view(name: str) -> None:
             if isinstance(node, ScrollView):
                 node.scroll_to(widget, padding=0, animate=False)
                 return
+
+
+def _scroll_to_item(view: Any, name: str) -> bool:
+    """A recycle view (the list) has widgets for the rows in view only: scroll its item named
+    ``name`` into view by its place in the data (the view makes its widget for the next frame).
+    (The class as kv knows it: Kivy's factory loads it from ``kivy.uix.recycleview.__init__``,
+    a module apart from ``kivy.uix.recycleview``, so the latter's class is another one.)"""
+    heights = [item.get("height", 0) for item in view.data]
+    index = next((i for i, item in enumerate(view.data) if item.get("name") == name), None)
+    if index is None:
+        return False
+    above, total = sum(heights[:index]), sum(heights)
+    hidden = total - view.height
+    if hidden > 0:  # scroll_y: 1 shows the top, 0 the bottom
+        view.scroll_y = max(0.0, min(1.0, 1 - (above - (view.height - heights[index]) / 2) / hidden))
+    return True
 
 
 def find_text(text: str) -> tuple[Any | None, int]:

@@ -11,6 +11,8 @@ Kivy's ``disabled`` which swallows the tap silently.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kivy.app import App
@@ -61,6 +63,8 @@ class TButton(ButtonBehavior, Label):
     reason = StringProperty("")
     marked = BooleanProperty(False)  # chosen, shown by a bright frame (for light-faced buttons)
     face = ColorProperty(theme.BUTTON)
+    spec_action: Callable[[], Any] | None = None  # a button of show_buttons: what a tap does
+    spec_keys: tuple[str, ...] | None = None  # …and the further properties it was made with
 
     __events__ = ("on_act",)
 
@@ -234,3 +238,102 @@ def make_label(text: str, **kwargs: Any) -> TLabel:
     for key, value in kwargs.items():
         setattr(label, key, value)
     return label
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """A button as :func:`make_button` would make it: its words, name, action, kind, whether
+    greyed and why, and further properties (``extra``: name and value pairs, set in order)."""
+
+    text: str
+    name: str
+    action: Callable[[], Any] | None = None
+    kind: str = "normal"
+    greyed: bool = False
+    reason: str = ""
+    extra: tuple[tuple[str, Any], ...] = ()
+
+
+def _act(button: TButton) -> None:
+    if button.spec_action is not None:
+        button.spec_action()
+
+
+SPARE_BUTTONS = 40  # about what a game's bidding, declaration and result make (22 matador buttons)
+_spare: list[TButton] = []  # buttons made ahead while the table is idle, for show_buttons
+
+
+def spare_buttons() -> int:
+    """How many buttons are made ahead and not used yet."""
+    return len(_spare)
+
+
+def spare_buttons_wanted() -> bool:
+    return len(_spare) < SPARE_BUTTONS
+
+
+def make_spare_buttons(count: int) -> None:
+    """Make up to ``count`` buttons ahead (main thread, while the table is idle): a button
+    that show_buttons needs is then taken from them instead of made while someone waits."""
+    for _ in range(min(count, SPARE_BUTTONS - len(_spare))):
+        button = TButton()
+        button.bind(on_act=_act)
+        _spare.append(button)
+
+
+def _made(spec: ButtonSpec) -> TButton:
+    """What :func:`make_button` makes for ``spec``: a spare button given its properties (as
+    make_button gives them, after the kv rule), or a new one."""
+    if _spare:
+        button = _spare.pop()
+        _set_in_place(button, spec)
+    else:
+        button = make_button(spec.text, spec.name, kind=spec.kind, greyed=spec.greyed, reason=spec.reason,
+                             **dict(spec.extra))
+        button.spec_action = spec.action
+        button.bind(on_act=_act)
+    button.spec_keys = tuple(key for key, _value in spec.extra)
+    return button
+
+
+def _set_in_place(button: TButton, spec: ButtonSpec) -> None:
+    """What :func:`_made` would make, set on a button made for an earlier spec with the same
+    further properties (so the kv rule's defaults are the same ones)."""
+    button.text, button.name, button.kind = spec.text, spec.name, spec.kind
+    button.greyed, button.reason = spec.greyed, spec.reason
+    for key, value in spec.extra:
+        setattr(button, key, value)
+    button.spec_action = spec.action
+
+
+PUT_AWAY = "put_away_buttons"  # a container's attribute: its buttons not shown now, for show_buttons
+
+
+def show_buttons(container: Any, specs: Sequence[ButtonSpec]) -> None:
+    """Show the buttons ``specs`` in ``container``, in order. The buttons already there (or
+    put away by an earlier call: the bid values while the bidding asks for "ja" or "passe")
+    are kept and set in place (a new text, name, kind, action), each for a spec with the same
+    further properties as it was made with (so that its kv rule's defaults are the same);
+    only the others are made (or taken from those made ahead). Making a button (its kv rule,
+    its canvas) costs more than setting its text, and a refresh happens at every tap."""
+    old = list(reversed(container.children))
+    free: dict[tuple[str, ...], list[TButton]] = {}
+    put_away: list[TButton] = getattr(container, PUT_AWAY, [])
+    for child in old + put_away:
+        if isinstance(child, TButton) and child.spec_keys is not None:
+            free.setdefault(child.spec_keys, []).append(child)
+    buttons = []
+    for spec in specs:
+        same = free.get(tuple(key for key, _value in spec.extra))
+        if same:
+            button = same.pop(0)
+            _set_in_place(button, spec)
+        else:
+            button = _made(spec)
+        buttons.append(button)
+    setattr(container, PUT_AWAY, [button for same in free.values() for button in same])
+    if buttons == old:
+        return
+    container.clear_widgets()
+    for button in buttons:
+        container.add_widget(button)

@@ -15,7 +15,7 @@ from ui.table_words import declaration_prompt
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import GAME_SUITS, Choice, game_choices, word_choices
-from ui.table.widgets import CardChip, make_button
+from ui.table.widgets import ButtonSpec, CardChip, show_buttons
 
 
 def game_button_text(choice: Choice, scale: float) -> str:
@@ -107,40 +107,36 @@ class DeclareScreen(TableScreen):
             self.selected = ""
         first = self._must_choose_hand_or_skat(view)
         turning = self._tournee_turning(view)
-        games = self.ids.games
-        games.clear_widgets()
+        games = []
         for choice in game_choices(options, self.selected or None):
             if first:
                 choice = replace(choice, greyed=True, reason=tr("hand_or_skat_first"), on=False)
             elif turning:  # the turned card decides the trump once the skat is taken up
                 choice = replace(choice, greyed=True, reason=tr("take_skat_after_turn"), on=False)
             tick = "✔ " if choice.on and not choice.suit else ""  # a suit chip shows its frame instead
-            button = make_button(tick + game_button_text(choice, scale), choice.name,
-                                 (lambda k=choice.key: self.select(k)), kind="card" if choice.suit else "normal",
-                                 greyed=choice.greyed, reason=choice.reason)
-            button.marked = choice.on
-            if choice.on and not choice.suit:
-                button.kind = "selected"
-            button.height = scale * 72
-            games.add_widget(button)
+            games.append(ButtonSpec(tick + game_button_text(choice, scale), choice.name,
+                                    (lambda k=choice.key: self.select(k)),
+                                    kind="card" if choice.suit else ("selected" if choice.on else "normal"),
+                                    greyed=choice.greyed, reason=choice.reason,
+                                    extra=(("marked", choice.on), ("height", scale * 72))))
+        show_buttons(self.ids.games, games)
         words = self.ids.words
-        words.clear_widgets()
         words.cols = (3 if view.form == "tournee" else 2) if first or turning else 4
         if first and view.form == "tournee":  # 001 "Tournee-Skat": its three ways to begin
-            for key, name, action in (("choose_tournee", "choose_tournee", self.choose_turn),
-                                      ("choose_solo", "choose_hand", self.choose_hand),
-                                      ("choose_guckser", "choose_skat", self.app.take_skat)):
-                words.add_widget(make_button(two_lines(tr(key), scale), name, action))
+            show_buttons(words, [ButtonSpec(two_lines(tr(key), scale), name, action) for key, name, action in (
+                ("choose_tournee", "choose_tournee", self.choose_turn), ("choose_solo", "choose_hand", self.choose_hand),
+                ("choose_guckser", "choose_skat", self.app.take_skat))])
         elif first:  # two big buttons, the first choice of the declaration
-            words.add_widget(make_button(tr("choose_hand"), "choose_hand", self.choose_hand))
-            words.add_widget(make_button(tr("choose_skat"), "choose_skat", self.app.take_skat))
+            show_buttons(words, [ButtonSpec(tr("choose_hand"), "choose_hand", self.choose_hand),
+                                 ButtonSpec(tr("choose_skat"), "choose_skat", self.app.take_skat)])
         elif turning:
-            self._turn_buttons(view, words)
-        for choice in ([] if first or turning else word_choices(options, self.selected or None)):
-            words.add_widget(make_button(("✔ " if choice.on else "") + choice.label, choice.name,
-                                         (lambda k=choice.key: self.select(k)),
-                                         kind="selected" if choice.on else "normal",
-                                         greyed=choice.greyed, reason=choice.reason))
+            show_buttons(words, self._turn_buttons(view))
+        else:
+            show_buttons(words, [ButtonSpec(("✔ " if choice.on else "") + choice.label, choice.name,
+                                            (lambda k=choice.key: self.select(k)),
+                                            kind="selected" if choice.on else "normal",
+                                            greyed=choice.greyed, reason=choice.reason)
+                                 for choice in word_choices(options, self.selected or None)])
         option = next((o for o in options if o.key == self.selected), None)
         self.summary_text = ((tr("tournee_or_solo") if view.form == "tournee" else tr("hand_or_skat")) if first else
                              tr("scan_turned_card") if turning and view.turned is None else
@@ -153,24 +149,25 @@ class DeclareScreen(TableScreen):
         confirm.greyed = first or turning or option is None or not option.allowed
         confirm.reason = (tr("hand_or_skat_first") if first else tr("take_skat_after_turn") if turning else
                           tr("choose_game_first") if option is None else option_reason(option))
-        skat = self.ids.skat
-        skat.clear_widgets()
-        for code in view.skat:  # face down: the pushed skat is the declarer's secret until the end
-            skat.add_widget(CardChip(code=code, hidden=True, size_hint_x=None, width=scale * 40))
-        if view.turned is not None and not view.skat:  # Tournée: the card turned up, face up
-            skat.add_widget(CardChip(code=view.turned, size_hint_x=None, width=scale * 40))
+        skat = self.ids.skat  # face down: the pushed skat is the declarer's secret until the end
+        # Tournée: the card turned up shows face up until the skat is taken up
+        shown = [(code, True) for code in view.skat] or ([(view.turned, False)] if view.turned is not None else [])
+        chips = [(chip.code, chip.hidden, chip.width) for chip in reversed(skat.children)]
+        if chips != [(code, hidden, scale * 40) for code, hidden in shown]:
+            skat.clear_widgets()
+            for code, hidden in shown:
+                skat.add_widget(CardChip(code=code, hidden=hidden, size_hint_x=None, width=scale * 40))
 
-    def _turn_buttons(self, view: Any, words: Any) -> None:
+    def _turn_buttons(self, view: Any) -> list[ButtonSpec]:
         """Tournée-Skat, a card to turn or turned: the second card, taking up the skat, back."""
         if view.turned is None:
-            words.add_widget(make_button(tr("back"), "cancel_turn", self.cancel_turn))
-            words.add_widget(make_button(tr("pick_card"), "turn_pick", self.app.open_picker,
-                                         greyed=not self.app.simulate, reason=tr("scan_turned_card")))
-            return
-        words.add_widget(make_button(tr("turn_second_card"), "turn_second", self.app.open_picker,
-                                     greyed=view.turned_second or not self.app.simulate,
-                                     reason=tr("turned_second_done") if view.turned_second else tr("scan_second_card")))
-        words.add_widget(make_button(tr("take_skat"), "choose_skat", self.app.take_skat, kind="confirm"))
+            return [ButtonSpec(tr("back"), "cancel_turn", self.cancel_turn),
+                    ButtonSpec(tr("pick_card"), "turn_pick", self.app.open_picker,
+                               greyed=not self.app.simulate, reason=tr("scan_turned_card"))]
+        return [ButtonSpec(tr("turn_second_card"), "turn_second", self.app.open_picker,
+                           greyed=view.turned_second or not self.app.simulate,
+                           reason=tr("turned_second_done") if view.turned_second else tr("scan_second_card")),
+                ButtonSpec(tr("take_skat"), "choose_skat", self.app.take_skat, kind="confirm")]
 
     def select(self, key: str | None) -> None:
         if key is None:

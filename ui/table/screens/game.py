@@ -14,7 +14,7 @@ from ui.table import theme
 from ui.table.popups import ChoicePopup, Option
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import bidding_prompt, escape, page_of_values
-from ui.table.widgets import make_button
+from ui.table.widgets import ButtonSpec, show_buttons
 
 VALUES_PER_PAGE = 7  # plus "mehr …": eight buttons of ~95 px at 800 px wide
 SETTLE_VALUES = BID_VALUES[:24]  # the direct bidding's values: 18 … 72, six a row (higher: step by step)
@@ -52,21 +52,19 @@ class GameScreen(TableScreen):
         self._snap = snap
         bidding = snap.bidding
         self.title_text = game_title(snap) if snap.list is not None else ""
-        row = self.ids.positions
-        row.clear_widgets()
         words = (tr("forehand"), tr("middlehand"), tr("rearhand"))
-        for position, name in enumerate(snap.positions):
-            speaking = bidding is not None and position == bidding.speaker
-            # a tap on a position enters the bidding's outcome at once: "Carla spielt, gereizt bis …"
-            row.add_widget(make_button(
-                f"[size={int(self.app.scale * theme.FONT_SMALL)}]{words[position]}[/size]\n[b]{escape(name)}[/b]",
-                f"position_{position}", (lambda p=position: self.settle(p)) if bidding is not None else None,
-                kind="selected" if speaking else "normal" if bidding is not None else "flat"))
+        # a tap on a position enters the bidding's outcome at once: "Carla spielt, gereizt bis …"
+        show_buttons(self.ids.positions, [ButtonSpec(
+            f"[size={int(self.app.scale * theme.FONT_SMALL)}]{words[position]}[/size]\n[b]{escape(name)}[/b]",
+            f"position_{position}", (lambda p=position: self.settle(p)) if bidding is not None else None,
+            kind=("selected" if bidding is not None and position == bidding.speaker
+                  else "normal" if bidding is not None else "flat"))
+            for position, name in enumerate(snap.positions)])
         if bidding is None:
             self.prompt_text = ""
             self.history_text = ""
-            self.ids.value_buttons.clear_widgets()
-            self.ids.answers.clear_widgets()
+            show_buttons(self.ids.value_buttons, [])  # put away for the next bidding
+            show_buttons(self.ids.answers, [])
             return
         if bidding.speaker != self.speaker or bidding.role == "answering":
             self.page_start = 0
@@ -75,14 +73,11 @@ class GameScreen(TableScreen):
         self.prompt_text = bidding_prompt(bidding, snap.positions, self.app.language)
         self.history_text = " · ".join(bidding_history(bidding, snap.positions)[-4:]) or tr("settle_hint")
         self._show_values(bidding)
-        answers = self.ids.answers
-        answers.clear_widgets()
-        if bidding.may_hold:
-            answers.add_widget(make_button(tr("hold"), "hold", self.app.hold, kind="confirm",
-                                           font_size=self.app.scale * theme.FONT_LARGE))
-        if bidding.may_pass:
-            answers.add_widget(make_button(tr("pass"), "pass", self.app.pass_,
-                                           font_size=self.app.scale * theme.FONT_LARGE))
+        large = (("font_size", self.app.scale * theme.FONT_LARGE),)
+        show_buttons(self.ids.answers,
+                     ([ButtonSpec(tr("hold"), "hold", self.app.hold, kind="confirm", extra=large)] if bidding.may_hold
+                      else []) +
+                     ([ButtonSpec(tr("pass"), "pass", self.app.pass_, extra=large)] if bidding.may_pass else []))
 
     def settle(self, position: int) -> None:
         """The bidding's outcome in two taps: this position plays, then the value bid up to."""
@@ -94,17 +89,17 @@ class GameScreen(TableScreen):
 
     def _show_values(self, bidding: Any) -> None:
         grid = self.ids.value_buttons
-        grid.clear_widgets()
-        if not bidding.values:
+        if not bidding.values:  # "ja" or "passe" only: the values are put away
+            show_buttons(grid, [])
             return
         page = page_of_values(bidding.values, self.page_start, VALUES_PER_PAGE)
-        if page.less:
-            grid.add_widget(make_button(tr("fewer_values"), "fewer_values", self.fewer))
-        for value in page.values[: VALUES_PER_PAGE - (1 if page.less else 0)]:
-            grid.add_widget(make_button(str(value), f"bid_{value}", lambda v=value: self.app.bid(v),
-                                        kind="normal", font_size=self.app.scale * theme.FONT_LARGE, bold=True))
+        specs = [ButtonSpec(tr("fewer_values"), "fewer_values", self.fewer)] if page.less else []
+        specs += [ButtonSpec(str(value), f"bid_{value}", lambda v=value: self.app.bid(v),
+                             extra=(("font_size", self.app.scale * theme.FONT_LARGE), ("bold", True)))
+                  for value in page.values[: VALUES_PER_PAGE - (1 if page.less else 0)]]
         if page.more:
-            grid.add_widget(make_button(tr("more_values"), "more_values", self.more))
+            specs.append(ButtonSpec(tr("more_values"), "more_values", self.more))
+        show_buttons(grid, specs)
 
     def more(self) -> None:
         self.page_start += VALUES_PER_PAGE - (1 if self.page_start else 0)

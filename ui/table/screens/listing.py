@@ -10,6 +10,7 @@ The proposal waits on top of the list with a consent button per player and "zurÃ
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -17,6 +18,8 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.recycleview.views import RecycleDataViewBehavior
 
 from ui.i18n import pick, tr
 from ui.table_words import game_text, scoring_label
@@ -42,11 +45,123 @@ def list_scale(scale: float) -> float:
     return min(scale, 1.0 + (scale - 1.0) * 0.2)
 
 
-class ListRow(ButtonBehavior, BoxLayout):
-    """One line of the list; ``odd`` rows are shaded. A tap offers to correct the entry."""
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """What a row's columns look like at this size: the list's scale, the name and player
+    columns' widths, the number of players."""
+
+    ls: float
+    name_w: float
+    player_w: float
+    players: int
+
+
+class ListCell(Label):
+    """A column of a list line: a :class:`~ui.table.widgets.TLabel` as the list sets it
+    (its font and size, cut short, markup), made without TLabel's kv rule, whose bindings
+    (to the app's scale and its own width) cost more than the text: a list has hundreds."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("color", theme.TEXT)
+        super().__init__(valign="middle", shorten=True, markup=True, font_name=theme.LIST_FONT, **kwargs)
+
+
+def _cell(row: BoxLayout, text: str, width: float | None, ls: float, *, halign: str = "right",
+          **kwargs: Any) -> Label:
+    """One column of a list line: the list's font, cut short rather than wrapped; a fixed
+    width (pixels), or (``None``) what the line leaves."""
+    if width is None:
+        label = ListCell(text=text, halign=halign, font_size=ls * FONT_ROW, **kwargs)
+        label.fbind("width", lambda cell, w: setattr(cell, "text_size", (w, None)))
+        label.text_size = (label.width, None)
+    else:
+        label = ListCell(text=text, halign=halign, font_size=ls * FONT_ROW, size_hint_x=None, width=width,
+                         text_size=(width, None), **kwargs)
+    row.add_widget(label)
+    return label
+
+
+def _game_text(line: ListLine) -> str:
+    return line.game + (f"  [b]{line.marks}[/b]" if line.marks else "")
+
+
+def _score_colour(line: ListLine) -> Any:
+    return theme.PLUS if line.score_sign > 0 else (theme.MINUS if line.score_sign < 0 else theme.TEXT)
+
+
+class ListRow(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
+    """One line of the list; ``odd`` rows are shaded. A tap offers to correct the entry.
+
+    The list is a recycle view: only the rows in view have widgets, and a row scrolled away
+    lends its widgets to the one scrolled in (its texts set in place, :meth:`show_line`)."""
 
     odd = BooleanProperty(False)
     name = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.line: ListLine | None = None
+        self.tapped: Any = None
+        self._shape: tuple[int, Columns] | None = None
+        self._struck: list[GameText] = []
+        self._cells: list[Label] = []  # number, dealer, declarer, base, tops, levels, value, players
+        self._game: GameText | None = None
+
+    def refresh_view_attrs(self, rv: Any, index: int, data: dict[str, Any]) -> None:
+        self.odd, self.name, self.tapped = data["odd"], data["name"], data["tapped"]
+        self.show_line(data["line"], data["columns"])
+
+    def on_release(self) -> None:
+        if self.tapped is not None and self.line is not None:
+            self.tapped(int(self.line.number))
+
+    def show_line(self, line: ListLine, columns: Columns) -> None:
+        """One game on one line; a corrected one has its earlier entry struck through above.
+        The widgets are kept while the shape (struck lines, columns) stays; only texts change."""
+        self.line = line
+        shape = (len(line.struck), columns)
+        if shape != self._shape:
+            self._shape = shape
+            self._build(line, columns)
+            return
+        for label, text in zip(self._struck, line.struck):
+            label.text = text
+        texts = (line.number, escape(line.dealer), escape(line.declarer), line.base, line.tops, line.levels,
+                 f"[b]{line.score}[/b]" if line.score else "", *(cell.text for cell in line.cells))
+        for label, text in zip(self._cells, texts):
+            label.text = text
+        self._cells[6].color = _score_colour(line)
+        assert self._game is not None
+        self._game.text, self._game.suit = _game_text(line), line.suit
+        self._game.color = theme.TEXT_DIM if line.passed_in else theme.TEXT
+
+    def _build(self, line: ListLine, columns: Columns) -> None:
+        self.clear_widgets()
+        ls = columns.ls
+        self._struck = []
+        for text in line.struck:
+            struck = GameText(text=text, struck=True, color=theme.STRUCK, font_size=ls * FONT_ROW,
+                              size_hint_y=None, height=ls * ROW_H, font_name=theme.LIST_FONT)
+            self._struck.append(struck)
+            self.add_widget(struck)
+        body = BoxLayout(spacing=ls * GAP, size_hint_y=None, height=ls * ROW_H)
+        dim = theme.TEXT_DIM
+        name_w = ls * columns.name_w
+        cells = [_cell(body, line.number, ls * NUMBER_W, ls, color=dim),
+                 _cell(body, escape(line.dealer), name_w, ls, halign="left", color=dim),
+                 _cell(body, escape(line.declarer), name_w, ls, halign="left")]
+        self._game = GameText(text=_game_text(line), suit=line.suit, font_size=ls * FONT_ROW,
+                              color=theme.TEXT_DIM if line.passed_in else theme.TEXT, font_name=theme.LIST_FONT)
+        body.add_widget(self._game)
+        cells += [_cell(body, line.base, ls * BASE_W, ls), _cell(body, line.tops, ls * TOPS_W, ls),
+                  _cell(body, line.levels, ls * LEVELS_W, ls),
+                  _cell(body, f"[b]{line.score}[/b]" if line.score else "", ls * VALUE_W, ls,
+                        color=_score_colour(line))]
+        width = columns.player_w
+        for cell in line.cells:
+            cells.append(_cell(body, cell.text, width, ls, bold=True))
+        self._cells = cells
+        self.add_widget(body)
 
 
 class ListScreen(TableScreen):
@@ -80,39 +195,15 @@ class ListScreen(TableScreen):
 
     # -- columns --
 
-    def _columns(self, row: BoxLayout, line: ListLine | None, players: int, *, header: bool = False) -> None:
-        """The paper list's columns of one line (``line`` None: the header)."""
+    def _header_columns(self, row: BoxLayout, players: int) -> None:
+        """The paper list's column heads."""
         ls = list_scale(self.app.scale)
-        size = ls * FONT_ROW
         name_w = self._width(NAME_W, players)
-        dim = theme.TEXT_DIM
-
-        def cell(text: str, width: float | None, *, halign: str = "right", **kwargs: Any) -> None:
-            label = make_label(text, halign=halign, font_size=size, shorten=True, font_name=theme.LIST_FONT, **kwargs)
-            if width is not None:
-                label.size_hint_x, label.width = None, ls * width
-                label.text_size = (ls * width, None)
-            row.add_widget(label)
-
-        if line is None:
-            for text, width, halign in ((tr("col_no"), NUMBER_W, "right"), (tr("col_dealer"), name_w, "left"),
-                                        (tr("col_declarer"), name_w, "left"), (tr("col_game"), None, "left"),
-                                        (tr("col_base"), BASE_W, "right"), (tr("col_tops"), TOPS_W, "right"),
-                                        (tr("col_levels"), LEVELS_W, "right"), (tr("col_value"), VALUE_W, "right")):
-                cell(text, width, halign=halign, color=dim)
-            return
-        cell(line.number, NUMBER_W, color=dim)
-        cell(escape(line.dealer), name_w, halign="left", color=dim)
-        cell(escape(line.declarer), name_w, halign="left")
-        game = GameText(text=line.game + (f"  [b]{line.marks}[/b]" if line.marks else ""), suit=line.suit,
-                        font_size=size, color=theme.TEXT_DIM if line.passed_in else theme.TEXT,
-                        font_name=theme.LIST_FONT)
-        row.add_widget(game)
-        cell(line.base, BASE_W)
-        cell(line.tops, TOPS_W)
-        cell(line.levels, LEVELS_W)
-        score_colour = theme.PLUS if line.score_sign > 0 else (theme.MINUS if line.score_sign < 0 else theme.TEXT)
-        cell(f"[b]{line.score}[/b]" if line.score else "", VALUE_W, color=score_colour)
+        for text, width, halign in ((tr("col_no"), NUMBER_W, "right"), (tr("col_dealer"), name_w, "left"),
+                                    (tr("col_declarer"), name_w, "left"), (tr("col_game"), None, "left"),
+                                    (tr("col_base"), BASE_W, "right"), (tr("col_tops"), TOPS_W, "right"),
+                                    (tr("col_levels"), LEVELS_W, "right"), (tr("col_value"), VALUE_W, "right")):
+            _cell(row, text, None if width is None else ls * width, ls, halign=halign, color=theme.TEXT_DIM)
 
     def _width(self, widths: dict[int, int], players: int) -> int:
         return widths[3] if self.app.scale > 1.2 else widths.get(players, widths[5])
@@ -129,7 +220,7 @@ class ListScreen(TableScreen):
         ls = list_scale(self.app.scale)
         header.spacing = ls * GAP
         header.height = ls * 26
-        self._columns(header, None, len(view.players), header=True)
+        self._header_columns(header, len(view.players))
         short = short_names(view.players, self._name_limit())
         width = ls * self._width(PLAYER_W, len(view.players))
         for name in view.players:
@@ -138,14 +229,20 @@ class ListScreen(TableScreen):
                                      font_name=theme.LIST_FONT))
 
     def _build_rows(self, view: Any) -> None:
-        rows = self.ids.rows
-        rows.clear_widgets()
+        """The rows as the recycle view's data: it makes widgets for the rows in view only."""
+        scroll = self.ids.scroll
         if view is None or not view.rows:
             self.empty_text = tr("no_games_yet")
+            scroll.data = []
             return
         self.empty_text = ""
-        for index, line in enumerate(list_lines(view, self._name_limit())):
-            rows.add_widget(self._row(line, index, len(view.players)))
+        ls = list_scale(self.app.scale)
+        players = len(view.players)
+        columns = Columns(ls, self._width(NAME_W, players), ls * self._width(PLAYER_W, players), players)
+        scroll.data = [{"line": line, "columns": columns, "odd": index % 2 == 1, "name": f"row_{line.number}",
+                        "height": ls * ROW_H * (1 + len(line.struck)), "tapped": self.row_tapped}
+                       for index, line in enumerate(list_lines(view, self._name_limit()))]
+        scroll.scroll_y = 0  # the latest rows are the ones made first (0 shows the bottom)
         self._scroll_to_latest()
 
     def _scroll_to_latest(self) -> None:
@@ -155,26 +252,6 @@ class ListScreen(TableScreen):
             scroll_view.scroll_y = 0 if rows.height > scroll_view.height else 1
         Clock.schedule_once(scroll, 0)
         Clock.schedule_once(scroll, 0.05)
-
-    def _row(self, line: ListLine, index: int, players: int) -> ListRow:
-        """One game on one line; a corrected one has its earlier entry struck through above."""
-        ls = list_scale(self.app.scale)
-        height = ls * ROW_H * (1 + len(line.struck))
-        row = ListRow(odd=index % 2 == 1, size_hint_y=None, height=height, name=f"row_{line.number}",
-                      orientation="vertical")
-        for text in line.struck:
-            row.add_widget(GameText(text=text, struck=True, color=theme.STRUCK, font_size=ls * FONT_ROW,
-                                    size_hint_y=None, height=ls * ROW_H, font_name=theme.LIST_FONT))
-        body = BoxLayout(spacing=ls * GAP, size_hint_y=None, height=ls * ROW_H)
-        self._columns(body, line, players)
-        width = ls * self._width(PLAYER_W, players)
-        for cell in line.cells:
-            body.add_widget(make_label(cell.text, size_hint_x=None, width=width, halign="right", bold=True,
-                                   shorten=True, font_size=ls * FONT_ROW, text_size=(width, None),
-                                   font_name=theme.LIST_FONT))
-        row.add_widget(body)
-        row.bind(on_release=lambda *_: self.row_tapped(int(line.number)))
-        return row
 
     def _build_footer(self, view: Any) -> None:
         footer = self.ids.footer

@@ -15,7 +15,7 @@ from ui.table import theme
 from ui.table.popups import ChoicePopup, Option
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import escape, game_suit, result_counts, short_names
-from ui.table.widgets import make_button
+from ui.table.widgets import ButtonSpec, show_buttons
 
 
 def matadors_label(value: int) -> str:
@@ -61,10 +61,9 @@ class ResultScreen(TableScreen):
     def show(self, snap: Any) -> None:
         self._snap = snap
         result = snap.result
-        confirms = self.ids.confirms
-        confirms.clear_widgets()
-        self.ids.matadors.clear_widgets()
         if result is None:
+            show_buttons(self.ids.confirms, [])  # put away for the next result
+            show_buttons(self.ids.matadors, [])
             return
         ramsch = snap.ramsch
         self.title_text = tr("ramsch_result_title" if ramsch is not None else "result_of_game", n=snap.game_no)
@@ -81,14 +80,10 @@ class ResultScreen(TableScreen):
         if ramsch is not None and ramsch.entered:  # one line per player, as counted
             self.details_text = "\n".join([*ramsch_lines(ramsch), *([self.details_text] if details else [])])
         self.waiting_text = to_confirm_text(result)
-        if result.needs_matadors:
-            self._matadors(result.matador_choices)
-        elif getattr(result, "needs_spitze", False):  # 001 "Spitze", a result typed in: made or not?
-            self.ids.matadors.cols = 2
-            for made in (True, False):
-                self.ids.matadors.add_widget(make_button(tr("spitze_made" if made else "spitze_not_made"),
-                                                         f"spitze_made_{'yes' if made else 'no'}",
-                                                         lambda m=made: self.app.enter_spitze_made(m)))
+        if getattr(result, "needs_spitze", False):  # 001 "Spitze", a result typed in: made or not?
+            self._spitze_made()
+        else:
+            self._matadors(result.matador_choices if result.needs_matadors else ())
         seats = {s.seat: s for s in snap.seats}
         short = short_names(snap.players)
         # A dealer who sits out (four- and five-tables) may confirm in a defender's stead: SkWO
@@ -101,21 +96,31 @@ class ResultScreen(TableScreen):
             self.waiting_text += "\n" + tr("dealer_may_confirm", name=escape(short[dealer.name]))
         # The declarer's button last: the confirm place bottom right.
         order = sorted(result.may_confirm, key=lambda s: (seats[s].declarer, s))
+        specs = []
         for seat in order:
             view = seats[seat]
             role = tr("declarer_short") if view.declarer else tr("dealer_short") if view is dealer else ""
-            confirms.add_widget(make_button(confirm_label(short[view.name], role, self.app.scale), f"confirm_{seat}",
-                                            lambda s=seat: self.app.confirm_seat(s), kind="confirm", bold=False,
-                                            greyed=result.needs_matadors or result.problem is not None
-                                            or getattr(result, "needs_spitze", False),
-                                            reason=tr("result_incomplete")))
+            specs.append(ButtonSpec(confirm_label(short[view.name], role, self.app.scale), f"confirm_{seat}",
+                                    lambda s=seat: self.app.confirm_seat(s), kind="confirm",
+                                    greyed=result.needs_matadors or result.problem is not None
+                                    or getattr(result, "needs_spitze", False),
+                                    reason=tr("result_incomplete"), extra=(("bold", False),)))
+        show_buttons(self.ids.confirms, specs)
+
+    def _spitze_made(self) -> None:
+        self.ids.matadors.cols = 2
+        show_buttons(self.ids.matadors, [ButtonSpec(tr("spitze_made" if made else "spitze_not_made"),
+                                                    f"spitze_made_{'yes' if made else 'no'}",
+                                                    lambda m=made: self.app.enter_spitze_made(m))
+                                         for made in (True, False)])
 
     def _matadors(self, choices: tuple[int, ...]) -> None:
         grid = self.ids.matadors
-        grid.cols = max(1, (len(choices) + 1) // 2)
-        for value in sorted(choices, key=lambda v: (v < 0, abs(v))):
-            grid.add_widget(make_button(matadors_label(value), f"matadors_{'p' if value > 0 else 'm'}{abs(value)}",
-                                        lambda v=value: self.app.enter_matadors(v)))
+        if choices:
+            grid.cols = max(1, (len(choices) + 1) // 2)
+        show_buttons(grid, [ButtonSpec(matadors_label(value), f"matadors_{'p' if value > 0 else 'm'}{abs(value)}",
+                                       lambda v=value: self.app.enter_matadors(v))
+                            for value in sorted(choices, key=lambda v: (v < 0, abs(v)))])
 
     def back(self) -> None:
         """"zurück": a confirmation already given is not thrown away without asking."""

@@ -1,0 +1,1 @@
+"""The league server: many clubs' laptops forward their tables' journals to one place."""

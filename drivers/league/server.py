@@ -1,0 +1,32 @@
+"""Running the league server: uvicorn on a socket bound first (port 0 works), like the club's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from starlette.routing import BaseRoute
+
+from drivers.club.server import bind
+from drivers.league.app import create_league_app
+from drivers.league.store import LeagueStore
+
+__all__ = ["serve_league"]
+
+
+def serve_league(store: LeagueStore, *, host: str, port: int, name: str, routes: Sequence[BaseRoute] = (),
+                 ready: Callable[[str], None] = print) -> None:
+    """Serve the league until interrupted; ``ready`` gets the URL once it listens."""
+    import uvicorn
+
+    sock = bind(host, port)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    app = create_league_app(store, routes=routes, name=name)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_keep_alive=5,
+                            timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    app.state.shutting_down = lambda: server.should_exit
+    ready(f"http://{shown}:{sock.getsockname()[1]}")
+    try:
+        server.run(sockets=[sock])
+    finally:
+        store.close()

@@ -1,0 +1,173 @@
+"""The league as its pages see it, read from the league's store.
+
+Each list is folded with the table's own code (``device.table.state.apply``) and scored with
+the club's (:func:`device.club.ranking.list_results`). Where it belongs comes from what its
+club said when forwarding it (the club's evening, series and table number: the store's
+``list_meta``); the league's organiser decides which dates are match days (``matchdays``)
+and the season's rules (``season_rules``, as the club's: minimum series and Streichwerte).
+
+A list is folded once per change: its summary (players, games, each player's figures) is
+kept in the store at the count of events it was made for (``list_summaries``), so a restart
+folds nothing again, and :meth:`LeagueModel.lists` is kept until anything changes
+(:meth:`LeagueModel.version`). Documents:
+
+    matchdays     [{"date": "2026-11-26", "title": "1. Spieltag"}], in date order
+    season_rules  {"minimum_series", "dropped_worst"}
+    organiser     the league organiser's password (ui.club.auth)
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from device.club.ranking import ListResult, PlayedList, list_results
+from device.club.season import SeasonRules
+from device.league.standings import LeagueList
+from device.table.events import Event
+from device.table.state import StateError, TableState, apply
+from drivers.club.store import ListInfo
+from drivers.league.store import LeagueStore, ListMeta
+from ui.club.paper import PaperList, paper_list
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A list on the pages: the club's name, the table's, and where it counts."""
+
+    item: LeagueList
+    club_id: str
+    table_name: str
+    players: tuple[str, ...]
+    games: int
+    closed: bool
+    over: bool  # the series ended (not yet confirmed by every player)
+    error: str
+
+
+@dataclass
+class _Folded:
+    count: int
+    state: TableState
+    error: str = ""
+
+
+class LeagueModel:
+    """The pages' read model over a :class:`LeagueStore` (thread-safe)."""
+
+    def __init__(self, store: LeagueStore) -> None:
+        self.store = store
+        self._lock = threading.RLock()
+        self._folded: dict[tuple[str, str], _Folded] = {}  # lists still being played (played-out ones are dropped)
+        self._version = ""
+        self._lists: list[Shown] = []
+        self._kept: dict[tuple[str, str], tuple[int, dict[str, Any]]] | None = None  # the store's summaries
+
+    def doc(self, name: str, default: Any) -> Any:
+        value = self.store.events.document(name)
+        return default if value is None else value
+
+    def version(self) -> str:
+        """Changes whenever a page could look different (the store's generation)."""
+        return str(self.store.generation())
+
+    def matchdays(self) -> list[dict[str, str]]:
+        return sorted(self.doc("matchdays", []), key=lambda m: m["date"])
+
+    def add_matchday(self, date: str, title: str) -> None:
+        try:
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            raise ValueError(f"„{date}“ ist kein Datum (JJJJ-MM-TT)") from None
+        days = [m for m in self.matchdays() if m["date"] != date]
+        days.append({"date": date, "title": title.strip() or f"Spieltag {date}"})
+        self.store.events.set_document("matchdays", sorted(days, key=lambda m: m["date"]))
+        self.store.touch()
+
+    def season_rules(self) -> SeasonRules:
+        raw = self.doc("season_rules", {})
+        return SeasonRules(int(raw.get("minimum_series", 0)), int(raw.get("dropped_worst", 0)))
+
+    def club_names(self) -> dict[str, str]:
+        return {c.club: c.name for c in self.store.clubs()}
+
+    def _fold(self, device: str, list_id: str, count: int) -> _Folded:
+        folded = self._folded.setdefault((device, list_id), _Folded(0, TableState()))
+        if folded.count < count:
+            for raw in self.store.events.events(device, list_id)[folded.count:]:
+                try:
+                    folded.state = apply(folded.state, Event.from_json(raw))
+                except (StateError, ValueError) as exc:
+                    folded.error = str(exc)
+                folded.count += 1
+        return folded
+
+    def _summary(self, info: ListInfo) -> dict[str, Any]:
+        """A list as the pages need it, folded from its events (then kept in the store)."""
+        folded = self._fold(info.device, info.list_id, info.count)
+        state = folded.state
+        if state.closed or state.series_over:  # played out: its summary is kept, not its state (the
+            del self._folded[(info.device, info.list_id)]  # signatures still to come fold it once more)
+        if state.setup is None:
+            return {"opened": False}
+        results = list_results(PlayedList(1, 0, state.setup.players, state.rows))
+        return {"opened": True, "seating": list(state.seating), "games": len(state.rows), "closed": state.closed,
+                "over": state.series_over, "error": folded.error,
+                "results": [[r.player, r.points, r.won, r.lost, r.leistung] for r in results]}
+
+    def lists(self) -> list[Shown]:
+        """Every list the league holds, with its club, match day and results."""
+        with self._lock:
+            version = self.version()
+            if version == self._version:
+                return self._lists
+            if self._kept is None:  # read once; afterwards only the lists that grew are folded and written
+                self._kept = self.store.summaries()
+            kept = self._kept
+            fresh: dict[tuple[str, str], tuple[int, dict[str, Any]]] = {}
+            meta = self.store.list_meta()
+            days = {m["date"] for m in self.matchdays()}
+            names = self.club_names()
+            owners = self.store.club_tables()
+            tables = {t.device: t.name for t in self.store.events.tables()}
+            out: list[Shown] = []
+            for info in self.store.events.lists():
+                key = (info.device, info.list_id)
+                count, summary = kept.get(key, (-1, {}))
+                if count != info.count:
+                    summary = self._summary(info)
+                    fresh[key] = (info.count, summary)
+                if summary["opened"]:
+                    out.append(_shown(info, summary, meta.get(key), owners, names, tables, days))
+            self.store.keep_summaries(fresh)
+            kept.update(fresh)
+            self._version, self._lists = version, out
+            return out
+
+    def paper(self, device: str, list_id: str) -> tuple[PaperList, Shown] | None:
+        with self._lock:
+            shown = next((s for s in self.lists() if s.item.device == device and s.item.list_id == list_id), None)
+            info = next((i for i in self.store.events.lists(device) if i.list_id == list_id), None)
+            if shown is None or info is None:
+                return None
+            state = self._fold(device, list_id, info.count).state
+            if state.closed or state.series_over:
+                del self._folded[(device, list_id)]
+            return paper_list(state, table=shown.item.table, series=shown.item.series, head=info.head), shown
+
+
+def _shown(info: ListInfo, summary: dict[str, Any], meta: ListMeta | None, owners: dict[str, str],
+           names: dict[str, str], tables: dict[str, str], days: set[str]) -> Shown:
+    club = meta.club if meta is not None else owners.get(info.device, "")
+    date = meta.evening[:10] if meta is not None else ""
+    matchday = date if _DATE.fullmatch(date) and date in days else ""
+    series, table = (meta.series or 1, meta.table) if meta is not None else (1, 0)
+    results = tuple(ListResult(p, series, table, pts, won, lost, lei) for p, pts, won, lost, lei in summary["results"])
+    return Shown(LeagueList(names.get(club, club), info.device, info.list_id, matchday, series, table, results),
+                 club, tables.get(info.device, info.device), tuple(summary["seating"]), summary["games"],
+                 summary["closed"], summary["over"], summary["error"])
