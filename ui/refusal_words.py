@@ -472,7 +472,7 @@ def bidding_prompt(facts: Mapping[str, Any], language: str, names: tuple[str, ..
 
     name, current = who(facts["speaker"]), facts["current"]
     if facts["role"] == "deciding":
-        return words["deciding"].format(name=name, lowest=LOWEST_BID)
+        return words["deciding"].format(name=name, lowest=facts.get("lowest") or LOWEST_BID)
     partner = who(facts["partner"])
     if facts["role"] == "answering":
         return words["answering"].format(partner=partner, current=current, name=name)

@@ -169,7 +169,8 @@ def bidding_prompt(bidding: Any, positions: tuple[str, ...], lang: str | None = 
     """Who speaks to whom (the snapshot's ``BiddingView``; ``positions``: the names of Vorhand,
     Mittelhand, Hinterhand): "Mittelhand (Carla) sagt 18 — Vorhand (Bernd): ja / passe"."""
     facts = {"speaker": bidding.speaker, "partner": bidding.partner, "role": bidding.role,
-             "current": bidding.current, "may_bid": bool(bidding.values)}
+             "current": bidding.current, "may_bid": bool(bidding.values),
+             "lowest": bidding.values[0] if bidding.values else None}  # Vorhand alone: 18, Tournée's 10
     return _bidding_prompt(facts, lang or language(), tuple(positions))
 
 

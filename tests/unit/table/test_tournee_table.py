@@ -26,6 +26,8 @@ def test_bids_start_at_10_and_vorhand_alone_plays_for_10() -> None:
     assert bidding is not None and bidding.values[:4] == (10, 12, 14, 15)
     t.say("M passe", "H passe")
     assert t.snap.bidding is not None and t.snap.bidding.values == (10,)
+    from ui.table_words import bidding_prompt
+    assert bidding_prompt(t.snap.bidding, ("Bernd", "Carla", "Anna"), "de").endswith("(10) / passe")
     t.say("V 10")
     assert t.snap.declaration is not None and t.snap.declaration.bid == 10
 
