@@ -170,16 +170,17 @@ def _check_seat(seat: int) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Bid:
-    """A seat says a value ("18"). Vorhand alone after two passes says 18 to play. Any whole
-    number from 18 is a Bid; the auction checks it against its profile's bid values."""
+    """A seat says a value ("18"). Vorhand alone after two passes says 18 to play (the lowest
+    bid of the profile). Any whole number from 1 is a Bid; the auction checks it against its
+    profile's bid values (Tournée-Skat's lowest is 10)."""
 
     seat: int
     value: int
 
     def __post_init__(self) -> None:
         _check_seat(self.seat)
-        if not isinstance(self.value, int) or isinstance(self.value, bool) or self.value < LOWEST_BID:
-            require_bid_value(self.value)
+        if not isinstance(self.value, int) or isinstance(self.value, bool) or self.value < 1:
+            require_bid_value(self.value)  # the auction checks the rest (Tournée-Skat bids from 10)
 
     def __str__(self) -> str:
         return f"{SEAT_LETTERS[self.seat]} {self.value}"
@@ -330,7 +331,7 @@ class Options:
         """One short line for the table screen, the way players say it."""
         name = SEAT_NAMES_DE[self.seat]
         if self.role is Role.DECIDING:
-            return f"{name}: spielen ({LOWEST_BID}) / passe"
+            return f"{name}: spielen ({self.ladder[0]}) / passe"
         assert self.partner is not None  # bidding and answering always have a partner
         partner = SEAT_NAMES_DE[self.partner]
         if self.role is Role.ANSWERING:
@@ -360,7 +361,7 @@ class Options:
         """
         name = SEAT_NAMES_DE[self.seat]
         if self.role is Role.DECIDING:
-            return f"{name}: play ({LOWEST_BID}) / pass"
+            return f"{name}: play ({self.ladder[0]}) / pass"
         assert self.partner is not None  # bidding and answering always have a partner
         partner = SEAT_NAMES_DE[self.partner]
         if self.role is Role.ANSWERING:
@@ -438,7 +439,7 @@ class Auction:
             raise BidError(f"the bidding is over: {self._result_german()}")
         ladder = self.ladder
         if role is Role.DECIDING:
-            return Options(seat, role, None, None, LOWEST_BID, LOWEST_BID, may_hold=False, may_pass=True, ladder=ladder)
+            return Options(seat, role, None, None, ladder[0], ladder[0], may_hold=False, may_pass=True, ladder=ladder)
         if role is Role.ANSWERING:
             return Options(seat, role, self.bidder, self.value, None, None, may_hold=True, may_pass=True, ladder=ladder)
         lowest = next_bid(self.value, ladder)
@@ -515,12 +516,13 @@ class Auction:
                 "nobody bid, so there is nothing to hold: Vorhand plays for 18 or passes (ISkO 3.3.6)"
             )
         if isinstance(action, Bid):
-            if action.value != LOWEST_BID:
+            lowest = self.ladder[0]  # 18; Tournée-Skat's lowest game is 10
+            if action.value != lowest:
                 raise BidError(
-                    f"after Mittelhand and Hinterhand passed, Vorhand plays for {LOWEST_BID}, "
-                    f"not {action.value}: say {LOWEST_BID} or 'passe' (ISkO 3.3.6)"
+                    f"after Mittelhand and Hinterhand passed, Vorhand plays for {lowest}, "
+                    f"not {action.value}: say {lowest} or 'passe' (ISkO 3.3.6)"
                 )
-            return replace(self, value=LOWEST_BID, leader=FOREHAND, to_speak=None)
+            return replace(self, value=lowest, leader=FOREHAND, to_speak=None)
         return replace(self, passed=self.passed | {action.seat}, to_speak=None)
 
     # -- checks --
@@ -554,7 +556,7 @@ class Auction:
     def _turn_de(self, now: Options) -> str:
         name = SEAT_NAMES_DE[now.seat]
         if now.role is Role.DECIDING:
-            return f"{name} plays for {LOWEST_BID} or passes"
+            return f"{name} plays for {self.ladder[0]} or passes"
         partner = SEAT_NAMES_DE[now.partner] if now.partner is not None else ""
         if now.role is Role.ANSWERING:
             return f"{name} answers {now.current} to {partner} ('ja' or 'passe')"

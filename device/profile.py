@@ -623,9 +623,9 @@ TEXAS = RuleProfile(
 
 TOURNEE, DANISH, DANISH_AARHUS = (RuleProfile.from_json(data) for data in FORM_PROFILES_JSON)  # device.skatform
 PROFILES: dict[str, RuleProfile] = {p.name: p for p in (ISKO, PRE_1999, KNEIPE, TEXAS, TOURNEE, DANISH, DANISH_AARHUS)}
-#: The profiles the table's setup offers (played end to end; Texas: device/table/rules.py).
-#: Tournee and Danish Skat are only scored so far (``skattisch score``, list documents).
-TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999", "texas")
+#: The profiles the table's setup offers (played end to end; what the flow reads from a profile:
+#: device/table/rules.py).
+TABLE_PROFILES: tuple[str, ...] = ("isko", "kneipe", "pre1999", "texas", "tournee", "danish", "danish_aarhus")
 
 
 #: The choices the rule text offers the club profile, as options of the table's setup: the

@@ -388,6 +388,19 @@ def null_value(decl: Declaration, profile: RuleProfile = ISKO) -> int:
     return profile.null_values[2 * decl.ouvert + decl.hand]  # 0: not played (Danish Null Hand)
 
 
+def check_declaration(decl: Declaration, profile: RuleProfile) -> None:
+    """Refuse (DeclarationError) a declaration the profile does not play: a Danish Null Hand,
+    a Tournee game elsewhere, an ouvert after the skat by the ISkO.
+
+    >>> from device.profile import DANISH
+    >>> check_declaration(Declaration.make(GameType.NULL, hand=True, form=DANISH.form), DANISH)
+    Traceback (most recent call last):
+    ...
+    device.errors.DeclarationError: Nul Hand is not played under the rule profile 'danish'
+    """
+    _check_declaration(decl, profile)
+
+
 def _check_declaration(decl: Declaration, profile: RuleProfile) -> None:
     if tournee.is_tournee(profile):
         tournee.check_declaration(decl, profile)

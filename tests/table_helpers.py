@@ -296,3 +296,11 @@ def play_up_to_the_question(table: Table, game: RevokeGame) -> Refusal:
     table.declare("grand")
     table.play([game.cards[:game.proof]])
     return table.refused(CardScanned(game.cards[game.proof]), "false_following")
+
+
+def offer_at_table(monkeypatch: Any, *names: str) -> None:
+    """Let the table's setup open lists with the test's own profiles ``names`` (registered in
+    device.profile.PROFILES by the test) besides those it offers."""
+    import device.table.flow_setup as flow_setup
+
+    monkeypatch.setattr(flow_setup, "TABLE_PROFILES", (*flow_setup.TABLE_PROFILES, *names))

@@ -76,6 +76,7 @@ GERMAN: dict[str, str] = {
     "series_length": "Spiele",
     "scoring_system": "Wertung",
     "variants": "Varianten",
+    "choose_profile": "Regeln wählen",
     "stake": "Einsatz",
     "stake_cents": "{cents} ct je Punkt",
     "start_list": "Liste beginnen",
@@ -340,9 +341,21 @@ GERMAN: dict[str, str] = {
     "col_player": "Spieler",
     "col_won_lost": "gew. / verl.",
     "col_game_points": "Spielpunkte",
+    "col_scoring_danish": "Turnier",
     "choose_hand": "Hand (ohne Skat)",
     "choose_skat": "mit Skat: aufnehmen",
     "hand_or_skat": "Hand oder mit Skat?",
+    "choose_tournee": "Tournee|Skatkarte aufdecken",
+    "choose_solo": "ohne Skat|Solo, Null, Grand ouvert",
+    "choose_guckser": "Guckser|Skat aufnehmen, Grand",
+    "scan_turned_card": "Skatkarte aufdecken: scannen",
+    "scan_second_card": "Die zweite Skatkarte scannen",
+    "turn_second_card": "zweite Karte aufdecken",
+    "turned_second_done": "Die zweite Karte ist schon aufgedeckt",
+    "take_skat_after_turn": "Erst den Skat aufnehmen: die aufgedeckte Karte bestimmt den Trumpf",
+    "tournee_trump": "{card} aufgedeckt",
+    "tournee_or_solo": "Tournee, ohne Skat oder Guckser?",
+    "declare_tournee_hand": "{name} spielt ohne Skat: ein Solo, Null, Null ouvert oder Grand ouvert ansagen",
     "hand_or_skat_first": "Erst wählen: Hand oder mit Skat",
     "result_counts": "{name}: {points} Augen · {tricks} Stiche",
     "result_tricks": "{name}: {tricks} Stiche",
@@ -413,6 +426,7 @@ ENGLISH: dict[str, str] = {
     "series_length": "Games",
     "scoring_system": "Scoring",
     "variants": "Variants",
+    "choose_profile": "Choose the rules",
     "stake": "Stake",
     "stake_cents": "{cents} ct a point",
     "start_list": "Start the list",
@@ -668,9 +682,21 @@ ENGLISH: dict[str, str] = {
     "col_player": "Player",
     "col_won_lost": "won / lost",
     "col_game_points": "Game points",
+    "col_scoring_danish": "Tournament",
     "choose_hand": "Hand (no skat)",
     "choose_skat": "with the skat: take it up",
     "hand_or_skat": "Hand or with the skat?",
+    "choose_tournee": "Tournee|turn a skat card",
+    "choose_solo": "without the skat|Solo, Null, Grand ouvert",
+    "choose_guckser": "Guckser|take the skat, Grand",
+    "scan_turned_card": "Turn a skat card up: scan it",
+    "scan_second_card": "Scan the second skat card",
+    "turn_second_card": "turn the second card",
+    "turned_second_done": "The second card is turned up already",
+    "take_skat_after_turn": "Take the skat first: the card turned up decides the trump",
+    "tournee_trump": "{card} turned up",
+    "tournee_or_solo": "Tournee, without the skat or Guckser?",
+    "declare_tournee_hand": "{name} plays without the skat: declare a Solo, Null, Null ouvert or Grand ouvert",
     "hand_or_skat_first": "First choose: Hand or with the skat",
     "result_counts": "{name}: {points} points · {tricks} tricks",
     "result_tricks": "{name}: {tricks} tricks",
@@ -824,7 +850,7 @@ def option_reason(option: Any, lang: str | None = None) -> str:
     """Why a declaration option (the snapshot's ``DeclarationOption``) is greyed; "" if allowed."""
     from ui.refusal_words import refusal_words
 
-    return "" if option.refused is None else refusal_words(option.refused, {}, lang or _current)
+    return "" if option.refused is None else refusal_words(option.refused, dict(getattr(option, "refused_values", ())), lang or _current)
 
 
 def sync_text(sync: Any, lang: str | None = None) -> str:

@@ -12,6 +12,10 @@ position number as "Vorhand", …, see :data:`WAYS`).
 '23 ist im Texas-Skat kein Reizwert (18, 20, 22, 24, 27, 30, …)'
 >>> refusal_words("record_not_in_profile", {"problem_field": "bid", "shown": 23, "profile": "texas"}, "de")
 'Im Texas-Skat nicht erlaubt — Reizwert 23'
+>>> refusal_words("record_not_in_profile", {"problem_field": "hand", "shown": True, "profile": "danish", "game": "null"}, "de")
+'Im Dänischen Skat nicht erlaubt — Nul Hand'
+>>> refusal_words("declaration_not_in_profile", {"profile": "danish", "shown": "Nul Hand"}, "de")
+'Im Dänischen Skat nicht erlaubt — Nul Hand'
 >>> refusal_words("card_in_skat", {"card": "CJ"}, "de"), refusal_words("card_in_skat", {"card": "CJ"}, "en")
 ('Kreuz Bube liegt im Skat', 'CJ in the skat')
 """
@@ -24,6 +28,8 @@ from typing import Any
 
 from device.bidding import LOWEST_BID
 from device.cards import Card, Suit
+from device.declaration import Declaration
+from device.errors import SkatError
 from device.games import GameType
 from device.profile import PROFILES
 from device.table.rules import bid_ladder
@@ -45,6 +51,8 @@ REFUSALS_DE: dict[str, str] = {
     "bad_name_length": "Ein Name hat 1 bis {most} Zeichen",
     "bad_position": "Unbekannte Position: Vorhand, Mittelhand oder Hinterhand",
     "bad_profile": "Unbekanntes Regelprofil {profile!r}",
+    "profile_not_at_table": "Das Regelprofil {profile!r} wird am Tisch nicht gespielt (nur {offered})",
+    "declaration_not_in_profile": "{profile|profile_in_cap} nicht erlaubt — {shown}",
     "bad_scoring": "Unbekanntes Wertungssystem: Seeger-Fabian, klassisch oder Bierlachs",
     "bad_seat": "Diesen Platz gibt es nicht (Platz 1 bis {table_size})",
     "bad_series_length": "Spielzahl {length!r}: 1 bis {most} Spiele oder offen",
@@ -58,6 +66,16 @@ REFUSALS_DE: dict[str, str] = {
     "bock_open": "Erst die offenen Bockrunden zu Ende spielen ({bock_deals|bock_status})",
     "button_does_nothing": "Diese Taste hat hier keine Funktion",
     "card_in_skat": "{card|card} liegt im Skat",
+    "card_turned": "{card|card} ist schon aufgedeckt",
+    "turn_not_in_profile": "Eine Skatkarte aufdecken gibt es nur im Tournee-Skat, nicht {profile|profile_in}",
+    "turn_after_skat": "Der Skat ist schon aufgenommen: keine Karte mehr aufdecken",
+    "turned_twice": "Die zweite Skatkarte ist schon aufgedeckt",
+    "turn_card_first": "Tournee: erst eine Skatkarte aufdecken (scannen oder „Karte wählen“)",
+    "turned_first": "Die erste Karte ist aufgedeckt: Tournee, nicht mit der zweiten Karte",
+    "turned_second": "Die zweite Karte ist aufgedeckt: Tournee mit der zweiten Karte",
+    "turned_card_decides": "{card|card} aufgedeckt: diese Karte bestimmt den Trumpf",
+    "hand_after_turn": "Nach dem Aufdecken kein Spiel ohne Skat (Solo, Null, Grand ouvert)",
+    "null_overbid_not_in_profile": "{shown} ist {profile|profile_in} nach diesem Reizwert nicht spielbar: überreizt",
     "card_played": "{card|card} wurde schon gespielt ({position|position}, {trick}. Stich)",
     "cards_played": "Es wurden schon Karten erfasst: zu Ende spielen, Spiel beenden oder Karten zurücknehmen",
     "cards_show_matadors": "Die Karten zeigen {known|matadors}",
@@ -181,6 +199,8 @@ REFUSALS_EN: dict[str, str] = {
     "bad_name_length": "a player's name is 1 to {most} characters, not {name!r}",
     "bad_position": "position {position!r} is not 0 (Vorhand), 1 (Mittelhand) or 2 (Hinterhand)",
     "bad_profile": "{error}",
+    "profile_not_at_table": "the rule profile {profile!r} is not played at the table (only {offered})",
+    "declaration_not_in_profile": "not allowed {profile|profile_in}: {shown}",
     "bad_scoring": "{error}",
     "bad_seat": "seat {seat!r} is not at this table (0 to {last_seat})",
     "bad_series_length": "series length {length!r}: 1 to {most} games or open-ended",
@@ -194,6 +214,16 @@ REFUSALS_EN: dict[str, str] = {
     "bock_open": "open Bock rounds are played out first ({bock_deals} deals)",
     "button_does_nothing": "the {button} button does nothing here",
     "card_in_skat": "{card} in the skat",
+    "card_turned": "{card} is turned up already",
+    "turn_not_in_profile": "turning a skat card is Tournee Skat's, not played {profile|profile_in}",
+    "turn_after_skat": "the skat is taken up: no card to turn any more",
+    "turned_twice": "the second skat card is turned up already",
+    "turn_card_first": "Tournee: turn a skat card up first (scan it or 'pick card')",
+    "turned_first": "the first card is turned up: Tournee, not with the second card",
+    "turned_second": "the second card is turned up: Tournee with the second card",
+    "turned_card_decides": "{card} turned up: that card decides the trump",
+    "hand_after_turn": "no game without the skat after turning a card (Solo, Null, Grand ouvert)",
+    "null_overbid_not_in_profile": "{shown} cannot be played after this bid {profile|profile_in}: overbid",
     "card_played": "{card} already played by {position|position} in trick {trick}",
     "cards_played": "cards were scanned: finish the play, end it, or undo the cards first",
     "cards_show_matadors": "the cards show {known:+d} matadors",
@@ -329,13 +359,17 @@ _RECORD_PROBLEM_DE = {
 #: "nach der ISkO", "im Texas-Skat": where a refusal says what a rule profile does not allow.
 _PROFILE_IN = {
     "de": {"isko": "nach der ISkO", "pre1999": "nach der ISkO vor 1999", "kneipe": "nach den Kneipenregeln",
-           "texas": "im Texas-Skat"},
+           "texas": "im Texas-Skat", "tournee": "im Tournee-Skat", "danish": "im Dänischen Skat",
+           "danish_aarhus": "im Dänischen Skat nach Århus-Regeln"},
     "en": {"isko": "under the ISkO", "pre1999": "under the ISkO before 1999", "kneipe": "under the pub rules",
-           "texas": "in Texas Skat"},
+           "texas": "in Texas Skat", "tournee": "in Tournee Skat", "danish": "in Danish Skat",
+           "danish_aarhus": "in Danish Skat (Århus rules)"},
 }
 _PROFILE_OTHER = {"de": "nach dem Regelprofil „{name}“", "en": "under the rule profile {name!r}"}
 _FIELD_DE = {"bid": "Reizwert {shown}", "kontra": "Kontra", "re": "Re", "ouvert": "Ouvert", "hand": "Hand",
-             "bock": "Bock {shown}", "schenken": "Schenken", "spitze": "Spitze {shown}"}
+             "bock": "Bock {shown}", "schenken": "Schenken", "spitze": "Spitze {shown}",
+             "tournee": "ein Spiel ohne Tournee, Solo oder Guckser", "solo": "Solo", "guckser": "Guckser",
+             "turned_card": "aufgedeckte Karte {shown}"}
 
 
 def _profile_in(name: Any, language: str) -> str:
@@ -363,7 +397,18 @@ def _record_field_de(field: Any, values: Mapping[str, Any]) -> str:
         return f"{shown.capitalize()} angesagt"
     if field == "game" and isinstance(shown, str):
         return GameType.parse(shown).german
+    if field == "hand" and isinstance(values.get("game"), str):  # "Nul Hand" in Danish Skat's words
+        return _hand_game_de(values["game"], values.get("profile"))
     return _FIELD_DE.get(field, f"{field} {shown}").format(shown=shown)
+
+
+def _hand_game_de(game: str, profile: Any) -> str:
+    """A game played Hand as players of the profile say it: "Kreuz Hand", Danish "Nul Hand"."""
+    form = PROFILES.get(profile or "isko", PROFILES["isko"]).form
+    try:
+        return Declaration.make(GameType.parse(game), hand=True, form=form).describe_de()
+    except SkatError:
+        return f"{game} Hand"
 
 
 def _record_problem_de(field: Any, values: Mapping[str, Any]) -> str:
@@ -427,7 +472,7 @@ def bidding_prompt(facts: Mapping[str, Any], language: str, names: tuple[str, ..
 
     name, current = who(facts["speaker"]), facts["current"]
     if facts["role"] == "deciding":
-        return words["deciding"].format(name=name, lowest=LOWEST_BID)
+        return words["deciding"].format(name=name, lowest=facts.get("lowest") or LOWEST_BID)
     partner = who(facts["partner"])
     if facts["role"] == "answering":
         return words["answering"].format(partner=partner, current=current, name=name)

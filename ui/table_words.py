@@ -24,6 +24,9 @@ WORDS: dict[str, dict[str, str]] = {
         "game_of": "Spiel {n} von {total}",
         "game": "Spiel {n}",
         "declare_skat_or_hand": "{name} spielt ({bid}): Skat aufnehmen oder Hand ansagen",
+        "declare_tournee": "{name} spielt ({bid}): Tournee (Skatkarte aufdecken), ohne Skat oder Guckser",
+        "declare_turned": "{card} aufgedeckt: Skat aufnehmen oder die zweite Karte aufdecken",
+        "declare_turned_second": "{card} als zweite Karte aufgedeckt: Skat aufnehmen",
         "declare_push": "{name}: die zwei gedrückten Karten scannen (oder am Ende) und das Spiel ansagen",
         "declare_now": "{name}: Spiel ansagen",
         "said_hold": "ja",
@@ -54,6 +57,9 @@ WORDS: dict[str, dict[str, str]] = {
         "game_of": "Game {n} of {total}",
         "game": "Game {n}",
         "declare_skat_or_hand": "{name} plays ({bid}): take the skat or declare Hand",
+        "declare_tournee": "{name} plays ({bid}): Tournee (turn a skat card), without the skat or Guckser",
+        "declare_turned": "{card} turned up: take the skat or turn the second card",
+        "declare_turned_second": "{card} turned up as the second card: take the skat",
         "declare_push": "{name}: scan the two discarded cards (or at the end) and declare the game",
         "declare_now": "{name}: declare the game",
         "said_hold": "yes",
@@ -109,6 +115,12 @@ def scoring_label(system: str, lang: str | None = None) -> str:
 def declaration_prompt(view: Any, lang: str | None = None) -> str:
     """What the declarer does now (the snapshot's ``DeclarationView``): take the skat or declare
     Hand, push the two cards, or declare."""
+    turned = getattr(view, "turned", None)
+    if not view.skat_taken and turned is not None:  # Tournée-Skat: the card turned up decides the trump
+        return words("declare_turned_second" if view.turned_second else "declare_turned", lang,
+                     card=card_words(turned, lang))
+    if not view.skat_taken and getattr(view, "form", "german") == "tournee":
+        return words("declare_tournee", lang, name=view.declarer_name, bid=view.bid)
     if not view.skat_taken:
         return words("declare_skat_or_hand", lang, name=view.declarer_name, bid=view.bid)
     return words("declare_push" if len(view.skat) < 2 else "declare_now", lang, name=view.declarer_name)
@@ -157,7 +169,8 @@ def bidding_prompt(bidding: Any, positions: tuple[str, ...], lang: str | None = 
     """Who speaks to whom (the snapshot's ``BiddingView``; ``positions``: the names of Vorhand,
     Mittelhand, Hinterhand): "Mittelhand (Carla) sagt 18 — Vorhand (Bernd): ja / passe"."""
     facts = {"speaker": bidding.speaker, "partner": bidding.partner, "role": bidding.role,
-             "current": bidding.current, "may_bid": bool(bidding.values)}
+             "current": bidding.current, "may_bid": bool(bidding.values),
+             "lowest": bidding.values[0] if bidding.values else None}  # Vorhand alone: 18, Tournée's 10
     return _bidding_prompt(facts, lang or language(), tuple(positions))
 
 

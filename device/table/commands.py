@@ -20,7 +20,7 @@ Declare(game=<GameType.CLUBS: 'clubs'>, hand=True, ouvert=False, announced=<Leve
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeAlias
 
@@ -28,13 +28,14 @@ from device.cards import Card
 from device.declaration import Level
 from device.errors import DeclarationError
 from device.games import GameType
+from device.skatform import TourneeGame
 from device.hardware import ButtonPressed, CardScanned, ReaderStatus, UnknownCardScanned
 
 __all__ = [
     "AcceptFalseFollowing", "AddBock", "Bid", "Command", "Confirm", "ConfirmList",
     "ConsentCorrection", "Declare", "EndGame", "EndHow", "EndSeries", "EnterMatadors",
     "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "OfferGift", "DeclineGift", "AcceptGift", "PlayOn", "AutomaticGift", "AnnounceSpitze", "EnterSpitzeMade", "LeavePlayer", "OpenList",
-    "NextSeriesOffered", "OpenNextSeries", "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "RejectCard", "SyncAcknowledged", "SyncStatus",
+    "NextSeriesOffered", "OpenNextSeries", "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "TurnCard", "RejectCard", "SyncAcknowledged", "SyncStatus",
     "TakeSkat", "Undo", "WithdrawCorrection",
 ]
 
@@ -201,6 +202,9 @@ _END_GERMAN = {
 }
 
 _LEVEL_WORDS = {"schneider": Level.SCHNEIDER, "schwarz": Level.SCHWARZ}
+_KIND_WORDS = {"tournee": TourneeGame.FIRST, "tournee2": TourneeGame.SECOND, "solo": TourneeGame.SOLO,
+               "guckser": TourneeGame.GUCKSER}
+_KIND_KEYS = {kind: word for word, kind in _KIND_WORDS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,25 +215,48 @@ class Declare:
     hand: bool = False
     ouvert: bool = False
     announced: Level = Level.SIMPLE
+    #: A Tournée-Skat game (Tournee with the first or the second card, Solo, Guckser); None
+    #: in every other game (001 "Tournee-Skat", device.tournee).
+    tournee: TourneeGame | None = field(default=None, repr=False)
 
     @classmethod
     def parse(cls, key: str) -> Declare:
-        """From an option key: ``game[/hand][/ouvert][/schneider|/schwarz]``."""
+        """From an option key: ``game[/hand][/ouvert][/schneider|/schwarz]`` and in Tournée-Skat
+        ``/tournee``, ``/tournee2`` (the second card), ``/solo`` or ``/guckser``.
+
+        >>> Declare.parse("hearts/tournee2").tournee, Declare.parse("clubs/hand/solo").key
+        (<TourneeGame.SECOND: 'second'>, 'clubs/hand/solo')
+        """
         words = key.strip().lower().split("/")
         game = GameType.parse(words[0])
         rest = set(words[1:])
-        unknown = rest - {"hand", "ouvert", *_LEVEL_WORDS}
+        unknown = rest - {"hand", "ouvert", *_LEVEL_WORDS, *_KIND_WORDS}
         if unknown:
             raise DeclarationError(f"cannot read declaration {key!r}: unknown word {sorted(unknown)[0]!r}")
+        kinds = [_KIND_WORDS[w] for w in sorted(rest) if w in _KIND_WORDS]
+        if len(kinds) > 1:
+            raise DeclarationError(f"cannot read declaration {key!r}: one of tournee, tournee2, solo, guckser")
         announced = max((_LEVEL_WORDS[w] for w in rest if w in _LEVEL_WORDS), default=Level.SIMPLE)
-        return cls(game, "hand" in rest, "ouvert" in rest, announced)
+        return cls(game, "hand" in rest, "ouvert" in rest, announced, kinds[0] if kinds else None)
 
     @property
     def key(self) -> str:
         words = [self.game.value] + (["hand"] if self.hand else []) + (["ouvert"] if self.ouvert else [])
-        if self.announced is not Level.SIMPLE and not self.ouvert:
+        if self.announced is not Level.SIMPLE:  # an ouvert announced Schneider: Danish Skat (ouvert_any)
             words.append(self.announced.name.lower())
+        if self.tournee is not None:
+            words.append(_KIND_KEYS[self.tournee])
         return "/".join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnCard:
+    """Tournée-Skat: the declarer turns the top skat card up (its suit is trump), or, having
+    taken it up unseen, the second one (001 "Tournee-Skat"). Scanned cards are routed here
+    while a skat card is to be turned."""
+
+    card: Card
+    source: str = "screen"
 
 
 @dataclass(frozen=True, slots=True)
@@ -515,7 +542,7 @@ def card_id(raw: str) -> str:
 
 
 Command: TypeAlias = (
-    OpenList | JoinPlayer | LeavePlayer | Bid | Hold | Pass | TakeSkat | PushSkat | Declare
+    OpenList | JoinPlayer | LeavePlayer | Bid | Hold | Pass | TakeSkat | PushSkat | TurnCard | Declare
     | EnterBidding | Kontra | Re | OfferGift | DeclineGift | AcceptGift | PlayOn | AutomaticGift
     | AnnounceSpitze | EnterSpitzeMade | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection

@@ -40,7 +40,7 @@ from device.errors import CardError, SkatError
 
 __all__ = [
     "EVENT_TYPES", "EVENT_VERSION", "GAME_STEPS",
-    "BidMade", "BiddingEntered", "BockAdded", "CardPlayed", "CardWithdrawn", "CorrectionApplied",
+    "BidMade", "BiddingEntered", "BockAdded", "CardPlayed", "CardTurned", "CardWithdrawn", "CorrectionApplied",
     "CorrectionConsented", "CorrectionProposed", "CorrectionWithdrawn", "Declared", "Event",
     "EventBody", "EventFormatError", "FalseFollowingAccepted", "FalseFollowingQueried",
     "GameEnded", "GameRecorded", "KontraSaid", "SchenkenSaid", "SpitzeAnnounced", "SpitzeMadeEntered", "ListClosed", "ListConfirmed", "ListOpened",
@@ -272,6 +272,20 @@ class Declared(EventBody):
     hand: bool
     ouvert: bool
     announced: str | None
+    #: Tournée-Skat's game: "first", "second" (the card that decided the trump), "solo",
+    #: "guckser"; written only when given.
+    tournee: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardTurned(EventBody):
+    """Tournée-Skat: the declarer turned a skat card up, the first or (``second``) the second;
+    its suit is trump (a jack: its suit or Grand)."""
+
+    TYPE: ClassVar[str] = "card_turned"
+    card: Card
+    second: bool
+    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,14 +429,14 @@ _BODIES: tuple[type[EventBody], ...] = (
     ListOpened, PlayerJoined, PlayerLeft, GameRecorded, PassedIn, PassedInWithdrawn,
     RamschRecorded, BockAdded, CorrectionProposed, CorrectionConsented, CorrectionWithdrawn,
     CorrectionApplied, SeriesEnded, ListConfirmed, ListClosed,
-    BidMade, BiddingEntered, SkatTaken, SkatCardAdded, Declared, KontraSaid, ReSaid, SchenkenSaid, SpitzeAnnounced, CardPlayed,
+    BidMade, BiddingEntered, SkatTaken, SkatCardAdded, CardTurned, Declared, KontraSaid, ReSaid, SchenkenSaid, SpitzeAnnounced, CardPlayed,
     FalseFollowingQueried, FalseFollowingAccepted, CardWithdrawn, GameEnded, ResultEntered,
     MatadorsEntered, RamschEntered, ResultConfirmed, StepUndone, SpitzeMadeEntered,
 )
 EVENT_TYPES: dict[str, type[EventBody]] = {body.TYPE: body for body in _BODIES}
 #: The bodies that are steps of the game being played (taken back one by one by undo).
 GAME_STEPS: tuple[type[EventBody], ...] = (
-    BidMade, BiddingEntered, SkatTaken, SkatCardAdded, Declared, KontraSaid, ReSaid, SchenkenSaid, SpitzeAnnounced, CardPlayed,
+    BidMade, BiddingEntered, SkatTaken, SkatCardAdded, CardTurned, Declared, KontraSaid, ReSaid, SchenkenSaid, SpitzeAnnounced, CardPlayed,
     FalseFollowingQueried, FalseFollowingAccepted, CardWithdrawn, GameEnded, ResultEntered,
     MatadorsEntered, RamschEntered, SpitzeMadeEntered,
 )
@@ -476,7 +490,7 @@ class Event:
 
 B = TypeVar("B", bound=EventBody)
 
-_WRITTEN_WHEN_GIVEN = frozenset({"members", "member", "later_trick"})
+_WRITTEN_WHEN_GIVEN = frozenset({"members", "member", "later_trick", "tournee"})
 """Optional fields added later that an event carries only when set: without them the event is
 the same JSON as before (an older laptop or table still reads it)."""
 

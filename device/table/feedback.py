@@ -17,11 +17,11 @@ from collections.abc import Callable
 from device.cards import Card
 from device.hardware import CardScanned, PanelView, Tone, UnknownCardScanned
 from device.ports import Panel
-from device.table.commands import PlayCard, PushSkat
+from device.table.commands import PlayCard, PushSkat, TurnCard
 from device.table.service import PumpResult, TableService
 
-_CARD_INPUTS = (CardScanned, UnknownCardScanned, PlayCard, PushSkat, Card)
-_CARD_TAKEN = frozenset({"card_played", "skat_card_added"})
+_CARD_INPUTS = (CardScanned, UnknownCardScanned, PlayCard, PushSkat, TurnCard, Card)
+_CARD_TAKEN = frozenset({"card_played", "skat_card_added", "card_turned"})  # Tournée: the card turned up
 _QUESTIONED = frozenset({"false_following_queried"})
 _FAULTS = frozenset({"store_failed", "internal_error"})
 

@@ -27,19 +27,21 @@ from device.bidding import Pass as AuctionPass
 from device.declaration import Declaration
 from device.errors import BidError, DeclarationError, RecordError
 from device.hardware import Button, ButtonPressed, CardScanned, UnknownCardScanned
+from device.profile import find_profile
+from device.skatform import SkatForm
 from device.ramsch import RamschError, score_ramsch
 from device.record import score_record
 from device.table.commands import (
     AcceptFalseFollowing, AddBock, Bid, Confirm, ConfirmList, ConsentCorrection, Declare, EndGame, EndHow,
     EndSeries, EnterBidding, EnterMatadors, EnterRamsch, EnterResult, Hold, JoinPlayer, Kontra,
-    LeavePlayer, OpenList, Pass, PlayCard, ProposeCorrection, PushSkat, Re, RejectCard, TakeSkat, Undo,
+    LeavePlayer, OpenList, Pass, PlayCard, ProposeCorrection, PushSkat, Re, RejectCard, TakeSkat, TurnCard, Undo,
     WithdrawCorrection,
 )
 from device.table.decision import (
     Decision, Refuse, Refusal, _after_entry, _card, _deal, _open, _player, _position, _refuse_seen,
 )
 from device.table.events import (
-    BidMade, BiddingEntered, CardPlayed, CardWithdrawn, Declared, EventBody, FalseFollowingAccepted,
+    BidMade, BiddingEntered, CardPlayed, CardTurned, CardWithdrawn, Declared, EventBody, FalseFollowingAccepted,
     FalseFollowingQueried, GameEnded, KontraSaid, MatadorsEntered, PassedIn, RamschEntered, ReSaid,
     ResultEntered, SkatCardAdded, SkatTaken,
 )
@@ -54,14 +56,18 @@ from device.table.flow_setup import (
     unsafe_name_characters,
 )
 from device.table.outcome import entry_matador_choices, game_record, known_matadors
-from device.table.rules import LaterTrickNeeded, entered_ramsch_counts, make_declaration
+from device.table.rules import (
+    LaterTrickNeeded, entered_ramsch_counts, make_declaration, profile_refusal, tournee_refusal,
+)
 from device.table.state import Deal, Phase, TableState
 from device.tricks import follow_class
+from device.value import is_overbid_null
 from device.variants import VariantError, check_kontra, check_re
 
 __all__ = [
     "MAX_BIERLACHS", "MAX_NAME", "MAX_SERIES", "MAX_STAKE", "Decision", "Refusal", "cards_since_kontra", "dealer_seat",
-    "decide", "open_list", "option_refusal", "parse_stake", "unsafe_name_characters", "withdrawable_passed_in",
+    "decide", "open_list", "option_refusal", "option_refusal_values", "parse_stake", "unsafe_name_characters",
+    "withdrawable_passed_in",
 ]
 
 # --------------------------------------------------------------------------- entry points
@@ -187,10 +193,31 @@ def _declare(state: TableState, command: Declare) -> Decision:
         raise Refuse("bad_declaration", _declaration_problem(command), error=str(exc),
                       game=command.game.value, profile=state.profile.name) from None
     refused = option_refusal(deal, declaration)
+    if refused == "declaration_not_in_profile":  # a Danish Null Hand: named with the profile
+        raise Refuse("not_in_profile", "declaration_not_in_profile", profile=deal.profile,
+                     shown=declaration.describe_de())
     if refused is not None:
-        raise Refuse("bad_declaration", refused)
+        raise Refuse("bad_declaration", refused, **option_refusal_values(deal, declaration))
     return Decision(events=(Declared(declaration.game.value, declaration.hand, declaration.ouvert,
-                                     declaration.announced.record_name),))
+                                     declaration.announced.record_name,
+                                     declaration.tournee.value if declaration.tournee is not None else None),))
+
+
+def _turn_card(state: TableState, command: TurnCard) -> Decision:
+    """Tournée-Skat: the first skat card turned up, or the second after the first was taken
+    up unseen (001 "Tournee-Skat"); before the skat is taken up, once each."""
+    deal = _deal(state, Phase.DECLARING)
+    card = _card(command.card)
+    if state.profile.form is not SkatForm.TOURNEE:
+        raise Refuse("not_in_profile", "turn_not_in_profile", profile=state.profile.name)
+    if deal.skat_taken:
+        raise Refuse("not_now", "turn_after_skat")
+    if deal.turned_second:
+        raise Refuse("not_now", "turned_twice")
+    _refuse_seen(deal, card)
+    if deal.turned == card:
+        raise Refuse("card_seen", "card_turned", card=card.code)
+    return Decision(events=(CardTurned(card, deal.turned is not None, command.source),))
 
 
 def _declaration_problem(command: Declare) -> str:
@@ -201,9 +228,25 @@ def _declaration_problem(command: Declare) -> str:
     return "announced_not_hand"
 
 
+def option_refusal_values(deal: Deal, declaration: Declaration) -> dict[str, str]:
+    """What a refusal of ``declaration`` names besides its key: the profile and the game."""
+    values = {"profile": deal.profile, "shown": declaration.describe_de()}
+    if deal.turned is not None:  # Tournée-Skat: the card that decides the trump
+        values["card"] = deal.turned.code
+    return values
+
+
 def option_refusal(deal: Deal, declaration: Declaration) -> str | None:
     """Why ``declaration`` cannot be declared now (a refusal key), or None if it can."""
     assert deal.bid is not None
+    if profile_refusal(find_profile(deal.profile), declaration) is not None:
+        return "declaration_not_in_profile"
+    if declaration.form is SkatForm.TOURNEE:
+        if is_overbid_null(declaration, deal.bid, find_profile(deal.profile)):  # the text has no rule for it
+            return "null_overbid_not_in_profile"
+        refused = tournee_refusal(declaration, turned=deal.turned, second=deal.turned_second, skat_taken=deal.skat_taken)
+        if refused is not None:
+            return refused
     if deal.skat_taken and declaration.hand:
         return "hand_after_skat"
     if not deal.skat_taken and not declaration.hand:
@@ -423,6 +466,8 @@ def _scanned(state: TableState, command: CardScanned) -> Decision:
     phase = state.phase
     if deal is not None and phase == Phase.DECLARING and deal.skat_taken and len(deal.skat) < 2:
         return _push_skat(state, PushSkat(command.card, command.source))
+    if deal is not None and phase == Phase.DECLARING and state.profile.form is SkatForm.TOURNEE:
+        return _turn_card(state, TurnCard(command.card, command.source))  # the card turned up
     if deal is not None and phase == Phase.PLAYING:
         return _play_card(state, PlayCard(command.card, command.source))
     if deal is not None and phase == Phase.RESULT and deal.early is not None and len(deal.skat) < 2:
@@ -443,7 +488,7 @@ _HANDLERS: dict[type, Callable[[TableState, Any], Decision]] = {
     OpenList: _open_list_without_rng,
     JoinPlayer: _join, LeavePlayer: _leave,
     Bid: _bidding, Hold: _bidding, Pass: _bidding, EnterBidding: _enter_bidding,
-    TakeSkat: _take_skat, PushSkat: _push_skat, Declare: _declare, Kontra: _kontra, Re: _re,
+    TakeSkat: _take_skat, PushSkat: _push_skat, TurnCard: _turn_card, Declare: _declare, Kontra: _kontra, Re: _re,
     PlayCard: _play_card, AcceptFalseFollowing: _accept_false_following, RejectCard: _reject_card,
     EndGame: _end_game, EnterResult: _enter_result, EnterMatadors: _enter_matadors,
     EnterRamsch: _enter_ramsch, Confirm: _confirm, Undo: _undo, AddBock: _add_bock,

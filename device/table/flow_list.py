@@ -179,4 +179,4 @@ def refuse_if_not_in_profile(record: Mapping[str, Any], profile: RuleProfile, ex
     field = getattr(exc, "field", "")
     if field and allowed_elsewhere(record, profile):
         raise Refuse("not_in_profile", "record_not_in_profile", problem_field=field, shown=record.get(field),
-                     profile=profile.name, error=str(getattr(exc, "reason", exc)))
+                     profile=profile.name, error=str(getattr(exc, "reason", exc)), game=record.get("game"))

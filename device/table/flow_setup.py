@@ -7,7 +7,7 @@ import random
 import unicodedata
 from fractions import Fraction
 
-from device.profile import ProfileError, find_profile
+from device.profile import TABLE_PROFILES, ProfileError, base_name, find_profile
 from device.scoring import ScoreListError, ScoringSystem, bierlachs_limit
 from device.table.commands import JoinPlayer, LeavePlayer, OpenList
 from device.table.decision import Decision, Refuse, _open, _seat
@@ -68,6 +68,9 @@ def _open_list(state: TableState, command: OpenList, rng: random.Random) -> List
         find_profile(command.profile)
     except ProfileError as exc:
         raise Refuse("bad_setup", "bad_profile", error=str(exc), profile=command.profile) from None
+    if base_name(command.profile) not in TABLE_PROFILES:  # scored by `skattisch score`, not at the table; the
+        # club profile's options ("kneipe+spitze+pot") are its own
+        raise Refuse("bad_setup", "profile_not_at_table", profile=command.profile, offered=", ".join(TABLE_PROFILES))
     try:
         stake = parse_stake(command.stake)
     except ScoreListError as exc:

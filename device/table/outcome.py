@@ -20,6 +20,7 @@ from device.errors import RecordError
 from device.games import GameType
 from device.profile import RuleProfile, find_profile
 from device.record import RECORD_VERSION, ScoredRecord, score_record
+from device.skatform import SkatForm, TourneeGame
 from device.table.state import Deal
 from device.tricks import trick_winner, trump_order
 from device.value import is_overbid_null, level_needed, overbid_null_game, reachable_level
@@ -124,6 +125,8 @@ def declaration_fields(deal: Deal) -> dict[str, Any]:
         "v": RECORD_VERSION, "game": declaration.game.value, "hand": declaration.hand,
         "ouvert": declaration.ouvert, "announced": declaration.announced.record_name, "bid": bid,
     }
+    if declaration.form is SkatForm.TOURNEE:
+        fields.update(_tournee_fields(deal))
     if deal.kontra is not None:
         fields["kontra"] = True
     if deal.re is not None:
@@ -134,6 +137,22 @@ def declaration_fields(deal: Deal) -> dict[str, Any]:
         fields["schenken"] = deal.schenken
     if deal.spitze:  # 001 "Spitze": the cards form shows whether it was made
         fields["spitze"] = deal.spitze
+    return fields
+
+
+def _tournee_fields(deal: Deal) -> dict[str, Any]:
+    """A Tournée game's record fields (device.tournee): no "hand" (a game without the skat is
+    a Solo, Null or Grand ouvert), the game's kind and the card that decided the trump."""
+    declaration = deal.declaration
+    assert declaration is not None
+    fields: dict[str, Any] = {"hand": False}
+    kind = declaration.tournee
+    if kind in (TourneeGame.FIRST, TourneeGame.SECOND):
+        fields["tournee"] = kind.value
+        if deal.turned is not None:
+            fields["turned_card"] = deal.turned.code
+    elif kind is not None:
+        fields[kind.value] = True  # "solo": true, "guckser": true
     return fields
 
 

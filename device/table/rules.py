@@ -17,6 +17,20 @@ second trick's first card.
 ['grand', 'grand/hand', 'grand/hand/schneider', 'grand/hand/schwarz', 'grand/hand/ouvert', 'grand/schneider', 'grand/schwarz', 'grand/ouvert']
 >>> make_declaration(texas, Declare(GameType.CLUBS, announced=Level.SCHNEIDER)).describe_de()
 'Kreuz Schneider angesagt'
+
+Danish Skat (001 "Dänischer Skat"): ouvert is one more level of any game, after the skat too;
+its Null games are Nul, Nul ouvert (both with the skat) and Dækker (Null ouvert Hand); a Null
+Hand is none of them (the Århus club plays it, 46):
+
+>>> danish = find_profile("danish")
+>>> [d.key for d in declaration_variants(danish) if d.game is GameType.HEARTS]
+['hearts', 'hearts/hand', 'hearts/hand/schneider', 'hearts/hand/schwarz', 'hearts/hand/ouvert', 'hearts/ouvert', 'hearts/hand/ouvert/schneider', 'hearts/hand/ouvert/schwarz']
+>>> [make_declaration(danish, d).describe_de() for d in declaration_variants(danish) if d.game is GameType.NULL]
+['Nul', 'Nul Hand', 'Nul ouvert', 'Dækker']
+>>> profile_refusal(danish, make_declaration(danish, Declare(GameType.NULL, hand=True)))
+'Nul Hand'
+>>> profile_refusal(find_profile("danish_aarhus"), make_declaration(danish, Declare(GameType.NULL, hand=True))) is None
+True
 """
 
 from __future__ import annotations
@@ -26,17 +40,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from device.bidding import Auction
+from device.cards import Card, Suit
 from device.declaration import Declaration, Level, may_look_at_discards
-from device.errors import SkatError
+from device.errors import DeclarationError, SkatError
 from device.games import GameType
 from device.profile import PROFILES, RamschValue, RuleProfile, SkatTo
+from device.skatform import SkatForm, TourneeGame
 from device.ramsch import RamschCounts, RamschError
 from device.record import score_record
 from device.table.commands import Declare
-from device.value import bid_values
+from device.value import bid_values, check_declaration
 
 __all__ = ["LaterTrickNeeded", "allowed_elsewhere", "bid_ladder", "declaration_variants", "entered_ramsch_counts",
-           "make_declaration", "may_look_now", "start_auction"]
+           "make_declaration", "may_look_now", "profile_refusal", "start_auction", "tournee_refusal",
+           "turned_trumps"]
+
+_SUIT_NAMES = {Suit.CLUBS: "clubs", Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds"}
 
 
 @functools.cache
@@ -54,6 +73,8 @@ def declaration_variants(profile: RuleProfile) -> tuple[Declare, ...]:
     """Every declaration the screen lists: the ISkO's (3.4.4, 5.2.5, 5.2.6) and, where the
     profile lets them follow the skat (001 "Texas-Skat"), Schneider, Schwarz and ouvert
     announced after taking it up."""
+    if profile.form is SkatForm.TOURNEE:
+        return _tournee_variants()
     variants: list[Declare] = []
     for game in GameType:
         if game.is_null:
@@ -67,13 +88,83 @@ def declaration_variants(profile: RuleProfile) -> tuple[Declare, ...]:
             if profile.announce_after_skat:
                 variants += [Declare(game, announced=Level.SCHNEIDER), Declare(game, announced=Level.SCHWARZ),
                              Declare(game, ouvert=True)]
+            elif profile.ouvert_any:  # ouvert after the skat (001 "Dänischer Skat" 4, "Ouvert-Spiele")
+                variants.append(Declare(game, ouvert=True))
+                if profile.form is SkatForm.DANISH:  # a Danish hand ouvert needs no Schwarz: announced or not
+                    variants += [Declare(game, hand=True, ouvert=True, announced=Level.SCHNEIDER),
+                                 Declare(game, hand=True, ouvert=True, announced=Level.SCHWARZ)]
     return tuple(variants)
+
+
+def _tournee_variants() -> tuple[Declare, ...]:
+    """001 "Tournee-Skat": "Es gibt keine Skatspiele im üblichen Sinn": a Tournee with the first
+    or the second skat card and a Guckser take up the skat; a Solo (announced Schneider or
+    Schwarz too), Null, Null ouvert and Grand ouvert are played without it."""
+    variants: list[Declare] = []
+    for game in GameType:
+        if game.is_null:
+            variants += [Declare(game, hand=True), Declare(game, hand=True, ouvert=True)]
+            continue
+        variants += [Declare(game, tournee=TourneeGame.FIRST), Declare(game, tournee=TourneeGame.SECOND),
+                     Declare(game, hand=True, tournee=TourneeGame.SOLO),
+                     Declare(game, hand=True, announced=Level.SCHNEIDER, tournee=TourneeGame.SOLO),
+                     Declare(game, hand=True, announced=Level.SCHWARZ, tournee=TourneeGame.SOLO)]
+        if game is GameType.GRAND:
+            variants += [Declare(game, tournee=TourneeGame.GUCKSER), Declare(game, hand=True, ouvert=True)]
+    return tuple(variants)
+
+
+def turned_trumps(card: Card) -> tuple[GameType, ...]:
+    """The games a turned skat card allows (001 "Tournee-Skat"): its suit; a jack: its suit or
+    Grand ("Wenn eine der beiden Karten ein Bube ist, kann der Alleinspieler Grand oder die
+    Farbe des Buben wählen").
+
+    >>> turned_trumps(Card.parse("H7")), turned_trumps(Card.parse("SJ"))
+    ((<GameType.HEARTS: 'hearts'>,), (<GameType.SPADES: 'spades'>, <GameType.GRAND: 'grand'>))
+    """
+    suit = next(game for game in GameType if not game.is_null and game is not GameType.GRAND
+                and game.value == _SUIT_NAMES[card.suit])
+    return (suit, GameType.GRAND) if card.is_jack else (suit,)
+
+
+def tournee_refusal(declaration: Declaration, *, turned: Card | None, second: bool, skat_taken: bool) -> str | None:
+    """Why a Tournée game cannot be declared now (a refusal key), or None: a Tournee needs its
+    card turned (the first or the second, as declared) and its trump; a Guckser takes the skat
+    without turning a card; a game without the skat cannot follow a turned card."""
+    kind = declaration.tournee
+    if kind in (TourneeGame.FIRST, TourneeGame.SECOND):
+        if turned is None:
+            return "turn_card_first"
+        if second != (kind is TourneeGame.SECOND):
+            return "turned_second" if second else "turned_first"
+        if declaration.game not in turned_trumps(turned):
+            return "turned_card_decides"
+        return None
+    if turned is not None:
+        return "turned_card_decides" if kind is TourneeGame.GUCKSER else "hand_after_turn"
+    return None
 
 
 def make_declaration(profile: RuleProfile, declare: Declare) -> Declaration:
     """The declaration ``declare`` makes under the profile (DeclarationError if it cannot be)."""
-    return Declaration.make(declare.game, hand=declare.hand, ouvert=declare.ouvert, announced=declare.announced,
-                            late_announcements=profile.announce_after_skat)
+    announced = declare.announced
+    if profile.ouvert_any and profile.form is SkatForm.GERMAN and declare.ouvert and declare.hand and not declare.game.is_null:
+        # the club option (001 "Ouvert-Spiele"): ouvert one level more, a hand ouvert still the ISkO's
+        # Schwarz angesagt (5.2.6); Danish Skat's needs no Schwarz ("nicht erforderlich ...")
+        announced = Level.SCHWARZ
+    return Declaration.make(declare.game, hand=declare.hand, ouvert=declare.ouvert, announced=announced,
+                            late_announcements=profile.announce_after_skat, ouvert_any=profile.ouvert_any,
+                            form=profile.form, tournee=declare.tournee)
+
+
+def profile_refusal(profile: RuleProfile, declaration: Declaration) -> str | None:
+    """The declaration as the table names it when the rule profile does not play it (a Danish
+    Null Hand), else None: the refusal names it and the profile."""
+    try:
+        check_declaration(declaration, profile)
+    except DeclarationError:
+        return declaration.describe_de()
+    return None
 
 
 def may_look_now(profile: RuleProfile, *, skat_taken: bool, cards_played: int, hand: bool) -> bool:

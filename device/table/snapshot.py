@@ -23,9 +23,10 @@ from device.profile import find_profile
 from device.ramsch import MAX_PUSHES
 from device.scoring import ScoringSystem
 from device.scoring import transfers as money_transfers
+from device.skatform import SkatForm
 from device.table.events import BidMade, FalseFollowingQueried
 from device.table.flow import (
-    Refusal, cards_since_kontra, dealer_seat, option_refusal, parse_stake, withdrawable_passed_in,
+    Refusal, cards_since_kontra, dealer_seat, option_refusal, option_refusal_values, parse_stake, withdrawable_passed_in,
 )
 from device.table.commands import AcceptGift, AutomaticGift, DeclineGift, OfferGift, PlayOn
 from device.table.flow_gift import gift_allowed
@@ -52,8 +53,9 @@ __all__ = [
     "build_snapshot", "declaration_options",
 ]
 
-#: The scoring systems the setup offers, the default first.
-SCORING_SYSTEMS = tuple(s.value for s in (ScoringSystem.SEEGER_FABIAN, ScoringSystem.CLASSIC, ScoringSystem.BIERLACHS))
+#: The scoring systems the setup offers, the default first (the Danish one with a Danish profile).
+SCORING_SYSTEMS = tuple(s.value for s in (ScoringSystem.SEEGER_FABIAN, ScoringSystem.CLASSIC, ScoringSystem.BIERLACHS,
+                                          ScoringSystem.DANISH))
 
 
 # --------------------------------------------------------------------------- building
@@ -85,7 +87,8 @@ def declaration_options(deal: Deal) -> tuple[DeclarationOption, ...]:
             key=variant.key, label=declaration.describe_de(), game=variant.game.value, hand=declaration.hand,
             ouvert=declaration.ouvert, announced=declaration.announced.record_name,
             allowed=refused is None, refused=refused, label_en=describe_declaration_en(declaration),
-            lost_at_once=(null_value(declaration, profile), bid) if is_overbid_null(declaration, bid, profile) else None))
+            lost_at_once=(null_value(declaration, profile), bid) if is_overbid_null(declaration, bid, profile) else None,
+            refused_values=tuple(option_refusal_values(deal, declaration).items()) if refused else ()))
     return tuple(options)
 
 
@@ -95,7 +98,9 @@ def _declaration(state: TableState, deal: Deal) -> DeclarationView:
     return DeclarationView(
         declarer=deal.declarer, declarer_name=name, bid=deal.bid, skat_taken=deal.skat_taken,
         may_take_skat=not deal.skat_taken, options=declaration_options(deal),
-        skat=tuple(c.code for c in deal.skat))
+        skat=tuple(c.code for c in deal.skat), form=state.profile.form.value,
+        turned=deal.turned.code if deal.turned is not None else None, turned_second=deal.turned_second,
+        may_turn=state.profile.form is SkatForm.TOURNEE and not deal.skat_taken and not deal.turned_second)
 
 
 def _trick_view(state: TableState, deal: Deal, number: int, cards: tuple[Card, ...], leader: int) -> TrickView:

@@ -29,12 +29,13 @@ from device.cards import Card
 from device.declaration import Declaration, Level
 from device.errors import SkatError
 from device.games import GameType
+from device.skatform import TourneeGame
 from device.profile import BockTrigger, RuleProfile, find_profile
 from device.ramsch import RamschResult, score_ramsch
 from device.record import score_record
 from device.table.commands import Declare
 from device.table.events import (
-    BidMade, BiddingEntered, BockAdded, CardPlayed, CardWithdrawn, CorrectionApplied, CorrectionConsented,
+    BidMade, BiddingEntered, BockAdded, CardPlayed, CardTurned, CardWithdrawn, CorrectionApplied, CorrectionConsented,
     CorrectionProposed, CorrectionWithdrawn, Declared, Event, EventBody, FalseFollowingAccepted,
     FalseFollowingQueried, GameEnded, GameRecorded, KontraSaid, ListClosed, ListConfirmed,
     ListOpened, MatadorsEntered, PassedIn, PassedInWithdrawn, PlayerJoined, PlayerLeft,
@@ -97,6 +98,9 @@ class Deal:
     auction: Auction = Auction()
     skat_taken: bool = False
     skat: tuple[Card, ...] = ()
+    #: Tournée-Skat: the skat card turned up (its suit is trump), and whether it is the second.
+    turned: Card | None = None
+    turned_second: bool = False
     declaration: Declaration | None = None
     kontra: int | None = None
     re: int | None = None
@@ -224,10 +228,13 @@ class Deal:
             return replace(deal, skat_taken=True)
         if isinstance(body, SkatCardAdded):
             return replace(deal, skat=(*deal.skat, body.card))
+        if isinstance(body, CardTurned):
+            return replace(deal, turned=body.card, turned_second=body.second)
         if isinstance(body, Declared):
             profile = find_profile(deal.profile)
+            kind = TourneeGame(body.tournee) if body.tournee is not None else None
             declaration = make_declaration(profile, Declare(GameType.parse(body.game), hand=body.hand, ouvert=body.ouvert,
-                                                            announced=Level.parse(body.announced)))
+                                                            announced=Level.parse(body.announced), tournee=kind))
             if deal.bid is not None and is_overbid_null(declaration, deal.bid, profile):
                 # ISkO 3.4.4: the announcement stands (3.4.1) and the game is lost at once.
                 note = (f"{declaration.describe_de()} ({null_value(declaration, profile)}) nach Reizwert {deal.bid}: gewertet als "

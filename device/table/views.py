@@ -93,6 +93,9 @@ class DeclarationOption:
     #: Allowed, but lost at once: a Null after a bid above its value (ISkO 3.4.4), as
     #: (the Null's value, the bid).
     lost_at_once: tuple[int, int] | None = None
+    #: What the refusal names besides its key (``refused`` "declaration_not_in_profile": the
+    #: profile and the game, e.g. a Danish Null Hand), as (name, value) pairs.
+    refused_values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,13 @@ class DeclarationView:
     may_take_skat: bool
     options: tuple[DeclarationOption, ...]
     skat: tuple[str, ...]  # pushed cards scanned or tapped so far (the screen words what to do now)
+    #: Tournée-Skat (001 "Tournee-Skat"): the form of Skat ("german", "tournee", "danish"), the
+    #: skat card turned up (its code) and whether it is the second, and whether one may be
+    #: turned now (before the skat is taken up; scanned or tapped).
+    form: str = "german"
+    turned: str | None = None
+    turned_second: bool = False
+    may_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,9 @@ def setup_steps(players: Sequence[str], *, length: str = "length_tournament", sc
         steps.append(f"screenshot {shots}-setup-players")
     steps.append("tap setup_next")
     steps.append(f"tap {length}")
-    for choice in (scoring, profile, stake):
+    if profile:  # the profiles are a popup's big buttons
+        steps += ["tap choose_profile", f"tap {profile}"]
+    for choice in (scoring, stake):
         if choice:
             steps.append(f"tap {choice}")
     if shots:

@@ -25,9 +25,9 @@ def setup(size: str) -> list[str]:
         steps += [f"tap name_{index}", f'type "{name}"']
     return steps + [
         "tap setup_next", "tap length_open",
-        "tap profile_kneipe",
+        "tap choose_profile", "tap profile_kneipe",  # the setup's popup of rule profiles
         "expect_text \"nochmals antippen\"",
-        "tap profile_kneipe",
+        "tap choose_profile", "tap profile_kneipe",
         "tap option_auto_gift", "tap option_spitze", "tap option_pot",
         "expect_text \"✔ Spitze (auch mehrere)\"", "expect_text \"✔ Pot (Pinke)\"",
         f"screenshot options-01-club-options-{size}",

@@ -22,6 +22,10 @@ COMPUTED = {
                     {"position", "player", "value", "current", "min_value", "max_value"}),
     **dict.fromkeys(("null_announced", "ouvert_not_hand", "announced_not_hand"), {"error", "game"}),
     **dict.fromkeys(("hand_after_skat", "skat_or_hand"), set()),
+    # Tournée-Skat's declaration options (device.table.rules.tournee_refusal): the turned card
+    **dict.fromkeys(("turn_card_first", "turned_first", "turned_second", "turned_card_decides", "hand_after_turn",
+                     "null_overbid_not_in_profile"),
+                    {"profile", "shown", "card"}),
 }
 
 SAMPLES: dict[str, Any] = {

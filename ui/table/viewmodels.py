@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from device.record import spitze_made_by_cards
+from device.tournee import RECORD_FIELDS as TOURNEE_FIELDS
 from ui.i18n import option_reason, pick, tr, transfer_text
 from ui import table_words
 from ui.table_words import scoring_label
@@ -226,8 +227,10 @@ def game_choices(options: Sequence[Any], selected: str | None) -> list[Choice]:
         best = _best(options, game, sel_words)
         listed = [o for o in options if key_words(o.key)[0] == game]
         reason = next((option_reason(o) for o in listed if o.refused), tr("not_possible_now"))
+        plain = _find(options, game) if game == "null" else None  # the profile's word: Danish "Nul"
+        label = pick(plain.label, plain.label_en) if plain is not None and plain.label_en else tr(f"game_{game}")
         choices.append(Choice(
-            name=f"game_{game}", label=tr(f"game_{game}"), key=None if best is None else best.key,
+            name=f"game_{game}", label=label, key=None if best is None else best.key,
             on=game == sel_game, greyed=best is None or not best.allowed,
             reason="" if best is not None and best.allowed else reason, suit=GAME_SUITS.get(game, "")))
     return choices
@@ -459,7 +462,7 @@ def money_lines(end: Any, players: Sequence[str] = ()) -> list[str]:
 #: What a corrected entry keeps of the old record: the declaration, Kontra/Re/Bock, and how
 #: the game ended (the table re-enters the counts only). Cards and counts are replaced.
 _KEPT_FIELDS = ("v", "game", "hand", "ouvert", "announced", "bid", "kontra", "re", "bock", "ending", "note", "schenken",
-                "spitze", "spitze_made")
+                "spitze", "spitze_made", *TOURNEE_FIELDS)  # Tournée-Skat: which game (device.tournee), the card turned up
 
 
 def corrected_record(record: dict[str, Any], *, declarer_tricks: int | None, declarer_points: int | None,

@@ -25,7 +25,7 @@ from device.table.commands import (
 )
 from device.table.service import PumpResult
 from device.table.snapshot import TableSnapshot
-from tests.table_helpers import Table, english, german, play_up_to_the_question, revoke_game
+from tests.table_helpers import Table, offer_at_table, english, german, play_up_to_the_question, revoke_game
 from ui.i18n import ENGLISH, option_reason, question_text, sync_text, transfer_text
 from ui.table_words import (
     bidding_history, bidding_prompt, bock_text, declaration_prompt, ending_text, game_text, note_text, ramsch_prompt,
@@ -87,6 +87,7 @@ class EnglishTable(Table):
 def club(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(PROFILES, "club", ISKO.with_(name="club", kontra=True, bock=True))
     monkeypatch.setitem(PROFILES, "ramsch", PROFILES["kneipe"].with_(name="ramsch", bock=False))
+    offer_at_table(monkeypatch, "club", "ramsch")
 
 
 def test_the_sweep_finds_german_words() -> None:

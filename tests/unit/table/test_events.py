@@ -13,7 +13,7 @@ from device.table.events import (
     EventFormatError, FalseFollowingAccepted, FalseFollowingQueried, GameEnded, GameRecorded,
     KontraSaid, ListClosed, ListConfirmed, ListOpened, MatadorsEntered, PassedIn,
     PassedInWithdrawn, PlayerJoined, PlayerLeft, RamschEntered, RamschRecorded, ReSaid, SchenkenSaid, SpitzeAnnounced, SpitzeMadeEntered,
-    ResultConfirmed, ResultEntered, SeriesEnded, SkatCardAdded, SkatTaken, StepUndone,
+    ResultConfirmed, ResultEntered, SeriesEnded, SkatCardAdded, CardTurned, SkatTaken, StepUndone,
 )
 
 CJ, HA, S7 = Card.parse("CJ"), Card.parse("HA"), Card.parse("S7")
@@ -31,6 +31,7 @@ EXAMPLES: list[EventBody] = [
     ListConfirmed(2), ListClosed(),
     BidMade(1, "bid", 18), BidMade(0, "hold", None), BidMade(2, "pass", None), BiddingEntered(1, 20), SkatTaken(),
     SkatCardAdded(S7, "reader"), Declared("null", True, True, None), Declared("hearts", True, False, "schwarz"),
+    CardTurned(S7, True, "reader"), Declared("hearts", False, False, None, "second"),
     KontraSaid(0), ReSaid(1), SchenkenSaid(2, "offer"), SchenkenSaid(1, "automatic"), SpitzeAnnounced(2), SpitzeMadeEntered(True), CardPlayed(2, HA, "screen"),
     FalseFollowingQueried(1, HA, "reader", 2, Card.parse("HK"), S7), FalseFollowingAccepted(), CardWithdrawn(),
     GameEnded("declarer_gave_up", None), GameEnded("defenders_violation", -3),

@@ -18,7 +18,7 @@ from device.table.commands import (
 from device.table.outcome import game_record
 from device.tricks import play_game, trick_winner
 from tests.strategies import deal, play_random
-from tests.table_helpers import Table, german, play_up_to_the_question, revoke_game
+from tests.table_helpers import Table, offer_at_table, german, play_up_to_the_question, revoke_game
 from ui.i18n import question_text
 from ui.table_words import bock_text, ending_text, note_text
 
@@ -238,6 +238,7 @@ def club(monkeypatch: pytest.MonkeyPatch) -> None:
     kneipe = PROFILES["kneipe"]
     monkeypatch.setitem(PROFILES, "club", ISKO.with_(name="club", kontra=True, bock=True))
     monkeypatch.setitem(PROFILES, "ramsch", kneipe.with_(name="ramsch", bock=False))
+    offer_at_table(monkeypatch, "club", "ramsch")
 
 
 def test_kontra_and_re_double_the_score_when_the_profile_has_them(club: None) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from device.profile import PROFILES
 from device.table.commands import ConsentCorrection, EndGame, EndHow, EnterRamsch, EnterResult, ProposeCorrection
-from tests.table_helpers import Table
+from tests.table_helpers import Table, offer_at_table
 
 SUIT_CHOICES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11)
 GRAND_CHOICES = (1, 2, 3, 4, -1, -2, -3, -4)
@@ -88,6 +88,7 @@ def ramsch_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(PROFILES, "ramsch", kneipe.with_(name="ramsch", bock=False))
     monkeypatch.setitem(PROFILES, "ramsch_plain", kneipe.with_(
         name="ramsch_plain", bock=False, ramsch_rules=replace(kneipe.ramsch_rules, schieben=False)))
+    offer_at_table(monkeypatch, "ramsch", "ramsch_plain")
 
 
 def test_the_ramsch_view_from_the_entry_to_the_confirmation(ramsch_only: None) -> None:

@@ -63,7 +63,9 @@ class EndScreen(TableScreen):
                 label.size_hint_x, label.width = None, s * widths[column]
             return label
 
-        header = ("", tr("col_player"), tr("col_game_points"), scoring_label(end.system))
+        # the column's head: the Danish tournament scoring's long name does not fit it
+        system = tr("col_scoring_danish") if str(end.system) == "danish" else scoring_label(end.system)
+        header = ("", tr("col_player"), tr("col_game_points"), system)
         for column, text in enumerate(header):
             grid.add_widget(cell(text, column, 26, color=theme.TEXT_DIM, font_size=s * theme.FONT_SMALL))
         for line in standing_lines(end, view):

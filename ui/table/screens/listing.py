@@ -33,7 +33,7 @@ from ui.table.widgets import GameText, TLabel, make_button, make_label
 # Grundwert, Spitzen, Gewinnstufen, Wert; the game takes what is left. A player's column by
 # table size: the short names and the numbers must fit whole.
 NUMBER_W, BASE_W, TOPS_W, LEVELS_W, VALUE_W = 28, 32, 44, 24, 58
-NAME_W = {3: 90, 4: 76, 5: 64}  # at 1280×720 every table gets the widest (whole names)
+NAME_W = {3: 80, 4: 76, 5: 64}  # at 1280×720 every table gets the widest (whole names); 80 at three: "Herz Solo" fits
 PLAYER_W = {3: 90, 4: 76, 5: 66}
 GAP = 3
 ROW_H, FONT_ROW = 24, theme.FONT_SMALL  # ≥ 10 rows at 800×480, ≥ 16 at 1280×720

@@ -24,8 +24,27 @@ from ui.table.widgets import TLabel, make_button
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 ROSTER_SHOWN = 5  # roster buttons beside the seats at 800×480 (two to a row, under the three controls)
 STAKES = ("0", "1/10", "1/4", "1/2", "1", "2")
-PROFILE_LABELS = {"isko": "ISkO", "kneipe": "Kneipe (Kontra, Bock, Ramsch)", "pre1999": "ISkO vor 1999", "texas": "Texas-Skat"}
-PROFILE_LABELS_EN = {"isko": "ISkO", "kneipe": "Pub (Kontra, Bock, Ramsch)", "pre1999": "ISkO before 1999", "texas": "Texas Skat"}
+#: Each rule profile the setup offers: a short name and one line of what sets it apart (the
+#: choice is a popup of big buttons: seven profiles do not fit one row at 800×480).
+PROFILE_LABELS = {
+    "isko": ("ISkO", "Internationale Skatordnung"), "kneipe": ("Kneipe", "Kontra, Bock, Ramsch"),
+    "pre1999": ("ISkO vor 1999", "Verlorene Handspiele einfach"),
+    "texas": ("Texas-Skat", "Grand 16, Null 20–60, Ansagen"),
+    "tournee": ("Tournee-Skat", "Tournee, Solo, Guckser"),
+    "danish": ("Dänischer Skat", "Grand 20, Nul, Dækker, ouvert"),
+    "danish_aarhus": ("Dänisch (Århus)", "dazu Nul Hand und Musik"),
+}
+PROFILE_LABELS_EN = {
+    "isko": ("ISkO", "International Skat Order"), "kneipe": ("Pub", "Kontra, Bock, Ramsch"),
+    "pre1999": ("ISkO before 1999", "Lost hand games single"),
+    "texas": ("Texas Skat", "Grand 16, Null 20–60, announcing"),
+    "tournee": ("Tournee Skat", "Tournee, Solo, Guckser"),
+    "danish": ("Danish Skat", "Grand 20, Nul, Dækker, ouvert"),
+    "danish_aarhus": ("Danish (Århus)", "plus Nul Hand and Musik"),
+}
+#: The scoring system a profile's list is kept in unless another is chosen (001 "Dänischer
+#: Skat": the Danish tournament scoring), and the profiles that offer it.
+PROFILE_SCORING = {"danish": "danish", "danish_aarhus": "danish"}
 
 
 def stake_label(stake: str) -> str:
@@ -235,11 +254,11 @@ class SetupScreen(TableScreen):
         line(tr("scoring_system"), [
             make_button(tr(f"scoring_{value}"), f"scoring_{value}",
                         lambda v=value: self.set_value("scoring", v), kind=self._sel(self.scoring == value))
-            for value in self._snap.setup.scoring])
-        labels = PROFILE_LABELS_EN if en else PROFILE_LABELS
-        line(tr("variants"), [
-            make_button(labels.get(p, p), f"profile_{p}", lambda p=p: self.set_value("profile", p),
-                        kind=self._sel(self.profile == p)) for p in self._snap.setup.profiles])
+            for value in self._snap.setup.scoring
+            if value not in PROFILE_SCORING.values() or PROFILE_SCORING.get(self.profile) == value])
+        name, about = (PROFILE_LABELS_EN if en else PROFILE_LABELS).get(self.profile, (self.profile, ""))
+        line(tr("variants"), [make_button(f"[b]{name}[/b]" + (f" · {about}" if about else "") + " …", "choose_profile",
+                                          self.choose_profile)])
         line(tr("stake"), [
             make_button(stake_label(s), f"stake_{s.replace('/', '_')}", lambda s=s: self.set_value("stake", s),
                         kind=self._sel(self.stake == s)) for s in STAKES])
@@ -313,6 +332,23 @@ class SetupScreen(TableScreen):
     def chosen_profile(self) -> str:
         """The profile name the list opens with: the club profile names its options ("kneipe+spitze+pot")."""
         return club_profile_name(self._club_options) if self.profile == CLUB_PROFILE else self.profile
+
+    def choose_profile(self) -> None:
+        """The rule profiles as big buttons, two to a row: the name and what sets it apart."""
+        labels = PROFILE_LABELS_EN if self.app.language == "en" else PROFILE_LABELS
+        small = int(self.app.scale * theme.FONT_SMALL)
+        ChoicePopup(tr("choose_profile"), [
+            Option(f"[b]{labels.get(p, (p, ''))[0]}[/b]\n[size={small}]{labels.get(p, (p, ''))[1]}[/size]",
+                   f"profile_{p}", lambda p=p: self.set_profile(p), kind=self._sel(self.profile == p))
+            for p in self._snap.setup.profiles], cols=2).open()
+
+    def set_profile(self, profile: str) -> None:
+        """The profile, and the scoring its lists are kept in (the Danish tournament scoring)."""
+        if PROFILE_SCORING.get(profile):
+            self.scoring = PROFILE_SCORING[profile]
+        elif self.scoring in PROFILE_SCORING.values() and self._snap is not None:
+            self.scoring = self._snap.setup.scoring[0]
+        self.set_value("profile", profile)
 
     def go_next(self) -> None:
         """"weiter" on the players page, "Liste beginnen" on the rules page."""
