@@ -55,10 +55,11 @@ def random_entries(rng: random.Random, size: int, games: int) -> list[Entry]:
 
 
 def list_events(device: str, list_id: str, players: Sequence[str], entries: Sequence[Entry], *,
-                seq: int = 1, closed: bool = True) -> list[dict[str, Any]]:
+                seq: int = 1, closed: bool = True, profile: str = "isko",
+                scoring: str = "seeger_fabian") -> list[dict[str, Any]]:
     """The events a table records for this list (JSON dicts, seq counting from ``seq``)."""
     size = len(players)
-    bodies: list[Any] = [ListOpened(tuple(players), False, len(entries), "seeger_fabian", None, "isko", "0")]
+    bodies: list[Any] = [ListOpened(tuple(players), False, len(entries), scoring, None, profile, "0")]
     for number, entry in enumerate(entries, start=1):
         dealer = (number - 1) % size
         active = active_seats(dealer, size)

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from device.games import GameType
 from device.scoring import DEFENCE_CREDIT, ScoringSystem
-from device.table.listing import figures
+from device.skatform import SkatForm
+from device.table.listing import figures, game_short
 from device.table.state import Row, TableState
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +69,11 @@ def _game_parts(row: Row) -> tuple[str, str, str, str, str]:
     result = row.result
     declaration = result.declaration
     name = declaration.game.german
-    if declaration.game is GameType.NULL:
+    if declaration.form is not SkatForm.GERMAN:  # Tournee, Solo, Guckser; Nul, Dækker: as the table's list writes them
+        name = game_short(declaration)
+        if declaration.game is GameType.NULL:
+            return name, str(result.value), "", "", f"{result.score:+d}"
+    elif declaration.game is GameType.NULL:
         extras = [w for w, on in (("Hand", declaration.hand), ("ouvert", declaration.ouvert)) if on]
         return " ".join([name, *extras]), str(result.value), "", "", f"{result.score:+d}"
     spitzen = f"{'mit' if result.matadors > 0 else 'ohne'} {abs(result.matadors)}"
