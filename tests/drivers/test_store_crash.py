@@ -2,7 +2,8 @@
 
 The writer (``tests/drivers/crash_writer.py``) records 1,000 games into lists of 36–48 games
 and prints each game's number once ``append`` has returned. We kill it many times at random
-moments (often in the middle of a write), restart it each time (it carries on from what the
+moments (often in the middle of a write; a cut last line, unconfirmed, is moved aside as after a
+power cut), restart it each time (it carries on from what the
 store holds), and check after every kill and at the end: every journal line verifies, every
 confirmed game is stored, and the games, their events and the sequence numbers run without
 gap or duplicate.
@@ -46,7 +47,11 @@ def check_store(directory: Path, confirmed: set[int], why: str) -> int:
     with JournalEventStore(directory) as store:  # load verifies every line of every journal
         ids = store.list_ids()
         lists = [store.load(lid) for lid in ids]
-        assert store.notices == [], f"{why}: a SIGKILL tore a line: {store.notices}"
+        # A SIGKILL can cut a write where it crosses a page (Linux checks for a fatal signal
+        # between pages), as a power cut can: only the unconfirmed last line may be torn, and the
+        # store must have moved it aside; every confirmed game is checked below.
+        torn = [n for n in store.notices if "the last line was torn" in n]
+        assert store.notices == torn and len(torn) <= 1, f"{why}: more than a torn last line: {store.notices}"
     assert not list(directory.rglob("*.tmp")), f"{why}: temp files left after opening"
 
     events = [event for events in lists for event in events]
