@@ -75,6 +75,13 @@ def test_a_danish_list_prints_nul_and_the_tournament_scoring(pages: Any) -> None
     assert [_score("danish", e) for e in DANISH] == [-80, 23]  # Grand 20 · mit 1, Spiel 2, lost doubled
     text = pages.get("/liste/pi-2/D1").text
     assert "Nul<" in text and "Null<" not in text and "Grand" in text
+    # the list's own scoring beside the Leistung: each defender of the lost Grand gets its value, 40
+    # (Grand 20, mit 1, Spiel 2), as in the text's example (-160 for the declarer, +80 for each defender)
+    assert "Dänische Turnierwertung" in text
+    csv = pages.get("/liste/pi-2/D1/csv").text
+    danish_row = next(line for line in csv.splitlines() if "Dänische Turnierwertung" in line)
+    assert danish_row.split(",")[-3:] == ["-80", "63", "40"], danish_row
+    assert "Dänische" not in pages.get("/liste/pi-1/T1/csv").text  # a Tournee list keeps Seeger-Fabian alone
     assert pages.get("/liste/pi-2/D1/pdf").content.startswith(b"%PDF")
     ranking = pages.get("/wertung.json").json()
     assert ranking["total"], ranking

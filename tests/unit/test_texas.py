@@ -15,8 +15,8 @@ from device.games import GameType
 from device.profile import ISKO, TEXAS, RuleProfile, find_profile
 from device.record import result_to_json, score_record
 from device.value import Play, bid_values, score_game
+from tests.rule_text import rule_text
 
-RULES = next((Path(__file__).resolve().parents[2] / ".." / "shared" / "rules").glob("001_*.txt"))
 GRAND_OUVERT_MIT_4 = {"game": "grand", "ouvert": True, "bid": 18, "matadors": 4, "declarer_points": 120,
                       "declarer_tricks": 10}
 
@@ -31,7 +31,7 @@ def test_the_profile_is_found_by_name_and_survives_json() -> None:
 
 
 def test_the_text_s_example_reads_as_the_text_counts_it() -> None:
-    text = RULES.read_text(encoding="utf-8")
+    text = rule_text("001_")
     assert "Schwarz angesagt 9, offen (Ouvert) 18; 18-mal 16 ergibt 288 Punkte" in text
     result = score_record(GRAND_OUVERT_MIT_4, profile=TEXAS).result
     assert result.describe_de() == ("Grand ouvert nach Skataufnahme mit 4, Spiel 5, Schneider 6, Schneider angesagt 7, "

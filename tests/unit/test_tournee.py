@@ -3,7 +3,6 @@ records it refuses and its list. The text's numbers are cases in tests/data/valu
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +15,8 @@ from device.profile import ISKO, TOURNEE, RuleProfile, find_profile
 from device.record import result_to_json, score_record
 from device.skatform import SkatForm, TourneeGame
 from device.value import Play, bid_values, score_game
+from tests.rule_text import rule_text
 
-RULES = next((Path(__file__).resolve().parents[2] / ".." / "shared" / "rules").glob("001_*.txt"))
 WON = {"matadors": 1, "declarer_points": 70, "declarer_tricks": 6}
 
 
@@ -39,7 +38,7 @@ def test_the_profile_is_found_by_name_and_survives_json() -> None:
 
 
 def test_the_sections_values_are_the_text_s() -> None:
-    text = RULES.read_text(encoding="utf-8")
+    text = rule_text("001_")
     section = text[text.index("Tournee-Skat\n\nDieses Spiel"):text.index("Dänischer Skat\n\nSkat ist")]
     for words in ("Karo 5", "Grand 12", "Kreuz 12", "Grand 20", "Der Grundwert ist 16", "20 Punkte wert",
                   "40 Punkte wert", "Der Grundwert ist 24", "91 Augenpunkte"):

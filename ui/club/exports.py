@@ -64,6 +64,8 @@ def list_csv(paper: PaperList) -> str:
         rows.append((number, r.dealer, r.declarer, r.game, r.base, r.matadors, r.levels, r.value, *r.cells))
     rows.append(("", "", "", "Spielpunkte", "", "", "", "", *paper.points))
     rows.append(("", "", "", "Leistung", "", "", "", "", *paper.leistung))
+    if paper.own_scoring is not None:
+        rows.append(("", "", "", paper.own_scoring[0], "", "", "", "", *paper.own_scoring[1]))
     return csv_text(rows)
 
 
@@ -168,11 +170,13 @@ def list_pdf(paper: PaperList) -> bytes:
         pdf.row(widths, [r.number, r.dealer, r.declarer, r.game, r.base, r.matadors, r.levels, r.value, *r.cells],
                 struck=r.struck, aligns=aligns)
     label_w = sum(widths[:-n])
-    for label, values in (("Spielpunkte", paper.points), ("gewonnene Spiele", paper.won),
-                          ("verlorene Spiele", paper.lost),
-                          ("verlorene Spiele der Mitspieler", paper.others_lost),
-                          ("Leistung (Seeger-Fabian)", paper.leistung)):
-        pdf.row([label_w, *([player_w] * n)], [label, *values], bold=label.startswith("Leistung"),
+    totals = [("Spielpunkte", paper.points, False), ("gewonnene Spiele", paper.won, False),
+              ("verlorene Spiele", paper.lost, False), ("verlorene Spiele der Mitspieler", paper.others_lost, False),
+              ("Leistung (Seeger-Fabian)", paper.leistung, True)]
+    if paper.own_scoring is not None:  # Danish Skat's tournament scoring
+        totals.append((*paper.own_scoring, True))
+    for label, values, bold in totals:
+        pdf.row([label_w, *([player_w] * n)], [label, *values], bold=bold,
                 aligns=["R", *(["R"] * n)])
     pdf.ln(6)
     pdf.set_font("Helvetica", "", 9)

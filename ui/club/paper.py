@@ -58,6 +58,9 @@ class PaperList:
     head: str
     in_progress: str = ""
     notes: tuple[str, ...] = field(default=())
+    #: The list's own scoring where it is neither Seeger-Fabian nor plain points (Danish Skat's
+    #: tournament scoring, 001 "Dänischer Skat"): its name and each player's total.
+    own_scoring: tuple[str, tuple[int, ...]] | None = None
 
 
 def _game_parts(row: Row) -> tuple[str, str, str, str, str]:
@@ -114,7 +117,18 @@ def paper_list(state: TableState, *, table: int, series: int, head: str = "", ti
         title=title, table=table, series=series, players=players, rows=tuple(rows), points=classic.classic,
         won=classic.won, lost=classic.lost, others_lost=others_lost, credit=tuple(c[1] for c in credits),
         leistung=leistung.totals, games=len(state.rows), series_length=length, confirmed=confirmed,
-        closed=state.closed, head=head, in_progress=in_progress(state))
+        closed=state.closed, head=head, in_progress=in_progress(state), own_scoring=_own_scoring(state, seating))
+
+
+#: The scoring systems a list may be kept in that the paper list shows as a row of their own.
+OWN_SCORING_WORDS = {ScoringSystem.DANISH: "Dänische Turnierwertung"}
+
+
+def _own_scoring(state: TableState, seating: Sequence[str]) -> tuple[str, tuple[int, ...]] | None:
+    system = ScoringSystem(state.setup.scoring) if state.setup is not None else None
+    if system not in OWN_SCORING_WORDS:
+        return None
+    return OWN_SCORING_WORDS[system], figures(state.rows, seating, system).totals
 
 
 def _credits(rows: Sequence[Row], players: Sequence[str]) -> list[tuple[int, int]]:
