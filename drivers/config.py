@@ -606,3 +606,49 @@ def to_toml(config: Config, *, hide_secrets: bool = True) -> str:
                 lines.append(f"{key} = {_show(value)}")
         lines.append("")
     return "\n".join(lines)
+
+
+_SECTION_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
+
+
+def config_with_line(text: str, section: str, key: str, value: str, *, replacing: tuple[str, ...] = ()) -> str:
+    """The config ``text`` with ``key = value`` in ``[section]``, where the key's line (or one of
+    the ``replacing`` keys' lines) was, else right below the header, else in a new section at the
+    end; comments and every other line stay as the volunteer wrote them.
+
+    >>> print(config_with_line('[table]\\nnumber = 3\\nclub_pin = "1234"\\n[ui]\\n', "table", "club_pin_hash",
+    ...                        '"H"', replacing=("club_pin",)), end="")
+    [table]
+    number = 3
+    club_pin_hash = "H"
+    [ui]
+    >>> print(config_with_line('# empty\\n', "table", "number", "7"), end="")
+    # empty
+    <BLANKLINE>
+    [table]
+    number = 7
+    """
+    line = f"{key} = {value}"
+    key_line = re.compile(rf"^\s*({'|'.join(re.escape(k) for k in (key, *replacing))})\s*=")
+    kept: list[str] = []
+    current: str | None = None
+    header_at: int | None = None
+    placed = False
+    for raw in text.splitlines():
+        header = _SECTION_HEADER.match(raw)
+        if header:
+            current = header.group(1)
+            if current == section:
+                header_at = len(kept)
+        elif current == section and key_line.match(raw):
+            if not placed:
+                kept.append(line)
+                placed = True
+            continue
+        kept.append(raw)
+    if not placed:
+        if header_at is None:
+            kept += ["", f"[{section}]", line]
+        else:
+            kept.insert(header_at + 1, line)
+    return "\n".join(kept) + "\n"

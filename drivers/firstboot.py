@@ -264,38 +264,6 @@ def _together(settings: Settings, bad: set[str]) -> list[Problem]:
 # --- what to write (pure) ----------------------------------------------------------------------
 
 
-_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
-
-
-def _with_key(text: str, section: str, key: str, value: str) -> str:
-    """``text`` (TOML) with ``key = value`` in ``[section]``, where the key's line was (or right
-    below the header, or in a new section at the end); comments and other lines stay."""
-    line = f"{key} = {value}"
-    key_line = re.compile(rf"^\s*{re.escape(key)}\s*=")
-    kept: list[str] = []
-    current: str | None = None
-    header_at: int | None = None
-    placed = False
-    for raw in text.splitlines():
-        header = _HEADER.match(raw)
-        if header:
-            current = header.group(1)
-            if current == section:
-                header_at = len(kept)
-        elif current == section and key_line.match(raw):
-            if not placed:
-                kept.append(line)
-                placed = True
-            continue
-        kept.append(raw)
-    if not placed:
-        if header_at is None:
-            kept += ["", f"[{section}]", line]
-        else:
-            kept.insert(header_at + 1, line)
-    return "\n".join(kept) + "\n"
-
-
 def config_with(text: str, settings: Settings, pin_hash: str = "") -> str:
     """The config ``text`` with what the settings ask for: the table's number, the laptop's
     address, the PIN's hash; untouched keys and comments stay.
@@ -307,12 +275,14 @@ def config_with(text: str, settings: Settings, pin_hash: str = "") -> str:
     [sync]
     url = "http://10.0.2.2:8080"
     """
+    from drivers.config import config_with_line
+
     if settings.table is not None:
-        text = _with_key(text, "table", "number", str(settings.table))
+        text = config_with_line(text, "table", "number", str(settings.table))
     if settings.laptop:
-        text = _with_key(text, "sync", "url", json.dumps(settings.laptop))
+        text = config_with_line(text, "sync", "url", json.dumps(settings.laptop))
     if pin_hash:
-        text = _with_key(text, "table", "club_pin_hash", json.dumps(pin_hash))
+        text = config_with_line(text, "table", "club_pin_hash", json.dumps(pin_hash))
     return text
 
 
@@ -423,7 +393,8 @@ def apply_settings(paths: Paths, actions: Actions) -> Outcome:
             f"skattisch-settings.txt cannot be read ({exc}). Save it again on a computer (plain text, UTF-8)."),)))
     settings, problems = parse_settings(text)
     bad = {problem.key for problem in problems}
-    settings = replace(settings, **{key: ("" if key != "table" else None) for key in KEYS if key in bad})
+    cleared: dict[str, Any] = {key: ("" if key != "table" else None) for key in KEYS if key in bad}
+    settings = replace(settings, **cleared)  # a bad key is applied as if it were empty
     try:
         config_text = paths.config.read_text(encoding="utf-8")
         config = parse_config(config_text, str(paths.config))

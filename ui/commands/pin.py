@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
-import re
 import sys
 import tomllib
 from pathlib import Path
@@ -86,10 +85,6 @@ def _ask() -> str:
     raise PinError("no PIN set: three tries without a good PIN")
 
 
-_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
-_PIN_LINE = re.compile(r"^\s*club_pin(_hash)?\s*=")
-
-
 def with_pin_hash(text: str, stored: str) -> str:
     """``text`` with ``club_pin_hash = "<stored>"`` in its ``[table]`` section, where the old
     ``club_pin``/``club_pin_hash`` line was (or right below the header); other lines stay.
@@ -105,27 +100,6 @@ def with_pin_hash(text: str, stored: str) -> str:
     [table]
     club_pin_hash = "H"
     """
-    line = f"club_pin_hash = {json.dumps(stored)}"
-    lines = text.splitlines()
-    section: str | None = None
-    header_at: int | None = None
-    kept: list[str] = []
-    placed = False
-    for raw in lines:
-        header = _HEADER.match(raw)
-        if header:
-            section = header.group(1)
-            if section == "table":
-                header_at = len(kept)
-        elif section == "table" and _PIN_LINE.match(raw):
-            if not placed:
-                kept.append(line)
-                placed = True
-            continue
-        kept.append(raw)
-    if not placed:
-        if header_at is None:
-            kept += ["", "[table]", line]
-        else:
-            kept.insert(header_at + 1, line)
-    return "\n".join(kept) + "\n"
+    from drivers.config import config_with_line
+
+    return config_with_line(text, "table", "club_pin_hash", json.dumps(stored), replacing=("club_pin",))
