@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -22,12 +20,12 @@ from device.sync import journal_entries
 from drivers.store import device_id
 from drivers.sync import STATE_FILE, SyncClient, SyncStateFile
 from tests.club_helpers import Entry, list_events
-from tests.e2e.sync_helpers import Collector, pair_table
+from tests.e2e.sync_helpers import Collector, ServerProcess, pair_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class League:
+class League(ServerProcess):
     """``skattisch league serve`` on 127.0.0.1 (port 0 first, the same port after a restart)."""
 
     def __init__(self, db: Path | str, port: int = 0) -> None:  # a SQLite file or a postgresql:// URL
@@ -61,19 +59,6 @@ class League:
     def get_json(self, path: str) -> Any:
         with urllib.request.urlopen(self.url + path, timeout=10) as answer:
             return json.loads(answer.read())
-
-    def kill(self) -> None:
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 class Organiser:

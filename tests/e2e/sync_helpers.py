@@ -20,7 +20,26 @@ from drivers.sync import STATE_FILE, SyncStateFile, pair_with_laptop
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class Collector:
+class ServerProcess:
+    """A server of ours in its own process (``process``): killed as by a power cut, or stopped."""
+
+    process: subprocess.Popen[str] | None
+
+    def kill(self) -> None:
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Collector(ServerProcess):
     """``skattisch club`` in its own process on 127.0.0.1 (port 0 first, the same port after a restart),
     on a SQLite file or a ``postgresql://`` database."""
 
@@ -51,18 +70,6 @@ class Collector:
             time.sleep(0.1)
         raise AssertionError(f"the collector did not start: {self.process.stderr.read() if self.process.stderr else ''}")
 
-    def kill(self) -> None:
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 def pair_table(directory: Path, collector: Collector, *, sync_url: str | None = None, name: str = "") -> str:
