@@ -14,10 +14,10 @@ import pytest
 
 pytest.importorskip("selenium")
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
 from device.club.members_csv import parse_members  # noqa: E402
-from tests.e2e.test_club_pages import SIZES, _login, _shot, browser  # noqa: E402,F401
+from tests.e2e.test_club_pages import SIZES, _login, _shot, _submit, browser  # noqa: E402,F401
 from tests.e2e.test_club_privacy import Laptop, laptop  # noqa: E402,F401
 
 MEMBERS = ("Mitgliedsnummer;Name;Vorname;Kurzname;Karte\r\n"
@@ -30,8 +30,7 @@ DUPLICATE = MEMBERS + "203;Alt;Anton;;\r\n"
 
 def _upload(browser: Any, path: Path) -> None:
     browser.find_element(By.ID, "datei").send_keys(str(path))
-    browser.find_element(By.ID, "importieren").click()
-    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.ID, "hinweis") or d.find_elements(By.ID, "fehler"))
+    _submit(browser, browser.find_element(By.ID, "importieren"))
 
 
 def _rows(browser: Any) -> list[str]:
@@ -66,8 +65,7 @@ def test_import_merge_edit_and_export_in_the_browser(laptop: tuple[Laptop, dict[
     # "Frida Fuchs" was typed at table 2: a guest; she is the member Frida Fuchs-Berg
     Select(browser.find_element(By.ID, "behalten")).select_by_visible_text("Frida Fuchs-Berg")
     Select(browser.find_element(By.ID, "mit")).select_by_visible_text("Frida Fuchs")
-    browser.find_element(By.ID, "zusammenfuehren").click()
-    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.ID, "hinweis"))
+    _submit(browser, browser.find_element(By.ID, "zusammenfuehren"))
     assert "eine Person" in browser.find_element(By.ID, "hinweis").text
     frida = next(r for r in _rows(browser) if "Frida Fuchs-Berg" in r)
     assert "Frida Fuchs" in frida.replace("Frida Fuchs-Berg", "")  # the guest's spelling kept as an alias
@@ -79,8 +77,7 @@ def test_import_merge_edit_and_export_in_the_browser(laptop: tuple[Laptop, dict[
     box = browser.find_element(By.CSS_SELECTOR, "#edit-form input[name=veroeffentlichen]")
     assert browser.find_element(By.ID, "name").get_attribute("value") == "Frida Fuchs-Berg" and not box.is_selected()
     box.click()
-    browser.find_element(By.ID, "speichern").click()
-    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.ID, "hinweis"))
+    _submit(browser, browser.find_element(By.ID, "speichern"))
     total = [line["player"] for line in json.loads(server.text("/wertung.json"))["total"]]
     assert "Frida Fuchs-Berg" in total
 

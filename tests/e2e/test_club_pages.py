@@ -33,6 +33,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.expected_conditions import staleness_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts" / "club"
@@ -139,6 +140,15 @@ def _shot(browser: Any, name: str, size: tuple[int, int]) -> Path:
     path = ARTIFACTS / f"{name}-{size[0]}x{size[1]}.png"
     browser.save_screenshot(str(path))
     return path
+
+
+def _submit(browser: Any, button: Any) -> None:
+    """Click a button that posts a form and wait until the answer has replaced the page: the
+    old page may carry the same notice ids (#hinweis, #fehler) as the new one."""
+    old = browser.find_element(By.TAG_NAME, "html")
+    button.click()
+    WebDriverWait(browser, 10).until(staleness_of(old))
+    WebDriverWait(browser, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def _login(browser: Any, laptop: Laptop) -> None:
