@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import os
 import sys
 from collections.abc import Sequence
@@ -30,10 +31,17 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every subcommand listed; with ``command`` (the one on the command line) only its module
+    is imported and given its arguments: ``skattisch run`` starts without loading the laptop's,
+    the league's or the deck's modules (the table's cold start, issue 20)."""
     parser = argparse.ArgumentParser(prog="skattisch", description="Skattisch, the Skat club table scorer")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
+        if command is not None and name != command:
+            if importlib.util.find_spec(module_name) is not None:  # not built yet in this checkout: not listed
+                sub.add_parser(name, help=help_text, description=help_text)
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -46,11 +54,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand named first on the command line, if it is one (else every one is built)."""
+    return argv[0] if argv and argv[0] in SUBCOMMANDS else None
+
+
 EXIT_INTERNAL = 3  # a bug, not bad input: every bad input has its own message and code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(_command(arguments)).parse_args(arguments)
     try:
         return int(args._run(args))
     except KeyboardInterrupt:

@@ -117,6 +117,14 @@ def freeze_long_lived() -> None:
     gc.freeze()
 
 
+def collect_after_first_frame() -> None:
+    """No garbage collection until the first frame is up: what start-up makes (the list's
+    state, Kivy, the screen on view) lives as long as the App, and the collector's passes over
+    it took a tenth of the start-up's time (issue 20). :meth:`TableApp._started` freezes what
+    is alive then and lets the collector run again; reference counting frees as before."""
+    gc.disable()
+
+
 class Root(FloatLayout):
     """Status bar over the screens, and the hint banner floating above both."""
 
@@ -186,6 +194,7 @@ class TableApp(App):
         self.store_repair: Callable[[], Any] = lambda: None
         self._reader_capture: Callable[[Any], None] | None = None
         self._panel_capture: Callable[[Any], None] | None = None
+        collect_after_first_frame()
 
     # -- building ------------------------------------------------------------------------
 
@@ -194,8 +203,6 @@ class TableApp(App):
         self._update_scale()
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=lambda *_: self._update_scale())
-        from ui.table.screens import registry  # noqa: F401  (registers the screen classes for kv)
-
         Builder.load_file(str(HERE / "widgets.kv"))
         Builder.load_file(str(HERE / "popups.kv"))
         Builder.load_file(str(HERE / "app.kv"))
@@ -210,10 +217,10 @@ class TableApp(App):
         """The screen ``name``, built (with its kv rules) the first time it is asked for: the
         first frame waits only for the screen it shows, and unseen screens cost no memory."""
         if not self.manager.has_screen(name):
-            from ui.table.screens.registry import SCREEN_CLASSES
+            from ui.table.screens.registry import SCREENS, screen_class
 
-            cls = SCREEN_CLASSES[name]
-            kv = HERE / "screens" / (cls.__module__.rsplit(".", 1)[-1] + ".kv")
+            cls = screen_class(name)  # its module imported now (not at start-up)
+            kv = HERE / "screens" / (SCREENS[name][0] + ".kv")
             if str(kv) not in Builder.files:
                 Builder.load_file(str(kv))
             self.manager.add_widget(cls(name=name))
@@ -230,6 +237,7 @@ class TableApp(App):
     def _started(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
         freeze_long_lived()
+        gc.enable()  # off since __init__ (collect_after_first_frame)
         if self._on_started is not None:
             self._on_started(self)
         Clock.schedule_once(self._prebuild_next, PREBUILD_DELAY)

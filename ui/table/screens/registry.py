@@ -1,29 +1,32 @@
-"""Every screen by its name (the App builds them from here; a module of its own, so the
-screens can import their base from the package without a cycle)."""
+"""Every screen by its name, and the module that defines it (the App builds them from here;
+a module of its own, so the screens can import their base from the package without a cycle).
+
+A screen's module is imported when the screen is first built (:func:`screen_class`), not at
+start-up: the first frame waits only for the screen it shows (issue 20's cold start)."""
 
 from __future__ import annotations
 
-from ui.table.screens import TableScreen
-from ui.table.screens.declare import DeclareScreen
-from ui.table.screens.end import EndScreen
-from ui.table.screens.game import GameScreen
-from ui.table.screens.listing import ListScreen
-from ui.table.screens.play import PlayScreen
-from ui.table.screens.ramsch import RamschScreen
-from ui.table.screens.result import ResultScreen
-from ui.table.screens.settings import SettingsScreen
-from ui.table.screens.setup import SetupScreen
-from ui.table.screens.store import StoreScreen
+import importlib
 
-SCREEN_CLASSES: dict[str, type[TableScreen]] = {
-    "setup": SetupScreen,
-    "store": StoreScreen,
-    "game": GameScreen,
-    "declare": DeclareScreen,
-    "play": PlayScreen,
-    "ramsch": RamschScreen,
-    "result": ResultScreen,
-    "list": ListScreen,
-    "end": EndScreen,
-    "settings": SettingsScreen,
+from ui.table.screens import TableScreen
+
+# name -> (module under ui.table.screens, class); the module's .kv file has the module's name
+SCREENS: dict[str, tuple[str, str]] = {
+    "setup": ("setup", "SetupScreen"),
+    "store": ("store", "StoreScreen"),
+    "game": ("game", "GameScreen"),
+    "declare": ("declare", "DeclareScreen"),
+    "play": ("play", "PlayScreen"),
+    "ramsch": ("ramsch", "RamschScreen"),
+    "result": ("result", "ResultScreen"),
+    "list": ("listing", "ListScreen"),
+    "end": ("end", "EndScreen"),
+    "settings": ("settings", "SettingsScreen"),
 }
+
+
+def screen_class(name: str) -> type[TableScreen]:
+    """The class of screen ``name``, its module imported now if it was not yet."""
+    module, cls = SCREENS[name]
+    found: type[TableScreen] = getattr(importlib.import_module(f"ui.table.screens.{module}"), cls)
+    return found
