@@ -13,6 +13,7 @@ the script with exit code 0 (every step passed) or 1 (the failing step and why a
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import random
@@ -131,6 +132,16 @@ STORE_NOTICES = {  # kind: (English, German) — what the store repaired on open
 
 
 def run(args: argparse.Namespace) -> int:
+    # No garbage collection during start-up (imports, the store's replay, the first frame):
+    # it all lives as long as the table; the App turns it on after its first frame.
+    gc.disable()
+    try:
+        return _start(args)
+    finally:
+        gc.enable()
+
+
+def _start(args: argparse.Namespace) -> int:
     from drivers.config import ConfigError, load_config
     from ui.table.script import ScriptError, load_script
 

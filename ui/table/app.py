@@ -121,7 +121,8 @@ def collect_after_first_frame() -> None:
     """No garbage collection until the first frame is up: what start-up makes (the list's
     state, Kivy, the screen on view) lives as long as the App, and the collector's passes over
     it took a tenth of the start-up's time (issue 20). :meth:`TableApp._started` freezes what
-    is alive then and lets the collector run again; reference counting frees as before."""
+    is alive then and lets the collector run again; reference counting frees as before.
+    (``skattisch run`` turns it off earlier, before its imports.)"""
     gc.disable()
 
 
@@ -194,17 +195,16 @@ class TableApp(App):
         self.store_repair: Callable[[], Any] = lambda: None
         self._reader_capture: Callable[[Any], None] | None = None
         self._panel_capture: Callable[[Any], None] | None = None
-        collect_after_first_frame()
 
     # -- building ------------------------------------------------------------------------
 
     def build(self) -> Root:
+        collect_after_first_frame()
         register_font()
         self._update_scale()
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=lambda *_: self._update_scale())
         Builder.load_file(str(HERE / "widgets.kv"))
-        Builder.load_file(str(HERE / "popups.kv"))
         Builder.load_file(str(HERE / "app.kv"))
         root = Root()
         self.status_bar: StatusBar = root.ids.status_bar
@@ -237,7 +237,7 @@ class TableApp(App):
     def _started(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
         freeze_long_lived()
-        gc.enable()  # off since __init__ (collect_after_first_frame)
+        gc.enable()  # off since build (collect_after_first_frame)
         if self._on_started is not None:
             self._on_started(self)
         Clock.schedule_once(self._prebuild_next, PREBUILD_DELAY)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -39,6 +41,15 @@ class Option:
     kind: str = "normal"
 
 
+KV = Path(__file__).with_name("popups.kv")
+
+
+def load_rules() -> None:
+    """The popups' kv rules, loaded when the first popup is made: not before the first frame."""
+    if str(KV) not in Builder.files:
+        Builder.load_file(str(KV))
+
+
 class TablePopup(ModalView):
     """A modal window in the table's colours; ``title`` on top.
 
@@ -50,6 +61,7 @@ class TablePopup(ModalView):
     hint_level = StringProperty("hint")
 
     def __init__(self, **kwargs: Any) -> None:
+        load_rules()  # before the widget is made: its kv rules apply in __init__
         kwargs.setdefault("auto_dismiss", False)
         kwargs.setdefault("size_hint", (0.96, 0.96))
         super().__init__(**kwargs)
