@@ -482,6 +482,11 @@ def _child(kind: str, display: str, store: Path, samples: int,
         copy = Path(tmp) / "store"
         shutil.copytree(store, copy, ignore=shutil.ignore_patterns(".lock"))
         env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(store.parent / "kivy"), "KIVY_NO_ARGS": "1"}
+        # Both apps run byte-compiled, as installed (pip compiles the table's modules, Kivy's
+        # come compiled): under PYTHONDONTWRITEBYTECODE the table alone would compile its own
+        # modules from source at every start. The unmeasured first run writes the .pyc files.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(store.parent / "pycache")
         started = time.time()
         subprocess.run([*(prefix or []), sys.executable, "-m", "tests.bench.bench_ui", "--child", kind,
                         "--store", str(copy), "--samples", str(samples), "--out", str(out), "--deal", str(deal)],
