@@ -24,7 +24,6 @@ reader.baud?
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 import math
 import os
@@ -527,6 +526,8 @@ class _Checker:
 
 
 def _close(word: str, choices: list[str]) -> str | None:
+    import difflib  # only for a misspelt key: not at every start
+
     matches = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return matches[0] if matches else None
 

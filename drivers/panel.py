@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 from device.errors import SkatError
 from device.hardware import Button, ButtonPressed, PanelView, Tone
-from drivers.config import GpioConfig
 
-if TYPE_CHECKING:  # gpiozero is imported only when a panel is built
+if TYPE_CHECKING:  # gpiozero is imported only when a panel is built; the config only for the types
+    from drivers.config import GpioConfig
     from gpiozero import LED
     from gpiozero import Button as GpioButton
     from gpiozero import Buzzer
