@@ -123,38 +123,49 @@ class SqlCollectorStore:
 
     def store_batch(self, device: str, entries: Sequence[JournalEntry], *, now: float) -> BatchResult:
         """Check ``entries`` against what is held and store the new ones, all or nothing."""
-        conflict: BatchConflict | None = None
         with self._transaction() as db:
-            row = db.execute("SELECT held FROM devices WHERE device = ?" + self._lock_device, (device,)).fetchone()
-            if row is None:
-                raise SyncRefused("not_paired", f"the table {device} is not paired with this laptop", 401)
-            held = int(row[0])
-            heads, counts = self._lists_state(db, device, entries)
-            try:
-                plan = plan_batch(entries, held=held, known=self._known(db, device, entries, held),
-                                  heads=heads, counts=counts)
-            except BatchConflict as exc:
-                conflict = exc
-                c = exc.conflict
-                db.execute("INSERT INTO conflicts (device, seq, held_id, sent, at, last_at) VALUES (?, ?, ?, ?, ?, ?) "
-                           f"ON CONFLICT {CONFLICT_KEY[self.dialect]} DO UPDATE SET count = conflicts.count + 1, "
-                           "last_at = excluded.last_at", (device, c.seq, c.held.id, canonical(_entry_dict(c.sent)), now, now))
-            if conflict is None:
-                self._insert(db, device, plan.new, now)
-                for list_id, head in plan.heads.items():
-                    seqs = [int(e.event["seq"]) for e in plan.new if e.event["list_id"] == list_id]
-                    db.execute(
-                        "INSERT INTO lists (device, list_id, head, count, first_seq, last_seq) VALUES (?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT (device, list_id) DO UPDATE SET head = excluded.head, count = excluded.count, "
-                        "last_seq = excluded.last_seq",
-                        (device, list_id, head, plan.counts[list_id], min(seqs), max(seqs)))
-                held += len(plan.new)
-            from_start = bool(entries) and int(entries[0].event["seq"]) == 1  # a resend request is answered
-            db.execute("UPDATE devices SET last_contact = ?, held = ?, resend = CASE WHEN ? THEN 0 ELSE resend END "
-                       "WHERE device = ?", (now, held, from_start, device))
+            result, conflict = self.store_batch_in(db, device, entries, now=now)
         if conflict is not None:  # the conflict is kept (committed); the batch is not
             raise conflict
-        return BatchResult(held, len(plan.new), plan.duplicates)
+        return result
+
+    def store_batch_in(self, db: Db, device: str, entries: Sequence[JournalEntry], *,
+                       now: float) -> tuple[BatchResult, BatchConflict | None]:
+        """:meth:`store_batch` inside the caller's transaction ``db`` (the league stores a forward
+        with its own rows in one): on a conflict the conflict's row is written, nothing else, and
+        the conflict returned for the caller to raise once that is committed."""
+        row = db.execute("SELECT held FROM devices WHERE device = ?" + self._lock_device, (device,)).fetchone()
+        if row is None:
+            raise SyncRefused("not_paired", f"the table {device} is not paired with this laptop", 401)
+        held = int(row[0])
+        heads, counts = self._lists_state(db, device, entries)
+        try:
+            plan = plan_batch(entries, held=held, known=self._known(db, device, entries, held),
+                              heads=heads, counts=counts)
+        except BatchConflict as exc:
+            c = exc.conflict
+            db.execute("INSERT INTO conflicts (device, seq, held_id, sent, at, last_at) VALUES (?, ?, ?, ?, ?, ?) "
+                       f"ON CONFLICT {CONFLICT_KEY[self.dialect]} DO UPDATE SET count = conflicts.count + 1, "
+                       "last_at = excluded.last_at", (device, c.seq, c.held.id, canonical(_entry_dict(c.sent)), now, now))
+            self._touch_device(db, device, entries, held, now)
+            return BatchResult(held, 0, 0), exc
+        self._insert(db, device, plan.new, now)
+        for list_id, head in plan.heads.items():
+            seqs = [int(e.event["seq"]) for e in plan.new if e.event["list_id"] == list_id]
+            db.execute(
+                "INSERT INTO lists (device, list_id, head, count, first_seq, last_seq) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (device, list_id) DO UPDATE SET head = excluded.head, count = excluded.count, "
+                "last_seq = excluded.last_seq",
+                (device, list_id, head, plan.counts[list_id], min(seqs), max(seqs)))
+        held += len(plan.new)
+        self._touch_device(db, device, entries, held, now)
+        return BatchResult(held, len(plan.new), plan.duplicates), None
+
+    @staticmethod
+    def _touch_device(db: Db, device: str, entries: Sequence[JournalEntry], held: int, now: float) -> None:
+        from_start = bool(entries) and int(entries[0].event["seq"]) == 1  # a resend request is answered
+        db.execute("UPDATE devices SET last_contact = ?, held = ?, resend = CASE WHEN ? THEN 0 ELSE resend END "
+                   "WHERE device = ?", (now, held, from_start, device))
 
     @staticmethod
     def _known(db: Db, device: str, entries: Sequence[JournalEntry], held: int) -> dict[int, Known]:
@@ -246,6 +257,14 @@ class SqlCollectorStore:
         rows = self._read().execute("SELECT event FROM events WHERE device = ? AND seq > ? ORDER BY seq",
                                     (device, after))
         return [json.loads(r[0]) for r in rows]
+
+    def device_entries(self, device: str, after: int = 0, limit: int | None = None) -> list[JournalEntry]:
+        """The table's entries after seq ``after`` in seq order, at most ``limit`` (what the club
+        forwards to the league next: one read of the rows sent, not of every list)."""
+        query = "SELECT prev, hash, event FROM events WHERE device = ? AND seq > ? ORDER BY seq"
+        rows = (self._read().execute(query, (device, after)) if limit is None else
+                self._read().execute(query + " LIMIT ?", (device, after, limit)))
+        return [JournalEntry(r[0], r[1], json.loads(r[2])) for r in rows]
 
     def conflicts(self, device: str | None = None) -> list[ConflictInfo]:
         query = "SELECT id, device, seq, held_id, sent, at, count, last_at FROM conflicts"

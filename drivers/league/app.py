@@ -110,13 +110,13 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
     def take(club: str, body: bytes) -> dict[str, Any]:
         device, table_name, lists = _forwarded(body)
         entries = parse_batch(body, device)
+        listed = {str(e.event["list_id"]) for e in entries}
         try:
-            result = store.forward(club, device, table_name, entries, now=clock())
+            result = store.forward(club, device, table_name, entries, now=clock(),
+                                   metas={i: _meta(club, lists.get(i, {})) for i in listed})
         except SyncRefused as exc:
             held = events.held(device) if store.club_of(device) == club else 0
             return {**exc.to_json(), "status": exc.status, "acked": held}
-        listed = {str(e.event["list_id"]) for e in entries}
-        store.keep_list_meta(club, device, {i: _meta(club, lists.get(i, {})) for i in listed})
         return {"v": PROTOCOL_VERSION, "club": club, "device": device, "acked": result.held,
                 "stored": result.stored, "duplicates": result.duplicates}
 

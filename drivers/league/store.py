@@ -102,7 +102,7 @@ class LeagueStore(Protocol):
     def club_of(self, device: str) -> str | None: ...
     def club_tables(self, club: str | None = None) -> dict[str, str]: ...
     def forward(self, club: str, device: str, name: str, entries: Sequence[JournalEntry], *,
-                now: float) -> BatchResult: ...
+                now: float, metas: dict[str, ListMeta] | None = None) -> BatchResult: ...
     def rejects(self, club: str | None = None) -> list[RejectInfo]: ...
     def keep_list_meta(self, club: str, device: str, metas: dict[str, ListMeta]) -> None: ...
     def list_meta(self) -> dict[tuple[str, str], ListMeta]: ...
@@ -211,12 +211,41 @@ class SqlLeagueStore:
     # -- forwarding --------------------------------------------------------------------------
 
     def forward(self, club: str, device: str, name: str, entries: Sequence[JournalEntry], *,
-                now: float) -> BatchResult:
-        """Store a table's entries forwarded by ``club``: its own tables only, chains verified.
+                now: float, metas: dict[str, ListMeta] | None = None) -> BatchResult:
+        """Store a table's entries forwarded by ``club``: its own tables only, chains verified;
+        with ``metas`` what the club says of the lists (:meth:`keep_list_meta`).
 
         A table of another club, a chain that does not verify back to the table or a second
         copy of an event with other content is refused and kept aside (:meth:`rejects`).
+        A forward that is taken is one transaction (the table claimed, the events, the lists'
+        meta, the pages' generation); a refused one is redone step by step, so what is kept
+        aside (and the claim of a new table) is committed before the refusal is raised.
         """
+        try:
+            check_confirmations(entries)
+            with self._transaction() as db:
+                if self._claim_in(db, club, device, name, now) != club:
+                    raise SyncRefused("foreign_table", "")  # said, and kept aside, by the steps below
+                db.execute("INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, NULL, ?) "
+                           "ON CONFLICT (device) DO NOTHING", (device, name, now))
+                result, conflict = self._sql.store_batch_in(db, device, entries, now=now)
+                if conflict is not None:
+                    raise conflict  # rolled back: the steps below keep it
+                if metas:
+                    self._keep_list_meta_in(db, club, device, metas)
+                if result.stored or metas:
+                    _bump(db)
+                return result
+        except SyncRefused:
+            pass
+        result = self._forward_in_steps(club, device, name, entries, now)
+        if metas:
+            self.keep_list_meta(club, device, metas)
+        return result
+
+    def _forward_in_steps(self, club: str, device: str, name: str, entries: Sequence[JournalEntry],
+                          now: float) -> BatchResult:
+        """:meth:`forward`, each step its own transaction (a refusal's rows stay)."""
         owner = self._claim(club, device, name, now)
         if owner != club:
             error = SyncRefused("foreign_table", f"the table {device} forwards through another club of this league: "
@@ -240,10 +269,14 @@ class SqlLeagueStore:
 
     def _claim(self, club: str, device: str, name: str, now: float) -> str:
         with self._transaction() as db:
-            db.execute("UPDATE clubs SET last_contact = ? WHERE club = ?", (now, club))
-            db.execute("INSERT INTO club_tables (device, club, name, since) VALUES (?, ?, ?, ?) "
-                       "ON CONFLICT (device) DO NOTHING", (device, club, name, now))
-            return str(db.execute("SELECT club FROM club_tables WHERE device = ?", (device,)).fetchone()[0])
+            return self._claim_in(db, club, device, name, now)
+
+    @staticmethod
+    def _claim_in(db: Db, club: str, device: str, name: str, now: float) -> str:
+        db.execute("UPDATE clubs SET last_contact = ? WHERE club = ?", (now, club))
+        db.execute("INSERT INTO club_tables (device, club, name, since) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT (device) DO NOTHING", (device, club, name, now))
+        return str(db.execute("SELECT club FROM club_tables WHERE device = ?", (device,)).fetchone()[0])
 
     def _keep_aside(self, club: str, device: str, entry: JournalEntry | None, error: SyncRefused, now: float) -> None:
         sent = {} if entry is None else {"prev": entry.prev, "hash": entry.hash, "event": entry.event}
@@ -261,12 +294,16 @@ class SqlLeagueStore:
         if not metas:
             return
         with self._transaction() as db:
-            db.executemany("INSERT INTO list_meta (device, list_id, club, evening, series, table_no) "
-                           "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device, list_id) DO UPDATE SET "
-                           "evening = excluded.evening, series = excluded.series, table_no = excluded.table_no "
-                           "WHERE list_meta.evening = ''",
-                           [(device, list_id, club, m.evening, m.series, m.table) for list_id, m in metas.items()])
+            self._keep_list_meta_in(db, club, device, metas)
             _bump(db)
+
+    @staticmethod
+    def _keep_list_meta_in(db: Db, club: str, device: str, metas: dict[str, ListMeta]) -> None:
+        db.executemany("INSERT INTO list_meta (device, list_id, club, evening, series, table_no) "
+                       "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device, list_id) DO UPDATE SET "
+                       "evening = excluded.evening, series = excluded.series, table_no = excluded.table_no "
+                       "WHERE list_meta.evening = ''",
+                       [(device, list_id, club, m.evening, m.series, m.table) for list_id, m in metas.items()])
 
     def keep_summaries(self, summaries: dict[tuple[str, str], tuple[int, dict[str, Any]]]) -> None:
         """Keep lists as the pages computed them, each at its count of events (one transaction)."""

@@ -145,6 +145,10 @@ def test_the_lists_heads_counts_and_seqs_follow_the_chains(store: CollectorStore
     with pytest.raises(SyncRefused, match="broken_chain"):  # does not continue liste-2's head
         store.store_batch(DEVICE, [JournalEntry(GENESIS, "x" * 64, events(1, start=6, list_id="liste-2")[0])], now=3.0)
     assert store.lists("tisch-8") == []
+    after = store.device_entries(DEVICE, 1, 3)  # across the lists, in seq order (what the club forwards next)
+    assert [(e.event["seq"], e.event["list_id"]) for e in after] == [(2, "liste-1"), (3, "liste-2"), (4, "liste-2")]
+    assert after[1] == two[0] and store.device_entries(DEVICE, 4) == store.entries(DEVICE, "liste-1")[-1:]
+    assert store.device_entries(DEVICE) == sorted(store.entries(DEVICE, "liste-1") + two, key=lambda e: e.event["seq"])
 
 
 def test_a_conflict_is_kept_aside_once_per_content_with_its_count(store: CollectorStore) -> None:

@@ -66,6 +66,14 @@ def test_a_forwarded_list_is_stored_once_and_a_resend_is_a_duplicate(league_targ
     store.keep_list_meta("c1", "t1", {"L1": ListMeta("c1", "2026-11-26", 2, 3)})  # the first word said no evening
     store.keep_list_meta("c1", "t1", {"L1": ListMeta("c1", "2026-12-03", 1, 1)})  # the first real word stays
     assert store.list_meta() == {("t1", "L1"): ListMeta("c1", "2026-11-26", 2, 3)}
+    generation = store.generation()
+    store.forward("c1", "t1", "Tisch 1", entries, now=1012.0, metas={"L1": ListMeta("c1", "2026-12-03", 1, 1)})
+    assert store.list_meta() == {("t1", "L1"): ListMeta("c1", "2026-11-26", 2, 3)}  # with the entries: the same rule
+    other = a_list("t2")
+    assert store.forward("c1", "t2", "Tisch 2", other, now=1013.0,
+                         metas={"L1": ListMeta("c1", "2026-12-03", 1, 2)}).held == len(other)
+    assert store.list_meta()[("t2", "L1")] == ListMeta("c1", "2026-12-03", 1, 2)
+    assert store.generation() > generation and store.club_tables() == {"t1": "c1", "t2": "c1"}
     store.close()
 
 
