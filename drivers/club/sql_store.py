@@ -16,6 +16,7 @@ a read connection per thread. Tables::
                per (device, seq, content) with how often it was sent, first and last time
     nonces     the signed requests' nonces until their time is stale (a replay is refused across restarts)
     pair_codes one-time six-digit codes with their expiry and wrong tries
+    pair_tries wrong pairing codes by the address they came from, kept ten minutes
     documents  what the laptop hands the tables with each ack (roster, next series), by name
     schema_version  the migrations the database has had
 """
@@ -37,7 +38,31 @@ from device.sync import BatchConflict, Known, SyncRefused, plan_batch
 from drivers.club.migrations import CONFLICT_KEY, Db, Dialect, canonical, migrate, schema_version
 from drivers.club.store_port import BatchResult, ConflictInfo, ListInfo, TableInfo
 
-PAIR_TRIES = 5  # wrong codes before a pairing code is void
+PAIR_TRIES = 5
+"""Wrong pairing codes from one source (a client's address) within :data:`PAIR_WINDOW`; then it
+waits (``too_many_tries``, even with the right code), and no open code is touched."""
+PAIR_WINDOW = 600.0
+PAIR_BUDGET = 50
+"""Wrong codes from anywhere while a code is open before it is void: guessing one of a
+million codes succeeds at most 50 times in a million, however many sources guess; a few
+typos elsewhere leave a day-long code valid."""
+
+
+def refuse_locked_source(db: Db, source: str, now: float) -> None:
+    """Refuse a pairing try from ``source`` while it has had :data:`PAIR_TRIES` wrong codes in the
+    last :data:`PAIR_WINDOW` seconds (inside the pairing's transaction; stale tries are dropped)."""
+    db.execute("DELETE FROM pair_tries WHERE at < ?", (now - PAIR_WINDOW,))
+    wrong = int(db.execute("SELECT COUNT(*) FROM pair_tries WHERE source = ?", (source,)).fetchone()[0])
+    if wrong >= PAIR_TRIES:
+        raise SyncRefused("too_many_tries", f"{wrong} wrong pairing codes from here in the last "
+                                            f"{PAIR_WINDOW / 60:.0f} minutes: wait, then try again "
+                                            "(the codes shown stay valid)", 429)
+
+
+def count_wrong_try(db: Db, source: str, now: float, codes: str) -> None:
+    """A wrong code from ``source``: counted for it, and once on each open code of table ``codes``."""
+    db.execute("INSERT INTO pair_tries (source, at) VALUES (?, ?)", (source, now))
+    db.execute(f"UPDATE {codes} SET tries = tries + 1")
 
 
 class SqlCollectorStore:
@@ -76,11 +101,13 @@ class SqlCollectorStore:
             db.execute("INSERT INTO pair_codes (code, expires, tries) VALUES (?, ?, 0) "
                        "ON CONFLICT (code) DO UPDATE SET expires = excluded.expires, tries = 0", (code, expires))
 
-    def pair(self, code: str, device: str, name: str, secret: str, *, now: float) -> None:
-        """Take a pairing code (once) and give ``device`` its secret; a wrong code counts a try
-        on every open code (kept: the refusal is raised after the transaction)."""
+    def pair(self, code: str, device: str, name: str, secret: str, *, now: float, source: str = "") -> None:
+        """Take a pairing code (once) and give ``device`` its secret. A wrong code counts against
+        ``source`` (the client's address: :func:`refuse_locked_source`) and once on every open code
+        (void after :data:`PAIR_BUDGET`); kept: the refusal is raised after the transaction."""
         with self._transaction() as db:
-            db.execute("DELETE FROM pair_codes WHERE expires < ? OR tries >= ?", (now, PAIR_TRIES))
+            refuse_locked_source(db, source, now)
+            db.execute("DELETE FROM pair_codes WHERE expires < ? OR tries >= ?", (now, PAIR_BUDGET))
             taken = int(db.execute("DELETE FROM pair_codes WHERE code = ?", (code,)).rowcount) == 1
             if taken:
                 db.execute(
@@ -88,7 +115,7 @@ class SqlCollectorStore:
                     "ON CONFLICT (device) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
                     "paired_at = excluded.paired_at", (device, name, secret, now))
             else:
-                db.execute("UPDATE pair_codes SET tries = tries + 1")
+                count_wrong_try(db, source, now, "pair_codes")
         if not taken:
             raise SyncRefused("bad_code", "this pairing code is not valid (wrong, used or expired): "
                                           "show a new one with 'skattisch club pair'", 403)

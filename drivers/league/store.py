@@ -38,12 +38,11 @@ from device.journal import JournalEntry
 from device.league.verify import check_confirmations
 from device.sync import BatchConflict, SyncRefused
 from drivers.club.migrations import Db, Dialect, Migration, migrate, run_script
-from drivers.club.sql_store import SqlCollectorStore
+from drivers.club.sql_store import PAIR_BUDGET, SqlCollectorStore, count_wrong_try, refuse_locked_source
 from drivers.club.store import BatchResult, CollectorStore, SqliteCollectorStore, open_store
 
 __all__ = ["ClubInfo", "LeagueStore", "ListMeta", "RejectInfo", "SqlLeagueStore", "SqliteLeagueStore", "open_league_store"]
 
-PAIR_TRIES = 5
 KEPT_ASIDE = frozenset({"bad_confirmation", "broken_chain", "conflict", "foreign_table"})
 """Refusals whose entries the league keeps aside for its organiser (the others are the sender's)."""
 
@@ -95,7 +94,7 @@ class LeagueStore(Protocol):
     events: CollectorStore
 
     def add_club_code(self, code: str, name: str, expires: float) -> None: ...
-    def pair_club(self, code: str, club: str, secret: str, *, now: float) -> str: ...
+    def pair_club(self, code: str, club: str, secret: str, *, now: float, source: str = "") -> str: ...
     def club_secret(self, club: str) -> str | None: ...
     def unpair_club(self, club: str) -> bool: ...
     def clubs(self) -> list[ClubInfo]: ...
@@ -181,22 +180,24 @@ class SqlLeagueStore:
             db.execute("INSERT INTO club_codes (code, name, expires, tries) VALUES (?, ?, ?, 0) ON CONFLICT (code) "
                        "DO UPDATE SET name = excluded.name, expires = excluded.expires, tries = 0", (code, name, expires))
 
-    def pair_club(self, code: str, club: str, secret: str, *, now: float) -> str:
-        """Take a code (once) and give ``club`` its secret; the club's name as the code names it."""
+    def pair_club(self, code: str, club: str, secret: str, *, now: float, source: str = "") -> str:
+        """Take a code (once) and give ``club`` its secret; the club's name as the code names it.
+        Wrong codes count as the collector's pairing codes do (per ``source``, the client's
+        address, and once on every open code: :func:`~drivers.club.sql_store.refuse_locked_source`)."""
         with self._transaction() as db:
-            db.execute("DELETE FROM club_codes WHERE expires < ? OR tries >= ?", (now, PAIR_TRIES))
+            refuse_locked_source(db, source, now)
+            db.execute("DELETE FROM club_codes WHERE expires < ? OR tries >= ?", (now, PAIR_BUDGET))
             row = db.execute("SELECT name FROM club_codes WHERE code = ?", (code,)).fetchone()
-            if row is None:
-                db.execute("UPDATE club_codes SET tries = tries + 1")
-                raise SyncRefused("bad_code", "this league pairing code is not valid (wrong, used or older than "
-                                              "10 minutes): ask the league's organiser for a new one", 403)
-            name = str(row[0])
-            db.execute("DELETE FROM club_codes WHERE code = ?", (code,))
-            db.execute("INSERT INTO clubs (club, name, secret, paired_at) VALUES (?, ?, ?, ?) "
-                       "ON CONFLICT (club) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
-                       "paired_at = excluded.paired_at", (club, name, secret, now))
-            _bump(db)
-            return name
+            if row is not None:
+                db.execute("DELETE FROM club_codes WHERE code = ?", (code,))
+                db.execute("INSERT INTO clubs (club, name, secret, paired_at) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (club) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
+                           "paired_at = excluded.paired_at", (club, str(row[0]), secret, now))
+                _bump(db)
+                return str(row[0])
+            count_wrong_try(db, source, now, "club_codes")
+        raise SyncRefused("bad_code", "this league pairing code is not valid (wrong, used or older than "
+                                      "10 minutes): ask the league's organiser for a new one", 403)
 
     def club_secret(self, club: str) -> str | None:
         row = self._read().execute("SELECT secret FROM clubs WHERE club = ?", (club,)).fetchone()

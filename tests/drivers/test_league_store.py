@@ -14,7 +14,7 @@ import pytest
 
 from device.journal import JournalEntry
 from device.sync import SyncRefused, journal_entries
-from drivers.club.store import SqliteCollectorStore
+from drivers.club.store import PAIR_BUDGET, PAIR_TRIES, SqliteCollectorStore
 from drivers.league.forward import ClubEntries
 from drivers.league.store import LeagueStore, ListMeta, SqliteLeagueStore, open_league_store
 from tests.club_helpers import NAMES, list_events, random_entries
@@ -51,6 +51,27 @@ def test_a_code_pairs_one_club_once_and_wrong_or_old_codes_are_refused(league_ta
         store.pair_club("999999", "c3", "cd" * 32, now=1600.0)  # expired
     assert store.unpair_club("c1") and store.club_secret("c1") is None and not store.unpair_club("c1")
     assert [(c.club, c.name, c.paired) for c in store.clubs()] == [("c1", "Verein c1", False)]
+    store.close()
+
+
+def test_wrong_league_codes_lock_out_their_source_and_void_a_code_only_after_the_budget(league_target: str) -> None:
+    store = paired(league_target)
+    store.add_club_code("111111", "Verein Tag", 1000.0 + 86_400)
+    for n in range(PAIR_TRIES + 1):  # typos of other clubs: the day-long code stays
+        with pytest.raises(SyncRefused, match="bad_code"):
+            store.pair_club("999999", f"c{n}", "cd" * 32, now=1000.0, source=f"192.0.2.{n}")
+    for _ in range(PAIR_TRIES - 1):  # the fifth wrong one of 192.0.2.0
+        with pytest.raises(SyncRefused, match="bad_code"):
+            store.pair_club("999998", "c0", "cd" * 32, now=1001.0, source="192.0.2.0")
+    with pytest.raises(SyncRefused, match="too_many_tries"):
+        store.pair_club("111111", "c0", "cd" * 32, now=1002.0, source="192.0.2.0")
+    assert store.pair_club("111111", "c9", "ef" * 32, now=1003.0, source="192.0.2.9") == "Verein Tag"
+    store.add_club_code("222222", "Verein Rat", 5000.0)
+    for n in range(PAIR_BUDGET):  # guessed from many addresses: void after the budget (counted, not rolled back)
+        with pytest.raises(SyncRefused, match="bad_code"):
+            store.pair_club(f"{n:06d}", "c8", "cd" * 32, now=1100.0, source=f"guess-{n}")
+    with pytest.raises(SyncRefused, match="bad_code"):
+        store.pair_club("222222", "c8", "cd" * 32, now=1101.0, source="192.0.2.8")
     store.close()
 
 
