@@ -39,9 +39,9 @@ from device.league.verify import check_confirmations
 from device.sync import BatchConflict, SyncRefused
 from drivers.club.migrations import Db, Dialect, Migration, migrate, run_script
 from drivers.club.sql_store import PAIR_BUDGET, SqlCollectorStore, count_wrong_try, refuse_locked_source
-from drivers.club.store import BatchResult, CollectorStore, SqliteCollectorStore, open_store
+from drivers.club.store import BatchResult, CollectorStore, ListInfo, SqliteCollectorStore, open_store
 
-__all__ = ["ClubInfo", "LeagueStore", "ListMeta", "RejectInfo", "SqlLeagueStore", "SqliteLeagueStore", "open_league_store"]
+__all__ = ["ClubInfo", "DayList", "LeagueStore", "ListMeta", "RejectInfo", "SqlLeagueStore", "SqliteLeagueStore", "open_league_store"]
 
 KEPT_ASIDE = frozenset({"bad_confirmation", "broken_chain", "conflict", "foreign_table"})
 """Refusals whose entries the league keeps aside for its organiser (the others are the sender's)."""
@@ -84,6 +84,15 @@ class ListMeta:
     table: int
 
 
+@dataclass(frozen=True, slots=True)
+class DayList:
+    """A list the club said belongs to an evening, with its kept summary (what one match day's pages read)."""
+
+    info: ListInfo
+    meta: ListMeta
+    summary: dict[str, Any]
+
+
 class LeagueStore(Protocol):
     """What the league server needs from its store (:class:`SqlLeagueStore`: SQLite or PostgreSQL).
 
@@ -107,6 +116,8 @@ class LeagueStore(Protocol):
     def list_meta(self) -> dict[tuple[str, str], ListMeta]: ...
     def keep_summaries(self, summaries: dict[tuple[str, str], tuple[int, dict[str, Any]]]) -> None: ...
     def summaries(self) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]: ...
+    def day_lists(self, date: str) -> list[DayList] | None: ...
+    def summarised_days(self) -> set[str] | None: ...
     def generation(self) -> int: ...
     def touch(self) -> None: ...
     def close(self) -> None: ...
@@ -320,6 +331,34 @@ class SqlLeagueStore:
     def summaries(self) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]:
         rows = self._read().execute("SELECT device, list_id, count, body FROM list_summaries")
         return {(r[0], r[1]): (int(r[2]), json.loads(r[3])) for r in rows}
+
+    def day_lists(self, date: str) -> list[DayList] | None:
+        """The lists whose club said they belong to the evening ``date`` (its first ten characters),
+        each with its summary; None if one has none, or one for fewer events than it holds (then
+        the pages fold and score it first, over every list)."""
+        rows = self._read().execute(
+            "SELECT l.device, l.list_id, l.head, l.count, l.first_seq, l.last_seq, m.club, m.evening, m.series, "
+            "m.table_no, s.count, s.body FROM list_meta m "
+            "JOIN lists l ON l.device = m.device AND l.list_id = m.list_id "
+            "LEFT JOIN list_summaries s ON s.device = m.device AND s.list_id = m.list_id "
+            "WHERE substr(m.evening, 1, 10) = ?", (date,)).fetchall()
+        if any(r[10] is None or int(r[10]) != int(r[3]) for r in rows):
+            return None
+        return [DayList(ListInfo(r[0], r[1], r[2], int(r[3]), int(r[4]), int(r[5])), ListMeta(r[6], r[7], r[8], r[9]),
+                        json.loads(r[11])) for r in rows]
+
+    def summarised_days(self) -> set[str] | None:
+        """The evenings (first ten characters) that have an opened list, from the kept summaries;
+        None while a list has no summary for all its events."""
+        stale = self._read().execute(
+            "SELECT 1 FROM lists l LEFT JOIN list_summaries s ON s.device = l.device AND s.list_id = l.list_id "
+            "WHERE s.count IS NULL OR s.count <> l.count LIMIT 1").fetchone()
+        if stale is not None:
+            return None
+        rows = self._read().execute(
+            "SELECT DISTINCT substr(m.evening, 1, 10) FROM list_meta m JOIN list_summaries s "
+            "ON s.device = m.device AND s.list_id = m.list_id WHERE s.body <> ?", (_canonical({"opened": False}),))
+        return {str(r[0]) for r in rows}
 
     def generation(self) -> int:
         return int(self._read().execute("SELECT n FROM generation").fetchone()[0])

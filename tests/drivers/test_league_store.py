@@ -17,6 +17,7 @@ from device.sync import SyncRefused, journal_entries
 from drivers.club.store import PAIR_BUDGET, PAIR_TRIES, SqliteCollectorStore
 from drivers.league.forward import ClubEntries
 from drivers.league.store import LeagueStore, ListMeta, SqliteLeagueStore, open_league_store
+from ui.league.model import LeagueModel, Shown
 from tests.club_helpers import NAMES, list_events, random_entries
 from tests.e2e.sync_helpers import ROOT
 
@@ -224,3 +225,33 @@ def test_the_clubs_backup_and_restore_carry_the_league_database_whole(tmp_path: 
     assert again.club_secret("c1") == "ab" * 32 and again.club_tables() == {"t1": "c1"}
     assert again.events.entries("t1", "L1") == a_list("t1")
     again.close()
+
+
+def test_a_match_day_is_read_alone_from_the_kept_summaries_as_every_list_shows_it(league_target: str) -> None:
+    store = paired(league_target, "c1", "c2")
+    store.events.set_document("matchdays", [{"date": "2026-11-26", "title": "1. Spieltag"},
+                                            {"date": "2026-12-03", "title": "2. Spieltag"}])
+    for club, device, date in (("c1", "t1", "2026-11-26"), ("c2", "t2", "2026-11-26"), ("c1", "t3", "2026-12-03")):
+        store.forward(club, device, f"Tisch {device}", a_list(device), now=1010.0,
+                      metas={"L1": ListMeta(club, date, 1, int(device[1:]))})
+    store.forward("c2", "t4", "Tisch 4", a_list("t4"), now=1010.0)  # no word on its evening: no match day
+    LeagueModel(store).lists()  # the server scored every list and kept the summaries
+
+    def by_device(shown: list[Shown]) -> list[Shown]:
+        return sorted(shown, key=lambda s: s.item.device)
+
+    restarted = LeagueModel(store)
+    day = restarted.matchday_lists("2026-11-26")
+    assert not restarted.read_every_list  # that day alone was read
+    every = LeagueModel(store).lists()
+    assert [s.item.device for s in by_device(day)] == ["t1", "t2"]
+    assert by_device(day) == by_device([s for s in every if s.item.matchday == "2026-11-26"])
+    assert restarted.played_days() == {"2026-11-26", "2026-12-03"} and not restarted.read_every_list
+    assert restarted.matchday_lists("2026-12-10") == []
+    second = a_list("t1", seq=len(a_list("t1")) + 1, list_id="L2")  # a list arrives, not yet scored
+    store.forward("c1", "t1", "Tisch t1", second, now=1020.0, metas={"L2": ListMeta("c1", "2026-11-26", 2, 1)})
+    assert store.day_lists("2026-11-26") is None and store.summarised_days() is None
+    again = LeagueModel(store)
+    assert [s.item.list_id for s in by_device(again.matchday_lists("2026-11-26"))] == ["L1", "L2", "L1"]
+    assert again.read_every_list  # read with every list, the new one folded
+    store.close()

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from device.club.ranking import ListResult, PlayedList, list_results
-from device.club.season import SeasonRules
-from device.league.standings import LeagueList
+from device.club.season import SeasonLine, SeasonRules
+from device.league.standings import LeagueList, club_season, player_season
 from device.table.events import Event
 from device.table.state import StateError, TableState, apply
 from drivers.club.store import ListInfo
@@ -67,6 +67,13 @@ class LeagueModel:
         self._version = ""
         self._lists: list[Shown] = []
         self._kept: dict[tuple[str, str], tuple[int, dict[str, Any]]] | None = None  # the store's summaries
+        self._days: dict[str, tuple[str, list[Shown]]] = {}  # match days read alone, before every list was read
+        self._day_lock = threading.Lock()
+        self._made: dict[tuple[str, str], tuple[ListInfo, ListMeta | None, Shown | None]] = {}
+        self._context: tuple[Any, ...] = ()
+        self._season_lock = threading.Lock()
+        self._season: tuple[tuple[str, SeasonRules], tuple[SeasonRules, tuple[SeasonLine, ...],
+                                                          tuple[SeasonLine, ...]]] | None = None
 
     def doc(self, name: str, default: Any) -> Any:
         value = self.store.events.document(name)
@@ -135,19 +142,78 @@ class LeagueModel:
             names = self.club_names()
             owners = self.store.club_tables()
             tables = {t.device: t.name for t in self.store.events.tables()}
+            context = (days, names, owners, tables)
+            made = self._made if context == self._context else {}  # a list's Shown again while nothing of it changed
+            now_made: dict[tuple[str, str], tuple[ListInfo, ListMeta | None, Shown | None]] = {}
             out: list[Shown] = []
             for info in self.store.events.lists():
                 key = (info.device, info.list_id)
-                count, summary = kept.get(key, (-1, {}))
-                if count != info.count:
-                    summary = self._summary(info)
-                    fresh[key] = (info.count, summary)
-                if summary["opened"]:
-                    out.append(_shown(info, summary, meta.get(key), owners, names, tables, days))
+                before = made.get(key)
+                if before is not None and before[0] == info and before[1] == meta.get(key):
+                    now_made[key] = before
+                else:
+                    count, summary = kept.get(key, (-1, {}))
+                    if count != info.count:
+                        summary = self._summary(info)
+                        fresh[key] = (info.count, summary)
+                    shown = _shown(info, summary, meta.get(key), owners, names, tables, days) if summary["opened"] else None
+                    now_made[key] = (info, meta.get(key), shown)
+                made_now = now_made[key][2]
+                if made_now is not None:
+                    out.append(made_now)
             self.store.keep_summaries(fresh)
             kept.update(fresh)
+            self._made, self._context = now_made, context
             self._version, self._lists = version, out
             return out
+
+    def season(self) -> tuple[SeasonRules, tuple[SeasonLine, ...], tuple[SeasonLine, ...]]:
+        """The season's rules, its players' and its clubs' lines over every list (kept until anything
+        changes; the background makes them after each change, so a reader seldom waits for them)."""
+        with self._season_lock:
+            lists, version, rules = self.lists(), self._version, self.season_rules()
+            if self._season is not None and self._season[0] == (version, rules):
+                return self._season[1]
+            items = [s.item for s in lists]
+            value = (rules, player_season(items, rules), club_season(items, rules))
+            self._season = ((version, rules), value)
+            return value
+
+    @property
+    def read_every_list(self) -> bool:
+        """Whether :meth:`lists` was made once (after the server's start: by the background)."""
+        return bool(self._version)
+
+    def matchday_lists(self, date: str) -> list[Shown]:
+        """The lists of the match day ``date``. Once every list was read (:meth:`lists`) from there;
+        before (the first requests after the server's start, while the background reads every
+        list back) only that day's kept summaries are read, if each is current: without waiting
+        for the background (its own lock)."""
+        if not self.read_every_list and date:
+            with self._day_lock:
+                version = self.version()
+                hit = self._days.get(date)
+                if hit is not None and hit[0] == version:
+                    return list(hit[1])
+                rows = self.store.day_lists(date)
+                if rows is not None:
+                    names, owners = self.club_names(), self.store.club_tables()
+                    tables = {t.device: t.name for t in self.store.events.tables()}
+                    days = {m["date"] for m in self.matchdays()}
+                    shown = (_shown(r.info, r.summary, r.meta, owners, names, tables, days) for r in rows
+                             if r.summary["opened"])
+                    out = [s for s in shown if s.item.matchday == date]
+                    self._days[date] = (version, out)
+                    return list(out)
+        return [s for s in self.lists() if date and s.item.matchday == date]
+
+    def played_days(self) -> set[str]:
+        """The match days that have a list (before every list was read: from the kept summaries)."""
+        if not self.read_every_list:
+            days = self.store.summarised_days()
+            if days is not None:
+                return days & {m["date"] for m in self.matchdays()}
+        return {s.item.matchday for s in self.lists()} - {""}
 
     def paper(self, device: str, list_id: str) -> tuple[PaperList, Shown] | None:
         with self._lock:

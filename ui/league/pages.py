@@ -25,7 +25,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from device.club.season import SeasonError, SeasonLine, SeasonRules
-from device.league.standings import club_ranking, club_season, player_ranking, player_season
+from device.league.standings import club_ranking, player_ranking
 from device.csvcell import csv_text
 from device.sync import SyncRefused
 from drivers.league.app import new_club_code
@@ -77,13 +77,17 @@ class LeaguePages(Pages):
         self._stop = threading.Event()
 
     def warm(self, every: float = 1.0) -> threading.Thread:
-        """Fold and score what arrived in the background (every ``every`` s), not in a reader's request."""
+        """Fold and score what arrived in the background (at once, then every ``every`` s), not in a
+        reader's request; until the first round is done a match day's pages read that day alone."""
         def run() -> None:
-            while not self._stop.wait(every):
+            while True:
                 try:
                     self.model.lists()
+                    self.model.season()  # the season's lines too: made once per change, not in a reader's request
                 except Exception:  # a bad moment of the store: the next request or round tries again
                     log.exception("league: scoring the lists failed")
+                if self._stop.wait(every):
+                    return
         thread = threading.Thread(target=run, name="skattisch-league-warm", daemon=True)
         thread.start()
         return thread
@@ -119,15 +123,17 @@ class LeaguePages(Pages):
         """The match day asked for (``?tag=``), else the latest one that has lists, else the latest."""
         days = self.model.matchdays()
         wanted = request.query_params.get("tag", "")
-        played = {s.item.matchday for s in self.model.lists()}
-        date = wanted if any(d["date"] == wanted for d in days) else next(
-            (d["date"] for d in reversed(days) if d["date"] in played), days[-1]["date"] if days else "")
+        if any(d["date"] == wanted for d in days):
+            date = wanted
+        else:
+            played = self.model.played_days()
+            date = next((d["date"] for d in reversed(days) if d["date"] in played), days[-1]["date"] if days else "")
         title = next((d["title"] for d in days if d["date"] == date), "kein Spieltag")
         return date, title, days
 
     def spieltag(self, request: Request) -> Response:
         date, title, days = self._matchday(request)
-        lists = [s for s in self.model.lists() if date and s.item.matchday == date]
+        lists = self.model.matchday_lists(date)
         lists.sort(key=lambda s: (s.item.club, s.item.table, s.item.series))
         form = request.path_params.get("form", "")
         if form == "json":
@@ -145,7 +151,7 @@ class LeaguePages(Pages):
 
     def wertung(self, request: Request) -> Response:
         date, title, days = self._matchday(request)
-        items = [s.item for s in self.model.lists()]
+        items = [s.item for s in self.model.matchday_lists(date)]
         players, clubs = player_ranking(items, date), club_ranking(items, date)
         form = request.path_params.get("form", "")
         name = f"wertung-{date or 'keiner'}"
@@ -208,9 +214,7 @@ class LeaguePages(Pages):
     # -- season --------------------------------------------------------------------------------
 
     def saison(self, request: Request) -> Response:
-        items = [s.item for s in self.model.lists()]
-        rules = self.model.season_rules()
-        players, clubs = player_season(items, rules), club_season(items, rules)
+        rules, players, clubs = self.model.season()
         form = request.path_params.get("form", "")
         if form == "csv":
             return _csv(exports.season_csv(players), "saison")
@@ -219,7 +223,7 @@ class LeaguePages(Pages):
                                  "clubs": [_season_json(x) for x in clubs]})
         if form == "pdf":
             return _pdf(exports.season_pdf("Saisonwertung der Liga", players, rules), "saison")
-        days = sorted({i.matchday for i in items if i.matchday})
+        days = sorted(self.model.played_days())
         return self.render(request, "saison.html", page="saison", players=players, clubs=clubs, rules=rules,
                            matchdays=days, heading="Saison")
 
