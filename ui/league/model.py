@@ -69,7 +69,7 @@ class LeagueModel:
         self._kept: dict[tuple[str, str], tuple[int, dict[str, Any]]] | None = None  # the store's summaries
         self._days: dict[str, tuple[str, list[Shown]]] = {}  # match days read alone, before every list was read
         self._day_lock = threading.Lock()
-        self._made: dict[tuple[str, str], tuple[ListInfo, ListMeta | None, Shown | None]] = {}
+        self._made: dict[tuple[str, str], tuple[tuple[Any, ...], Shown | None]] = {}  # what each Shown was made of
         self._context: tuple[Any, ...] = ()
         self._season_lock = threading.Lock()
         self._season: tuple[tuple[str, SeasonRules], tuple[SeasonRules, tuple[SeasonLine, ...],
@@ -142,14 +142,15 @@ class LeagueModel:
             names = self.club_names()
             owners = self.store.club_tables()
             tables = {t.device: t.name for t in self.store.events.tables()}
-            context = (days, names, owners, tables)
+            context = (days, names)
             made = self._made if context == self._context else {}  # a list's Shown again while nothing of it changed
-            now_made: dict[tuple[str, str], tuple[ListInfo, ListMeta | None, Shown | None]] = {}
+            now_made: dict[tuple[str, str], tuple[tuple[Any, ...], Shown | None]] = {}
             out: list[Shown] = []
             for info in self.store.events.lists():
                 key = (info.device, info.list_id)
+                inputs = (info, meta.get(key), owners.get(info.device), tables.get(info.device))
                 before = made.get(key)
-                if before is not None and before[0] == info and before[1] == meta.get(key):
+                if before is not None and before[0] == inputs:
                     now_made[key] = before
                 else:
                     count, summary = kept.get(key, (-1, {}))
@@ -157,8 +158,8 @@ class LeagueModel:
                         summary = self._summary(info)
                         fresh[key] = (info.count, summary)
                     shown = _shown(info, summary, meta.get(key), owners, names, tables, days) if summary["opened"] else None
-                    now_made[key] = (info, meta.get(key), shown)
-                made_now = now_made[key][2]
+                    now_made[key] = (inputs, shown)
+                made_now = now_made[key][1]
                 if made_now is not None:
                     out.append(made_now)
             self.store.keep_summaries(fresh)
