@@ -10,7 +10,8 @@ SQLite (stdlib): one file (by default ``club.sqlite3`` under the user's data dir
 a read connection per thread. Tables::
 
     devices    device, name, secret (NULL once unpaired), paired_at, last_contact, held, resend
-    events     (device, seq) primary key, id (unique per device), list_id, prev, hash, event JSON
+    events     (device, seq) primary key, id (unique per device), list_id, prev, hash, event (its canonical
+               JSON: the bytes its hash is over)
     lists      (device, list_id): head (chain hash of its last event), count, first and last seq
     conflicts  refused entries whose (device, seq) was held with other content, kept aside: one row
                per (device, seq, content) with how often it was sent, first and last time
@@ -176,7 +177,7 @@ class SqlCollectorStore:
                        "last_at = excluded.last_at", (device, c.seq, c.held.id, canonical(_entry_dict(c.sent)), now, now))
             self._touch_device(db, device, entries, held, now)
             return BatchResult(held, 0, 0), exc
-        self._insert(db, device, plan.new, now)
+        self._insert(db, device, plan.new, plan.texts, now)
         for list_id, head in plan.heads.items():
             seqs = [int(e.event["seq"]) for e in plan.new if e.event["list_id"] == list_id]
             db.execute(
@@ -215,12 +216,13 @@ class SqlCollectorStore:
                 heads[list_id], counts[list_id] = str(row[0]), int(row[1])
         return heads, counts
 
-    def _insert(self, db: Db, device: str, entries: Sequence[JournalEntry], now: float) -> None:
+    def _insert(self, db: Db, device: str, entries: Sequence[JournalEntry], texts: Sequence[str], now: float) -> None:
+        """The new entries, each event kept as the canonical JSON its hash was checked over."""
         try:
             db.executemany(
                 "INSERT INTO events (device, seq, id, list_id, prev, hash, event, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(device, int(e.event["seq"]), str(e.event["id"]), str(e.event["list_id"]), e.prev, e.hash,
-                  json.dumps(e.event, separators=(",", ":"), ensure_ascii=False), now) for e in entries])
+                [(device, int(e.event["seq"]), str(e.event["id"]), str(e.event["list_id"]), e.prev, e.hash, text, now)
+                 for e, text in zip(entries, texts, strict=True)])
         except self._integrity_errors:
             raise SyncRefused("conflict", "an event id of this batch is already stored under another seq", 409) from None
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import random
 import statistics
 import sys
@@ -71,6 +72,7 @@ def measure_ingest(directory: Path, tables: int, games: int, target: str = "") -
     try:
         pair_with_league(club, league.url, league.code("Messverein"), name="Messverein")
         club.close()
+        league_cpu = _cpu_seconds(league.process.pid) if league.process else 0.0
         began = time.perf_counter()
         collector = Collector(club_db)
         listening = time.perf_counter() - began
@@ -80,6 +82,8 @@ def measure_ingest(directory: Path, tables: int, games: int, target: str = "") -
                 while sum(league_store.events.held(e[0]["device"]) for e in evenings) < sum(len(e) for e in evenings):
                     time.sleep(0.01)
                 took, done = time.perf_counter() - began, time.time()
+                league_cpu = (_cpu_seconds(league.process.pid) if league.process else 0.0) - league_cpu
+                club_cpu = _cpu_seconds(collector.process.pid) if collector.process else 0.0
                 first = _first_forward(league_store)
             finally:
                 league_store.close()
@@ -88,7 +92,18 @@ def measure_ingest(directory: Path, tables: int, games: int, target: str = "") -
     finally:
         league.stop()
     return {"ingest_s": done - first, "ingest_end_to_end_s": took, "ingest_listening_s": listening,
-            "ingest_events": float(sum(len(e) for e in evenings))}
+            "ingest_events": float(sum(len(e) for e in evenings)), "ingest_league_cpu_s": league_cpu,
+            "ingest_club_cpu_s": club_cpu}
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far (Linux's /proc; 0 elsewhere): on a
+    shared machine the time a figure costs, beside the time it took."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _first_forward(store: LeagueStore) -> float:
@@ -200,7 +215,9 @@ def report(figures: dict[str, Any]) -> str:
                      f"{figures['ingest_s']:.2f} s = {figures['ingest_s'] / INGEST_GOAL:.2f} x goal ({INGEST_GOAL:.0f} s), "
                      f"from the league's first forward taken to its last ack; from the club process's start "
                      f"{figures['ingest_end_to_end_s']:.2f} s = {figures['ingest_end_to_end_s'] / INGEST_GOAL:.2f} x goal "
-                     f"(the club listening after {figures['ingest_listening_s']:.2f} s)")
+                     f"(the club listening after {figures['ingest_listening_s']:.2f} s); CPU used meanwhile: the league "
+                     f"{figures['ingest_league_cpu_s']:.2f} s, the club {figures['ingest_club_cpu_s']:.2f} s "
+                     "(its start-up included)")
     if "page_cold_s" in figures:
         lines.append(f"season: {figures['games']:.0f} games loaded in {figures['fill_s']:.1f} s "
                      f"({figures['games'] / figures['fill_s']:.0f} games/s through forward)")

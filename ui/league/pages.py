@@ -76,14 +76,21 @@ class LeaguePages(Pages):
         self._cache: dict[tuple[str, str, bool], tuple[str, bytes, int, dict[str, str]]] = {}
         self._stop = threading.Event()
 
-    def warm(self, every: float = 1.0) -> threading.Thread:
-        """Fold and score what arrived in the background (at once, then every ``every`` s), not in a
-        reader's request; until the first round is done a match day's pages read that day alone."""
+    def warm(self, every: float = 0.5, patience: float = 10.0) -> threading.Thread:
+        """Fold and score what arrived in the background, not in a reader's request: at once, then
+        whenever the data were quiet for ``every`` s (a club forwarding its match day goes first:
+        storing is the ingest, scoring comes after), or ``patience`` s after the last time while
+        forwards keep coming. Until the first round is done a match day's pages read that day alone."""
         def run() -> None:
+            seen, made = "", -patience
             while True:
                 try:
-                    self.model.lists()
-                    self.model.season()  # the season's lines too: made once per change, not in a reader's request
+                    version, now = self.model.version(), time.monotonic()
+                    if version == seen or now - made >= patience:
+                        self.model.lists()
+                        self.model.season()  # the season's lines too: made once per change
+                        made = now
+                    seen = version
                 except Exception:  # a bad moment of the store: the next request or round tries again
                     log.exception("league: scoring the lists failed")
                 if self._stop.wait(every):
