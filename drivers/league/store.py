@@ -155,9 +155,14 @@ def _league_tables(db: Db, dialect: Dialect) -> None:
     db.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS rejects_once ON rejects {REJECT_KEY[dialect]}")
 
 
+def _lists_by_day(db: Db, dialect: Dialect) -> None:
+    db.execute("CREATE INDEX IF NOT EXISTS list_meta_by_day ON list_meta (substr(evening, 1, 10))")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league: clubs, club_codes, club_tables, rejects, generation, list_summaries, list_meta",
               _league_tables),
+    Migration(2, "list_meta: by the evening's date (a match day's page reads its lists alone)", _lists_by_day),
 )
 """The league's tables, versioned in ``league_schema_version`` beside the collector's (the same
 :func:`drivers.club.migrations.migrate`, so a PostgreSQL league store runs them too)."""

@@ -203,7 +203,7 @@ def test_the_league_tables_are_versioned_beside_the_collectors_and_a_newer_datab
     assert store.club_secret("c1") == "ab" * 32
     store.close()
     db = sqlite3.connect(tmp_path / "league.sqlite3")
-    assert [r[0] for r in db.execute("SELECT version FROM league_schema_version")] == [1]
+    assert [r[0] for r in db.execute("SELECT version FROM league_schema_version")] == [1, 2]
     assert db.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] >= 1  # the collector's own
     db.execute("INSERT INTO league_schema_version (version, title, applied) VALUES (99, 'from the future', 0)")
     db.commit()
