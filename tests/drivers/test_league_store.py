@@ -248,10 +248,15 @@ def test_a_match_day_is_read_alone_from_the_kept_summaries_as_every_list_shows_i
     assert by_device(day) == by_device([s for s in every if s.item.matchday == "2026-11-26"])
     assert restarted.played_days() == {"2026-11-26", "2026-12-03"} and not restarted.read_every_list
     assert restarted.matchday_lists("2026-12-10") == []
+    made = LeagueModel(store).season()  # made from every list, and kept in the store
+    again = LeagueModel(store)
+    assert again.season() == made and not again.read_every_list  # read back, no list read
+    assert {line.player for line in made[2]} == {"Verein c1", "Verein c2"}  # the clubs' lines
     second = a_list("t1", seq=len(a_list("t1")) + 1, list_id="L2")  # a list arrives, not yet scored
     store.forward("c1", "t1", "Tisch t1", second, now=1020.0, metas={"L2": ListMeta("c1", "2026-11-26", 2, 1)})
     assert store.day_lists("2026-11-26") is None and store.summarised_days() is None
     again = LeagueModel(store)
     assert [s.item.list_id for s in by_device(again.matchday_lists("2026-11-26"))] == ["L1", "L2", "L1"]
     assert again.read_every_list  # read with every list, the new one folded
+    assert LeagueModel(store).season() != made  # the kept lines are of another generation: made anew
     store.close()

@@ -14,6 +14,7 @@ folds nothing again, and :meth:`LeagueModel.lists` is kept until anything change
     matchdays     [{"date": "2026-11-26", "title": "1. Spieltag"}], in date order
     season_rules  {"minimum_series", "dropped_worst"}
     organiser     the league organiser's password (ui.club.auth)
+    season_lines  the season's lines (players, clubs) at the generation they were made for
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import datetime
 import re
 import threading
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from device.club.ranking import ListResult, PlayedList, list_results
@@ -72,8 +74,7 @@ class LeagueModel:
         self._made: dict[tuple[str, str], tuple[tuple[Any, ...], Shown | None]] = {}  # what each Shown was made of
         self._context: tuple[Any, ...] = ()
         self._season_lock = threading.Lock()
-        self._season: tuple[tuple[str, SeasonRules], tuple[SeasonRules, tuple[SeasonLine, ...],
-                                                          tuple[SeasonLine, ...]]] | None = None
+        self._season: tuple[tuple[str, SeasonRules], Season] | None = None
 
     def doc(self, name: str, default: Any) -> Any:
         value = self.store.events.document(name)
@@ -168,15 +169,21 @@ class LeagueModel:
             self._version, self._lists = version, out
             return out
 
-    def season(self) -> tuple[SeasonRules, tuple[SeasonLine, ...], tuple[SeasonLine, ...]]:
+    def season(self) -> Season:
         """The season's rules, its players' and its clubs' lines over every list (kept until anything
-        changes; the background makes them after each change, so a reader seldom waits for them)."""
+        changes; the background makes them after each change, so a reader seldom waits for them).
+        Also kept in the store (the document ``season_lines``, at the generation they were made
+        for), so after a restart the season page reads them back instead of every list."""
         with self._season_lock:
-            lists, version, rules = self.lists(), self._version, self.season_rules()
+            version, rules = self.version(), self.season_rules()
             if self._season is not None and self._season[0] == (version, rules):
                 return self._season[1]
-            items = [s.item for s in lists]
-            value = (rules, player_season(items, rules), club_season(items, rules))
+            value = _season_from_doc(self.doc(SEASON_DOC, {}), version, rules)
+            if value is None:
+                items = [s.item for s in self.lists()]
+                version = self._version  # what the lists were read at
+                value = (rules, player_season(items, rules), club_season(items, rules))
+                self.store.events.set_document(SEASON_DOC, _season_doc(version, value))
             self._season = ((version, rules), value)
             return value
 
@@ -226,6 +233,36 @@ class LeagueModel:
             if state.closed or state.series_over:
                 del self._folded[(device, list_id)]
             return paper_list(state, table=shown.item.table, series=shown.item.series, head=info.head), shown
+
+
+SEASON_DOC = "season_lines"
+
+Season = tuple[SeasonRules, tuple[SeasonLine, ...], tuple[SeasonLine, ...]]
+
+
+def _line_json(line: SeasonLine) -> list[Any]:
+    return [line.rank, line.player, line.series, line.points, line.leistung, line.won, line.lost, line.counted,
+            [line.average.numerator, line.average.denominator], list(line.dropped), line.by_lot]
+
+
+def _line_of(raw: list[Any]) -> SeasonLine:
+    rank, player, series, points, leistung, won, lost, counted, (num, den), dropped, by_lot = raw
+    return SeasonLine(rank, player, series, points, leistung, won, lost, counted, Fraction(num, den),
+                      tuple(dropped), by_lot)
+
+
+def _season_doc(version: str, season: Season) -> dict[str, Any]:
+    rules, players, clubs = season
+    return {"generation": version, "rules": [rules.minimum_series, rules.dropped_worst],
+            "players": [_line_json(x) for x in players], "clubs": [_line_json(x) for x in clubs]}
+
+
+def _season_from_doc(doc: Any, version: str, rules: SeasonRules) -> Season | None:
+    """The season's lines as kept in the store, if made at ``version`` with ``rules``."""
+    if not isinstance(doc, dict) or doc.get("generation") != version or doc.get("rules") != [
+            rules.minimum_series, rules.dropped_worst]:
+        return None
+    return rules, tuple(_line_of(x) for x in doc["players"]), tuple(_line_of(x) for x in doc["clubs"])
 
 
 def _shown(info: ListInfo, summary: dict[str, Any], meta: ListMeta | None, owners: dict[str, str],

@@ -75,26 +75,27 @@ class LeaguePages(Pages):
         self.clock = clock
         self._cache: dict[tuple[str, str, bool], tuple[str, bytes, int, dict[str, str]]] = {}
         self._stop = threading.Event()
+        self._answering = 0  # readers' requests being answered (the background waits for them)
+        self._answering_lock = threading.Lock()
 
     def warm(self, every: float = 0.5, patience: float = 10.0) -> threading.Thread:
-        """Fold and score what arrived in the background, not in a reader's request: at once, then
-        whenever the data were quiet for ``every`` s (a club forwarding its match day goes first:
-        storing is the ingest, scoring comes after), or ``patience`` s after the last time while
-        forwards keep coming. Until the first round is done a match day's pages read that day alone."""
+        """Fold and score what arrived in the background, not in a reader's request: every ``every``
+        s when the data were quiet since the last look and no reader's request is being answered
+        (readers and a club forwarding its match day go first: storing is the ingest, scoring comes
+        after), at the latest ``patience`` s after the last time. Until its first round is done a
+        match day's pages read that day alone (after a restart: the kept summaries of that day)."""
         def run() -> None:
-            seen, made = "", -patience
-            while True:
+            seen, made = "", time.monotonic()
+            while not self._stop.wait(every):
                 try:
                     version, now = self.model.version(), time.monotonic()
-                    if version == seen or now - made >= patience:
+                    if (version == seen and not self._answering) or now - made >= patience:
                         self.model.lists()
                         self.model.season()  # the season's lines too: made once per change
                         made = now
                     seen = version
                 except Exception:  # a bad moment of the store: the next request or round tries again
                     log.exception("league: scoring the lists failed")
-                if self._stop.wait(every):
-                    return
         thread = threading.Thread(target=run, name="skattisch-league-warm", daemon=True)
         thread.start()
         return thread
@@ -102,6 +103,15 @@ class LeaguePages(Pages):
     def cached(self, method: Any) -> Any:
         """``method`` as a route whose answer is kept until the league's data change (public pages)."""
         def answer(request: Request) -> Response:
+            with self._answering_lock:
+                self._answering += 1
+            try:
+                return kept(request)
+            finally:
+                with self._answering_lock:
+                    self._answering -= 1
+
+        def kept(request: Request) -> Response:
             key = (request.url.path, request.url.query, self.organiser(request))
             version = self.model.version()
             hit = self._cache.get(key)
