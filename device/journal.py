@@ -62,9 +62,14 @@ def canonical_json(event: Mapping[str, Any]) -> bytes:
 
 def chain_hash(prev: str, event: Mapping[str, Any]) -> str:
     """The hash of a line: SHA-256 over the previous line's hash, a newline and the event."""
+    return canonical_hash(prev, canonical_json(event))
+
+
+def canonical_hash(prev: str, canonical: bytes) -> str:
+    """:func:`chain_hash` of an event already as its :func:`canonical_json` bytes."""
     digest = hashlib.sha256(prev.encode("ascii"))
     digest.update(b"\n")
-    digest.update(canonical_json(event))
+    digest.update(canonical)
     return digest.hexdigest()
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.errors import SkatError
-from device.journal import GENESIS, JournalEntry, canonical_json, chain_hash
+from device.journal import GENESIS, JournalEntry, canonical_hash, canonical_json, chain_hash
 
 __all__ = [
     "API", "BatchPlan", "MAX_BATCH", "MAX_BODY", "MAX_SKEW", "PROTOCOL_VERSION", "SyncRefused",
@@ -255,6 +255,7 @@ class BatchPlan:
     duplicates: int
     heads: dict[str, str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
+    texts: tuple[str, ...] = ()  # each new entry's event as the canonical JSON its hash was checked over
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +301,7 @@ def plan_batch(entries: Sequence[JournalEntry], *, held: int, known: Mapping[int
     heads_now = dict(heads)
     counts_now = dict(counts or {})
     new: list[JournalEntry] = []
+    texts: list[str] = []
     duplicates = 0
     expected = held + 1
     for entry in entries:
@@ -315,16 +317,18 @@ def plan_batch(entries: Sequence[JournalEntry], *, held: int, known: Mapping[int
                                               f"{held}: send from seq {held + 1}", 409)
         list_id = str(entry.event["list_id"])
         head = heads_now.get(list_id, GENESIS)
-        if entry.prev != head or chain_hash(entry.prev, entry.event) != entry.hash:
+        text = canonical_json(entry.event)
+        if entry.prev != head or canonical_hash(entry.prev, text) != entry.hash:
             raise SyncRefused("broken_chain", f"seq {seq} does not continue the hash chain of list {list_id}: "
                                               "the list was changed or an event is missing", 422)
         heads_now[list_id] = entry.hash
         counts_now[list_id] = counts_now.get(list_id, 0) + 1
         new.append(entry)
+        texts.append(text.decode("utf-8"))
         expected += 1
     touched = {str(e.event["list_id"]) for e in new}
     return BatchPlan(tuple(new), duplicates, {k: heads_now[k] for k in touched},
-                     {k: counts_now[k] for k in touched})
+                     {k: counts_now[k] for k in touched}, tuple(texts))
 
 
 # --- the table's side ---------------------------------------------------------------------

@@ -71,6 +71,13 @@ def player_season(lists: Sequence[LeagueList], rules: SeasonRules) -> tuple[Seas
 def club_season(lists: Sequence[LeagueList], rules: SeasonRules) -> tuple[SeasonLine, ...]:
     """The season per club: each match day one series (its players added up)."""
     counted = _of(lists, None)
-    results = [SeriesResult(item.matchday, 1, item.club, r.points, r.won, r.lost, r.leistung)
-               for item in counted for r in item.results]
+    days: dict[tuple[str, str], list[int]] = {}  # added up here: one result per club and match day, not per player
+    for item in counted:
+        total = days.setdefault((item.club, item.matchday), [0, 0, 0, 0])
+        for r in item.results:
+            total[0] += r.points
+            total[1] += r.won
+            total[2] += r.lost
+            total[3] += r.leistung
+    results = [SeriesResult(day, 1, club, *total) for (club, day), total in days.items()]
     return season_ranking(results, rules, lot_seed=max((i.matchday for i in counted), default=""))

@@ -40,6 +40,11 @@ def device_document_name(device: str) -> str:
     return f"next_series:{device}"
 
 
+def client_source(request: Request) -> str:
+    """Where a pairing try came from (its wrong codes count there): the client's address."""
+    return request.client.host if request.client is not None else ""
+
+
 async def _body(request: Request) -> bytes:
     """The request's body, refused unread past :data:`MAX_BODY`."""
     length = request.headers.get("content-length")
@@ -91,7 +96,7 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
     async def pair(request: Request) -> Response:
         code, device, table_name = parse_pair_request(await _body(request))
         secret = secrets.token_hex(32)
-        await run_in_threadpool(store.pair, code, device, table_name, secret, now=clock())
+        await run_in_threadpool(store.pair, code, device, table_name, secret, now=clock(), source=client_source(request))
         return JSONResponse({"v": PROTOCOL_VERSION, "device": device, "secret": secret, "name": name,
                              "time": clock()})
 

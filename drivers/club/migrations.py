@@ -117,6 +117,15 @@ def _fold_sqlite_conflicts(db: Db) -> None:
     db.execute("DROP TABLE conflicts_before_count")
 
 
+PAIR_TRIES_TABLE = """
+CREATE TABLE IF NOT EXISTS pair_tries (source TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS pair_tries_by_source ON pair_tries (source, at)"""
+
+
+def _pair_tries(db: Db, dialect: Dialect) -> None:
+    run_script(db, dialect, PAIR_TRIES_TABLE)
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     version: int
@@ -127,6 +136,7 @@ class Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "tables: devices, events, lists, conflicts, pair_codes, documents, nonces", _tables),
     Migration(2, "conflicts: one row per (device, seq, content) with its count", _conflicts_once),
+    Migration(3, "pair_tries: wrong pairing codes by where they came from, for ten minutes", _pair_tries),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -5,7 +5,7 @@ runs in one transaction on the process's write connection (behind a lock, as on 
 processes the device's row is locked for a batch (``FOR UPDATE``), so two collectors on one
 database never store the same seq twice, and the migrations take an advisory lock. Reads use a
 connection per thread, autocommitted. Times are ``DOUBLE PRECISION``, the events' JSON is kept
-as the text the table sent (the chain's hashes are over it; ``jsonb`` would reorder its keys).
+as text: the canonical JSON the chain's hashes are over (``jsonb`` would change its bytes).
 
 Needs ``pip install "skattisch[postgres]"`` (psycopg with its own libpq).
 """

@@ -10,12 +10,14 @@ SQLite (stdlib): one file (by default ``club.sqlite3`` under the user's data dir
 a read connection per thread. Tables::
 
     devices    device, name, secret (NULL once unpaired), paired_at, last_contact, held, resend
-    events     (device, seq) primary key, id (unique per device), list_id, prev, hash, event JSON
+    events     (device, seq) primary key, id (unique per device), list_id, prev, hash, event (its canonical
+               JSON: the bytes its hash is over)
     lists      (device, list_id): head (chain hash of its last event), count, first and last seq
     conflicts  refused entries whose (device, seq) was held with other content, kept aside: one row
                per (device, seq, content) with how often it was sent, first and last time
     nonces     the signed requests' nonces until their time is stale (a replay is refused across restarts)
     pair_codes one-time six-digit codes with their expiry and wrong tries
+    pair_tries wrong pairing codes by the address they came from, kept ten minutes
     documents  what the laptop hands the tables with each ack (roster, next series), by name
     schema_version  the migrations the database has had
 """
@@ -37,7 +39,31 @@ from device.sync import BatchConflict, Known, SyncRefused, plan_batch
 from drivers.club.migrations import CONFLICT_KEY, Db, Dialect, canonical, migrate, schema_version
 from drivers.club.store_port import BatchResult, ConflictInfo, ListInfo, TableInfo
 
-PAIR_TRIES = 5  # wrong codes before a pairing code is void
+PAIR_TRIES = 5
+"""Wrong pairing codes from one source (a client's address) within :data:`PAIR_WINDOW`; then it
+waits (``too_many_tries``, even with the right code), and no open code is touched."""
+PAIR_WINDOW = 600.0
+PAIR_BUDGET = 50
+"""Wrong codes from anywhere while a code is open before it is void: guessing one of a
+million codes succeeds at most 50 times in a million, however many sources guess; a few
+typos elsewhere leave a day-long code valid."""
+
+
+def refuse_locked_source(db: Db, source: str, now: float) -> None:
+    """Refuse a pairing try from ``source`` while it has had :data:`PAIR_TRIES` wrong codes in the
+    last :data:`PAIR_WINDOW` seconds (inside the pairing's transaction; stale tries are dropped)."""
+    db.execute("DELETE FROM pair_tries WHERE at < ?", (now - PAIR_WINDOW,))
+    wrong = int(db.execute("SELECT COUNT(*) FROM pair_tries WHERE source = ?", (source,)).fetchone()[0])
+    if wrong >= PAIR_TRIES:
+        raise SyncRefused("too_many_tries", f"{wrong} wrong pairing codes from here in the last "
+                                            f"{PAIR_WINDOW / 60:.0f} minutes: wait, then try again "
+                                            "(the codes shown stay valid)", 429)
+
+
+def count_wrong_try(db: Db, source: str, now: float, codes: str) -> None:
+    """A wrong code from ``source``: counted for it, and once on each open code of table ``codes``."""
+    db.execute("INSERT INTO pair_tries (source, at) VALUES (?, ?)", (source, now))
+    db.execute(f"UPDATE {codes} SET tries = tries + 1")
 
 
 class SqlCollectorStore:
@@ -76,11 +102,13 @@ class SqlCollectorStore:
             db.execute("INSERT INTO pair_codes (code, expires, tries) VALUES (?, ?, 0) "
                        "ON CONFLICT (code) DO UPDATE SET expires = excluded.expires, tries = 0", (code, expires))
 
-    def pair(self, code: str, device: str, name: str, secret: str, *, now: float) -> None:
-        """Take a pairing code (once) and give ``device`` its secret; a wrong code counts a try
-        on every open code (kept: the refusal is raised after the transaction)."""
+    def pair(self, code: str, device: str, name: str, secret: str, *, now: float, source: str = "") -> None:
+        """Take a pairing code (once) and give ``device`` its secret. A wrong code counts against
+        ``source`` (the client's address: :func:`refuse_locked_source`) and once on every open code
+        (void after :data:`PAIR_BUDGET`); kept: the refusal is raised after the transaction."""
         with self._transaction() as db:
-            db.execute("DELETE FROM pair_codes WHERE expires < ? OR tries >= ?", (now, PAIR_TRIES))
+            refuse_locked_source(db, source, now)
+            db.execute("DELETE FROM pair_codes WHERE expires < ? OR tries >= ?", (now, PAIR_BUDGET))
             taken = int(db.execute("DELETE FROM pair_codes WHERE code = ?", (code,)).rowcount) == 1
             if taken:
                 db.execute(
@@ -88,7 +116,7 @@ class SqlCollectorStore:
                     "ON CONFLICT (device) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
                     "paired_at = excluded.paired_at", (device, name, secret, now))
             else:
-                db.execute("UPDATE pair_codes SET tries = tries + 1")
+                count_wrong_try(db, source, now, "pair_codes")
         if not taken:
             raise SyncRefused("bad_code", "this pairing code is not valid (wrong, used or expired): "
                                           "show a new one with 'skattisch club pair'", 403)
@@ -123,38 +151,49 @@ class SqlCollectorStore:
 
     def store_batch(self, device: str, entries: Sequence[JournalEntry], *, now: float) -> BatchResult:
         """Check ``entries`` against what is held and store the new ones, all or nothing."""
-        conflict: BatchConflict | None = None
         with self._transaction() as db:
-            row = db.execute("SELECT held FROM devices WHERE device = ?" + self._lock_device, (device,)).fetchone()
-            if row is None:
-                raise SyncRefused("not_paired", f"the table {device} is not paired with this laptop", 401)
-            held = int(row[0])
-            heads, counts = self._lists_state(db, device, entries)
-            try:
-                plan = plan_batch(entries, held=held, known=self._known(db, device, entries, held),
-                                  heads=heads, counts=counts)
-            except BatchConflict as exc:
-                conflict = exc
-                c = exc.conflict
-                db.execute("INSERT INTO conflicts (device, seq, held_id, sent, at, last_at) VALUES (?, ?, ?, ?, ?, ?) "
-                           f"ON CONFLICT {CONFLICT_KEY[self.dialect]} DO UPDATE SET count = conflicts.count + 1, "
-                           "last_at = excluded.last_at", (device, c.seq, c.held.id, canonical(_entry_dict(c.sent)), now, now))
-            if conflict is None:
-                self._insert(db, device, plan.new, now)
-                for list_id, head in plan.heads.items():
-                    seqs = [int(e.event["seq"]) for e in plan.new if e.event["list_id"] == list_id]
-                    db.execute(
-                        "INSERT INTO lists (device, list_id, head, count, first_seq, last_seq) VALUES (?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT (device, list_id) DO UPDATE SET head = excluded.head, count = excluded.count, "
-                        "last_seq = excluded.last_seq",
-                        (device, list_id, head, plan.counts[list_id], min(seqs), max(seqs)))
-                held += len(plan.new)
-            from_start = bool(entries) and int(entries[0].event["seq"]) == 1  # a resend request is answered
-            db.execute("UPDATE devices SET last_contact = ?, held = ?, resend = CASE WHEN ? THEN 0 ELSE resend END "
-                       "WHERE device = ?", (now, held, from_start, device))
+            result, conflict = self.store_batch_in(db, device, entries, now=now)
         if conflict is not None:  # the conflict is kept (committed); the batch is not
             raise conflict
-        return BatchResult(held, len(plan.new), plan.duplicates)
+        return result
+
+    def store_batch_in(self, db: Db, device: str, entries: Sequence[JournalEntry], *,
+                       now: float) -> tuple[BatchResult, BatchConflict | None]:
+        """:meth:`store_batch` inside the caller's transaction ``db`` (the league stores a forward
+        with its own rows in one): on a conflict the conflict's row is written, nothing else, and
+        the conflict returned for the caller to raise once that is committed."""
+        row = db.execute("SELECT held FROM devices WHERE device = ?" + self._lock_device, (device,)).fetchone()
+        if row is None:
+            raise SyncRefused("not_paired", f"the table {device} is not paired with this laptop", 401)
+        held = int(row[0])
+        heads, counts = self._lists_state(db, device, entries)
+        try:
+            plan = plan_batch(entries, held=held, known=self._known(db, device, entries, held),
+                              heads=heads, counts=counts)
+        except BatchConflict as exc:
+            c = exc.conflict
+            db.execute("INSERT INTO conflicts (device, seq, held_id, sent, at, last_at) VALUES (?, ?, ?, ?, ?, ?) "
+                       f"ON CONFLICT {CONFLICT_KEY[self.dialect]} DO UPDATE SET count = conflicts.count + 1, "
+                       "last_at = excluded.last_at", (device, c.seq, c.held.id, canonical(_entry_dict(c.sent)), now, now))
+            self._touch_device(db, device, entries, held, now)
+            return BatchResult(held, 0, 0), exc
+        self._insert(db, device, plan.new, plan.texts, now)
+        for list_id, head in plan.heads.items():
+            seqs = [int(e.event["seq"]) for e in plan.new if e.event["list_id"] == list_id]
+            db.execute(
+                "INSERT INTO lists (device, list_id, head, count, first_seq, last_seq) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (device, list_id) DO UPDATE SET head = excluded.head, count = excluded.count, "
+                "last_seq = excluded.last_seq",
+                (device, list_id, head, plan.counts[list_id], min(seqs), max(seqs)))
+        held += len(plan.new)
+        self._touch_device(db, device, entries, held, now)
+        return BatchResult(held, len(plan.new), plan.duplicates), None
+
+    @staticmethod
+    def _touch_device(db: Db, device: str, entries: Sequence[JournalEntry], held: int, now: float) -> None:
+        from_start = bool(entries) and int(entries[0].event["seq"]) == 1  # a resend request is answered
+        db.execute("UPDATE devices SET last_contact = ?, held = ?, resend = CASE WHEN ? THEN 0 ELSE resend END "
+                   "WHERE device = ?", (now, held, from_start, device))
 
     @staticmethod
     def _known(db: Db, device: str, entries: Sequence[JournalEntry], held: int) -> dict[int, Known]:
@@ -177,12 +216,13 @@ class SqlCollectorStore:
                 heads[list_id], counts[list_id] = str(row[0]), int(row[1])
         return heads, counts
 
-    def _insert(self, db: Db, device: str, entries: Sequence[JournalEntry], now: float) -> None:
+    def _insert(self, db: Db, device: str, entries: Sequence[JournalEntry], texts: Sequence[str], now: float) -> None:
+        """The new entries, each event kept as the canonical JSON its hash was checked over."""
         try:
             db.executemany(
                 "INSERT INTO events (device, seq, id, list_id, prev, hash, event, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(device, int(e.event["seq"]), str(e.event["id"]), str(e.event["list_id"]), e.prev, e.hash,
-                  json.dumps(e.event, separators=(",", ":"), ensure_ascii=False), now) for e in entries])
+                [(device, int(e.event["seq"]), str(e.event["id"]), str(e.event["list_id"]), e.prev, e.hash, text, now)
+                 for e, text in zip(entries, texts, strict=True)])
         except self._integrity_errors:
             raise SyncRefused("conflict", "an event id of this batch is already stored under another seq", 409) from None
 
@@ -246,6 +286,14 @@ class SqlCollectorStore:
         rows = self._read().execute("SELECT event FROM events WHERE device = ? AND seq > ? ORDER BY seq",
                                     (device, after))
         return [json.loads(r[0]) for r in rows]
+
+    def device_entries(self, device: str, after: int = 0, limit: int | None = None) -> list[JournalEntry]:
+        """The table's entries after seq ``after`` in seq order, at most ``limit`` (what the club
+        forwards to the league next: one read of the rows sent, not of every list)."""
+        query = "SELECT prev, hash, event FROM events WHERE device = ? AND seq > ? ORDER BY seq"
+        rows = (self._read().execute(query, (device, after)) if limit is None else
+                self._read().execute(query + " LIMIT ?", (device, after, limit)))
+        return [JournalEntry(r[0], r[1], json.loads(r[2])) for r in rows]
 
     def conflicts(self, device: str | None = None) -> list[ConflictInfo]:
         query = "SELECT id, device, seq, held_id, sent, at, count, last_at FROM conflicts"

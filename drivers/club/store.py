@@ -14,12 +14,13 @@ import sys
 from pathlib import Path
 
 from drivers.club.migrations import SchemaError, StoreError
-from drivers.club.sql_store import PAIR_TRIES, SqlCollectorStore, SqliteCollectorStore
+from drivers.club.sql_store import PAIR_BUDGET, PAIR_TRIES, PAIR_WINDOW, SqlCollectorStore, SqliteCollectorStore
 from drivers.club.store_port import (BatchResult, CollectorStore, ConflictInfo, ListInfo, TableInfo, is_postgres_url,
                                      redacted)
 
 __all__ = [
-    "PAIR_TRIES", "BatchResult", "CollectorStore", "ConflictInfo", "ListInfo", "SchemaError", "SqlCollectorStore",
+    "PAIR_BUDGET", "PAIR_TRIES", "PAIR_WINDOW",
+    "BatchResult", "CollectorStore", "ConflictInfo", "ListInfo", "SchemaError", "SqlCollectorStore",
     "SqliteCollectorStore", "StoreError", "TableInfo", "default_database", "is_postgres_url", "open_store", "redacted",
 ]
 

@@ -31,7 +31,7 @@ from device.sync import (
     API, H_NONCE, H_TIME, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, check_device_id, parse_batch, parse_pair_request,
     request_device, verify_request,
 )
-from drivers.club.app import _body, _dropped, _not_found
+from drivers.club.app import _body, _dropped, _not_found, client_source
 from drivers.league.store import LeagueStore, ListMeta
 
 __all__ = ["SERVICE", "create_league_app", "new_club_code", "nonce_key"]
@@ -103,20 +103,21 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
     async def pair(request: Request) -> Response:
         code, club, _ = parse_pair_request(await _body(request))
         secret = secrets.token_hex(32)
-        club_name = await run_in_threadpool(store.pair_club, code, club, secret, now=clock())
+        club_name = await run_in_threadpool(store.pair_club, code, club, secret, now=clock(),
+                                            source=client_source(request))
         return JSONResponse({"v": PROTOCOL_VERSION, "device": club, "club": club_name, "secret": secret,
                              "name": name, "time": clock()})
 
     def take(club: str, body: bytes) -> dict[str, Any]:
         device, table_name, lists = _forwarded(body)
         entries = parse_batch(body, device)
+        listed = {str(e.event["list_id"]) for e in entries}
         try:
-            result = store.forward(club, device, table_name, entries, now=clock())
+            result = store.forward(club, device, table_name, entries, now=clock(),
+                                   metas={i: _meta(club, lists.get(i, {})) for i in listed})
         except SyncRefused as exc:
             held = events.held(device) if store.club_of(device) == club else 0
             return {**exc.to_json(), "status": exc.status, "acked": held}
-        listed = {str(e.event["list_id"]) for e in entries}
-        store.keep_list_meta(club, device, {i: _meta(club, lists.get(i, {})) for i in listed})
         return {"v": PROTOCOL_VERSION, "club": club, "device": device, "acked": result.held,
                 "stored": result.stored, "duplicates": result.duplicates}
 

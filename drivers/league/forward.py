@@ -76,12 +76,7 @@ class ClubEntries:
         self._device = device
 
     def entries_after(self, seq: int, limit: int | None = None) -> list[JournalEntry]:
-        out: list[JournalEntry] = []
-        for info in self._store.lists(self._device):
-            if info.last_seq > seq:
-                out.extend(e for e in self._store.entries(self._device, info.list_id) if int(e.event["seq"]) > seq)
-        out.sort(key=lambda e: int(e.event["seq"]))
-        return out[:limit] if limit is not None else out
+        return self._store.device_entries(self._device, seq, limit)
 
 
 class CursorState:

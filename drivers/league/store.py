@@ -38,12 +38,11 @@ from device.journal import JournalEntry
 from device.league.verify import check_confirmations
 from device.sync import BatchConflict, SyncRefused
 from drivers.club.migrations import Db, Dialect, Migration, migrate, run_script
-from drivers.club.sql_store import SqlCollectorStore
-from drivers.club.store import BatchResult, CollectorStore, SqliteCollectorStore, open_store
+from drivers.club.sql_store import PAIR_BUDGET, SqlCollectorStore, count_wrong_try, refuse_locked_source
+from drivers.club.store import BatchResult, CollectorStore, ListInfo, SqliteCollectorStore, open_store
 
-__all__ = ["ClubInfo", "LeagueStore", "ListMeta", "RejectInfo", "SqlLeagueStore", "SqliteLeagueStore", "open_league_store"]
+__all__ = ["ClubInfo", "DayList", "LeagueStore", "ListMeta", "RejectInfo", "SqlLeagueStore", "SqliteLeagueStore", "open_league_store"]
 
-PAIR_TRIES = 5
 KEPT_ASIDE = frozenset({"bad_confirmation", "broken_chain", "conflict", "foreign_table"})
 """Refusals whose entries the league keeps aside for its organiser (the others are the sender's)."""
 
@@ -85,6 +84,15 @@ class ListMeta:
     table: int
 
 
+@dataclass(frozen=True, slots=True)
+class DayList:
+    """A list the club said belongs to an evening, with its kept summary (what one match day's pages read)."""
+
+    info: ListInfo
+    meta: ListMeta
+    summary: dict[str, Any]
+
+
 class LeagueStore(Protocol):
     """What the league server needs from its store (:class:`SqlLeagueStore`: SQLite or PostgreSQL).
 
@@ -95,19 +103,21 @@ class LeagueStore(Protocol):
     events: CollectorStore
 
     def add_club_code(self, code: str, name: str, expires: float) -> None: ...
-    def pair_club(self, code: str, club: str, secret: str, *, now: float) -> str: ...
+    def pair_club(self, code: str, club: str, secret: str, *, now: float, source: str = "") -> str: ...
     def club_secret(self, club: str) -> str | None: ...
     def unpair_club(self, club: str) -> bool: ...
     def clubs(self) -> list[ClubInfo]: ...
     def club_of(self, device: str) -> str | None: ...
     def club_tables(self, club: str | None = None) -> dict[str, str]: ...
     def forward(self, club: str, device: str, name: str, entries: Sequence[JournalEntry], *,
-                now: float) -> BatchResult: ...
+                now: float, metas: dict[str, ListMeta] | None = None) -> BatchResult: ...
     def rejects(self, club: str | None = None) -> list[RejectInfo]: ...
     def keep_list_meta(self, club: str, device: str, metas: dict[str, ListMeta]) -> None: ...
     def list_meta(self) -> dict[tuple[str, str], ListMeta]: ...
     def keep_summaries(self, summaries: dict[tuple[str, str], tuple[int, dict[str, Any]]]) -> None: ...
     def summaries(self) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]: ...
+    def day_lists(self, date: str) -> list[DayList] | None: ...
+    def summarised_days(self) -> set[str] | None: ...
     def generation(self) -> int: ...
     def touch(self) -> None: ...
     def close(self) -> None: ...
@@ -145,9 +155,14 @@ def _league_tables(db: Db, dialect: Dialect) -> None:
     db.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS rejects_once ON rejects {REJECT_KEY[dialect]}")
 
 
+def _lists_by_day(db: Db, dialect: Dialect) -> None:
+    db.execute("CREATE INDEX IF NOT EXISTS list_meta_by_day ON list_meta (substr(evening, 1, 10))")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league: clubs, club_codes, club_tables, rejects, generation, list_summaries, list_meta",
               _league_tables),
+    Migration(2, "list_meta: by the evening's date (a match day's page reads its lists alone)", _lists_by_day),
 )
 """The league's tables, versioned in ``league_schema_version`` beside the collector's (the same
 :func:`drivers.club.migrations.migrate`, so a PostgreSQL league store runs them too)."""
@@ -181,22 +196,24 @@ class SqlLeagueStore:
             db.execute("INSERT INTO club_codes (code, name, expires, tries) VALUES (?, ?, ?, 0) ON CONFLICT (code) "
                        "DO UPDATE SET name = excluded.name, expires = excluded.expires, tries = 0", (code, name, expires))
 
-    def pair_club(self, code: str, club: str, secret: str, *, now: float) -> str:
-        """Take a code (once) and give ``club`` its secret; the club's name as the code names it."""
+    def pair_club(self, code: str, club: str, secret: str, *, now: float, source: str = "") -> str:
+        """Take a code (once) and give ``club`` its secret; the club's name as the code names it.
+        Wrong codes count as the collector's pairing codes do (per ``source``, the client's
+        address, and once on every open code: :func:`~drivers.club.sql_store.refuse_locked_source`)."""
         with self._transaction() as db:
-            db.execute("DELETE FROM club_codes WHERE expires < ? OR tries >= ?", (now, PAIR_TRIES))
+            refuse_locked_source(db, source, now)
+            db.execute("DELETE FROM club_codes WHERE expires < ? OR tries >= ?", (now, PAIR_BUDGET))
             row = db.execute("SELECT name FROM club_codes WHERE code = ?", (code,)).fetchone()
-            if row is None:
-                db.execute("UPDATE club_codes SET tries = tries + 1")
-                raise SyncRefused("bad_code", "this league pairing code is not valid (wrong, used or older than "
-                                              "10 minutes): ask the league's organiser for a new one", 403)
-            name = str(row[0])
-            db.execute("DELETE FROM club_codes WHERE code = ?", (code,))
-            db.execute("INSERT INTO clubs (club, name, secret, paired_at) VALUES (?, ?, ?, ?) "
-                       "ON CONFLICT (club) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
-                       "paired_at = excluded.paired_at", (club, name, secret, now))
-            _bump(db)
-            return name
+            if row is not None:
+                db.execute("DELETE FROM club_codes WHERE code = ?", (code,))
+                db.execute("INSERT INTO clubs (club, name, secret, paired_at) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (club) DO UPDATE SET name = excluded.name, secret = excluded.secret, "
+                           "paired_at = excluded.paired_at", (club, str(row[0]), secret, now))
+                _bump(db)
+                return str(row[0])
+            count_wrong_try(db, source, now, "club_codes")
+        raise SyncRefused("bad_code", "this league pairing code is not valid (wrong, used or older than "
+                                      "10 minutes): ask the league's organiser for a new one", 403)
 
     def club_secret(self, club: str) -> str | None:
         row = self._read().execute("SELECT secret FROM clubs WHERE club = ?", (club,)).fetchone()
@@ -211,12 +228,41 @@ class SqlLeagueStore:
     # -- forwarding --------------------------------------------------------------------------
 
     def forward(self, club: str, device: str, name: str, entries: Sequence[JournalEntry], *,
-                now: float) -> BatchResult:
-        """Store a table's entries forwarded by ``club``: its own tables only, chains verified.
+                now: float, metas: dict[str, ListMeta] | None = None) -> BatchResult:
+        """Store a table's entries forwarded by ``club``: its own tables only, chains verified;
+        with ``metas`` what the club says of the lists (:meth:`keep_list_meta`).
 
         A table of another club, a chain that does not verify back to the table or a second
         copy of an event with other content is refused and kept aside (:meth:`rejects`).
+        A forward that is taken is one transaction (the table claimed, the events, the lists'
+        meta, the pages' generation); a refused one is redone step by step, so what is kept
+        aside (and the claim of a new table) is committed before the refusal is raised.
         """
+        try:
+            check_confirmations(entries)
+            with self._transaction() as db:
+                if self._claim_in(db, club, device, name, now) != club:
+                    raise SyncRefused("foreign_table", "")  # said, and kept aside, by the steps below
+                db.execute("INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, NULL, ?) "
+                           "ON CONFLICT (device) DO NOTHING", (device, name, now))
+                result, conflict = self._sql.store_batch_in(db, device, entries, now=now)
+                if conflict is not None:
+                    raise conflict  # rolled back: the steps below keep it
+                if metas:
+                    self._keep_list_meta_in(db, club, device, metas)
+                if result.stored or metas:
+                    _bump(db)
+                return result
+        except SyncRefused:
+            pass
+        result = self._forward_in_steps(club, device, name, entries, now)
+        if metas:
+            self.keep_list_meta(club, device, metas)
+        return result
+
+    def _forward_in_steps(self, club: str, device: str, name: str, entries: Sequence[JournalEntry],
+                          now: float) -> BatchResult:
+        """:meth:`forward`, each step its own transaction (a refusal's rows stay)."""
         owner = self._claim(club, device, name, now)
         if owner != club:
             error = SyncRefused("foreign_table", f"the table {device} forwards through another club of this league: "
@@ -240,10 +286,14 @@ class SqlLeagueStore:
 
     def _claim(self, club: str, device: str, name: str, now: float) -> str:
         with self._transaction() as db:
-            db.execute("UPDATE clubs SET last_contact = ? WHERE club = ?", (now, club))
-            db.execute("INSERT INTO club_tables (device, club, name, since) VALUES (?, ?, ?, ?) "
-                       "ON CONFLICT (device) DO NOTHING", (device, club, name, now))
-            return str(db.execute("SELECT club FROM club_tables WHERE device = ?", (device,)).fetchone()[0])
+            return self._claim_in(db, club, device, name, now)
+
+    @staticmethod
+    def _claim_in(db: Db, club: str, device: str, name: str, now: float) -> str:
+        db.execute("UPDATE clubs SET last_contact = ? WHERE club = ?", (now, club))
+        db.execute("INSERT INTO club_tables (device, club, name, since) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT (device) DO NOTHING", (device, club, name, now))
+        return str(db.execute("SELECT club FROM club_tables WHERE device = ?", (device,)).fetchone()[0])
 
     def _keep_aside(self, club: str, device: str, entry: JournalEntry | None, error: SyncRefused, now: float) -> None:
         sent = {} if entry is None else {"prev": entry.prev, "hash": entry.hash, "event": entry.event}
@@ -261,12 +311,16 @@ class SqlLeagueStore:
         if not metas:
             return
         with self._transaction() as db:
-            db.executemany("INSERT INTO list_meta (device, list_id, club, evening, series, table_no) "
-                           "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device, list_id) DO UPDATE SET "
-                           "evening = excluded.evening, series = excluded.series, table_no = excluded.table_no "
-                           "WHERE list_meta.evening = ''",
-                           [(device, list_id, club, m.evening, m.series, m.table) for list_id, m in metas.items()])
+            self._keep_list_meta_in(db, club, device, metas)
             _bump(db)
+
+    @staticmethod
+    def _keep_list_meta_in(db: Db, club: str, device: str, metas: dict[str, ListMeta]) -> None:
+        db.executemany("INSERT INTO list_meta (device, list_id, club, evening, series, table_no) "
+                       "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device, list_id) DO UPDATE SET "
+                       "evening = excluded.evening, series = excluded.series, table_no = excluded.table_no "
+                       "WHERE list_meta.evening = ''",
+                       [(device, list_id, club, m.evening, m.series, m.table) for list_id, m in metas.items()])
 
     def keep_summaries(self, summaries: dict[tuple[str, str], tuple[int, dict[str, Any]]]) -> None:
         """Keep lists as the pages computed them, each at its count of events (one transaction)."""
@@ -282,6 +336,34 @@ class SqlLeagueStore:
     def summaries(self) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]:
         rows = self._read().execute("SELECT device, list_id, count, body FROM list_summaries")
         return {(r[0], r[1]): (int(r[2]), json.loads(r[3])) for r in rows}
+
+    def day_lists(self, date: str) -> list[DayList] | None:
+        """The lists whose club said they belong to the evening ``date`` (its first ten characters),
+        each with its summary; None if one has none, or one for fewer events than it holds (then
+        the pages fold and score it first, over every list)."""
+        rows = self._read().execute(
+            "SELECT l.device, l.list_id, l.head, l.count, l.first_seq, l.last_seq, m.club, m.evening, m.series, "
+            "m.table_no, s.count, s.body FROM list_meta m "
+            "JOIN lists l ON l.device = m.device AND l.list_id = m.list_id "
+            "LEFT JOIN list_summaries s ON s.device = m.device AND s.list_id = m.list_id "
+            "WHERE substr(m.evening, 1, 10) = ?", (date,)).fetchall()
+        if any(r[10] is None or int(r[10]) != int(r[3]) for r in rows):
+            return None
+        return [DayList(ListInfo(r[0], r[1], r[2], int(r[3]), int(r[4]), int(r[5])), ListMeta(r[6], r[7], r[8], r[9]),
+                        json.loads(r[11])) for r in rows]
+
+    def summarised_days(self) -> set[str] | None:
+        """The evenings (first ten characters) that have an opened list, from the kept summaries;
+        None while a list has no summary for all its events."""
+        stale = self._read().execute(
+            "SELECT 1 FROM lists l LEFT JOIN list_summaries s ON s.device = l.device AND s.list_id = l.list_id "
+            "WHERE s.count IS NULL OR s.count <> l.count LIMIT 1").fetchone()
+        if stale is not None:
+            return None
+        rows = self._read().execute(
+            "SELECT DISTINCT substr(m.evening, 1, 10) FROM list_meta m JOIN list_summaries s "
+            "ON s.device = m.device AND s.list_id = m.list_id WHERE s.body <> ?", (_canonical({"opened": False}),))
+        return {str(r[0]) for r in rows}
 
     def generation(self) -> int:
         return int(self._read().execute("SELECT n FROM generation").fetchone()[0])

@@ -3,8 +3,12 @@
 * **ingest**: a club's laptop (``skattisch club serve``, its own process) holds a match day of
   ``--tables`` tables × ``--games`` games with every card scanned (the tables' journals as a
   table records them, about 1,800 events a list); it is paired with the league server
-  (``skattisch league serve``, its own process, SQLite) and started: the time from the club
-  listening to the league holding every event (verified chains, stored once). Goal: 2 s.
+  (``skattisch league serve``, its own process, SQLite) and started. The ingest is the time from
+  the league taking the club's first forward (its tables' claims are stamped with the league's
+  clock) to the league holding every event (verified chains, stored once): goal 2 s. Reported
+  beside it, end to end: from the club process's start (its imports, its database opened, the
+  forwarding begun while it starts listening) to the league's last ack, and the club's start-up
+  until it listens. A club's laptop runs all evening; its start-up is not the league's ingest.
 * **season**: the league's store loaded with ``--clubs`` × ``--days`` match days × ``--tables``
   tables × ``--games`` games (each list as its events, condensed: one event per game) through
   the store's own ``forward`` (the checks the server makes); then the match day's ranking page
@@ -12,7 +16,9 @@
   time that takes is reported: in use, lists arrive a match day at a time): the first request, then the
   mean of ``--requests`` more (the page kept until the data change) and requests per second,
   then the first request after one more list arrived (as during a match day), and the first
-  after the server's restart (the lists' summaries read back, none folded).
+  after the server's restart (that match day's kept summaries read back alone, none folded,
+  while the background reads every list). The season page's first request, and apart the time
+  its lines take to make from every list (the server's background does it once per change).
   Goals: the page within 1 s, 100 requests per second.
 
 The issue's season is 50 clubs × 20 match days × 8 tables × 48 games (380,000 games) on
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import random
 import statistics
 import sys
@@ -39,10 +46,10 @@ from typing import Any
 
 from device.sync import journal_entries
 from drivers.club.store import SqliteCollectorStore
-from drivers.club.store import open_store
-from drivers.league.store import ListMeta, open_league_store
+from drivers.league.store import LeagueStore, ListMeta, SqlLeagueStore, open_league_store
 from drivers.league.forward import pair_with_league
 from tests.bench.bench_sync import one_evening, table_events
+from ui.league.model import LeagueModel
 from tests.club_helpers import NAMES, list_events, random_entries
 from tests.e2e.league_helpers import League, Organiser
 from tests.e2e.sync_helpers import Collector
@@ -68,22 +75,44 @@ def measure_ingest(directory: Path, tables: int, games: int, target: str = "") -
     try:
         pair_with_league(club, league.url, league.code("Messverein"), name="Messverein")
         club.close()
+        league_cpu = _cpu_seconds(league.process.pid) if league.process else 0.0
         began = time.perf_counter()
         collector = Collector(club_db)
         listening = time.perf_counter() - began
         try:
-            league_store = open_store(league.db)
+            league_store = open_league_store(league.db)
             try:
-                while sum(league_store.held(e[0]["device"]) for e in evenings) < sum(len(e) for e in evenings):
-                    time.sleep(0.02)
-                took = time.perf_counter() - began
+                while sum(t.held for t in league_store.events.tables()) < sum(len(e) for e in evenings):
+                    time.sleep(0.01)  # one query a round: the league's database is not kept busy by the watching
+                took, done = time.perf_counter() - began, time.time()
+                league_cpu = (_cpu_seconds(league.process.pid) if league.process else 0.0) - league_cpu
+                club_cpu = _cpu_seconds(collector.process.pid) if collector.process else 0.0
+                first = _first_forward(league_store)
             finally:
                 league_store.close()
         finally:
             collector.stop()
     finally:
         league.stop()
-    return {"ingest_s": took, "ingest_listening_s": listening, "ingest_events": float(sum(len(e) for e in evenings))}
+    return {"ingest_s": done - first, "ingest_end_to_end_s": took, "ingest_listening_s": listening,
+            "ingest_events": float(sum(len(e) for e in evenings)), "ingest_league_cpu_s": league_cpu,
+            "ingest_club_cpu_s": club_cpu}
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far (Linux's /proc; 0 elsewhere): on a
+    shared machine the time a figure costs, beside the time it took."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _first_forward(store: LeagueStore) -> float:
+    """When the league took the club's first forward (its tables' claims are stamped with the league's clock)."""
+    assert isinstance(store, SqlLeagueStore)
+    return float(store._read().execute("SELECT MIN(since) FROM club_tables").fetchone()[0])
 
 
 def fill_season(db: Path | str, clubs: int, days: int, tables: int, games: int) -> tuple[list[str], float]:
@@ -148,7 +177,8 @@ def measure_season(directory: Path, clubs: int, days: int, tables: int, games: i
         restarted = time.perf_counter() - began
     finally:
         league.stop()
-    return {"fill_s": fill, "games": float(clubs * days * tables * games), "scored_s": scored, "page_cold_s": cold,
+    made = _season_made(db)
+    return {"season_made_s": made, "fill_s": fill, "games": float(clubs * days * tables * games), "scored_s": scored, "page_cold_s": cold,
             "page_warm_s": statistics.mean(times), "page_rate": 1 / statistics.mean(times),
             "page_restart_s": restarted, "page_changed_s": after_change, "season_page_s": season}
 
@@ -162,6 +192,20 @@ def _one_more_list(db: Path | str, date: str, games: int) -> bool:
         result = store.forward("club-000", device, "Tisch 99", journal_entries(events), now=time.time())
         store.keep_list_meta("club-000", device, {f"{device}-extra": ListMeta("club-000", date, 2, 99)})
         return result.stored == len(events)
+    finally:
+        store.close()
+
+
+def _season_made(db: Path | str) -> float:
+    """How long the season's lines (players and clubs) take to make from every list: what the
+    server's background does once after each change, so that the season page's request finds them."""
+    store = open_league_store(db)
+    try:
+        model = LeagueModel(store)
+        model.lists()
+        began = time.perf_counter()
+        model.season()
+        return time.perf_counter() - began
     finally:
         store.close()
 
@@ -187,7 +231,11 @@ def report(figures: dict[str, Any]) -> str:
     if "ingest_s" in figures:
         lines.append(f"ingest: one club's match day ({figures['ingest_events']:.0f} events) at the league in "
                      f"{figures['ingest_s']:.2f} s = {figures['ingest_s'] / INGEST_GOAL:.2f} x goal ({INGEST_GOAL:.0f} s), "
-                     f"from the club process's start (listening after {figures['ingest_listening_s']:.2f} s)")
+                     f"from the league's first forward taken to its last ack; from the club process's start "
+                     f"{figures['ingest_end_to_end_s']:.2f} s = {figures['ingest_end_to_end_s'] / INGEST_GOAL:.2f} x goal "
+                     f"(the club listening after {figures['ingest_listening_s']:.2f} s); CPU used meanwhile: the league "
+                     f"{figures['ingest_league_cpu_s']:.2f} s, the club {figures['ingest_club_cpu_s']:.2f} s "
+                     "(its start-up included)")
     if "page_cold_s" in figures:
         lines.append(f"season: {figures['games']:.0f} games loaded in {figures['fill_s']:.1f} s "
                      f"({figures['games'] / figures['fill_s']:.0f} games/s through forward)")
@@ -200,7 +248,8 @@ def report(figures: dict[str, Any]) -> str:
                      f"{figures['page_changed_s'] / PAGE_GOAL:.2f} x goal; after a restart {figures['page_restart_s']:.2f} s = "
                      f"{figures['page_restart_s'] / PAGE_GOAL:.2f} x goal")
         lines.append(f"season page (players and clubs over every match day), first request: "
-                     f"{figures['season_page_s']:.2f} s = {figures['season_page_s'] / PAGE_GOAL:.2f} x goal")
+                     f"{figures['season_page_s']:.2f} s = {figures['season_page_s'] / PAGE_GOAL:.2f} x goal "
+                     f"(its lines made in the background after each change: {figures['season_made_s']:.2f} s)")
     return "\n".join(lines)
 
 
@@ -222,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         if (why := missing_binaries()) is not None:
             print(why, file=sys.stderr)
             return 2
-        server = PostgresServer().start()
+        server = PostgresServer(durable=True).start()  # fsync as in production, as SQLite's synchronous=FULL
     try:
         with tempfile.TemporaryDirectory(prefix="skattisch-league-bench-") as tmp:
             if args.figure in ("all", "ingest"):

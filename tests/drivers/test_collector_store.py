@@ -20,7 +20,7 @@ from device.journal import GENESIS, JournalEntry
 from device.sync import BatchConflict, SyncRefused, journal_entries
 from drivers.club.migrations import LATEST
 from tests.pg_server import PostgresServer
-from drivers.club.store import (PAIR_TRIES, BatchResult, CollectorStore, SchemaError, StoreError, is_postgres_url,
+from drivers.club.store import (PAIR_BUDGET, PAIR_TRIES, PAIR_WINDOW, BatchResult, CollectorStore, SchemaError, StoreError, is_postgres_url,
                                 open_store)
 
 DEVICE = "tisch-7"
@@ -68,13 +68,32 @@ def test_a_pairing_code_is_taken_once_and_gives_the_table_its_secret(store: Coll
     assert store.secret(DEVICE) == "neu" and store.tables()[0].name == "Tisch Sieben"
 
 
-def test_wrong_codes_count_tries_until_the_code_is_void_and_an_old_code_is_refused(store: CollectorStore) -> None:
-    store.add_pairing_code("111111", 2000.0)
+def test_typos_elsewhere_leave_a_day_long_code_valid_and_lock_out_only_their_source(store: CollectorStore) -> None:
+    store.add_pairing_code("111111", 1000.0 + 86_400)  # made for the day (the SD cards of new tables)
+    for n in range(PAIR_TRIES + 1):  # one typo at each of six other tables: no code is voided by them
+        with pytest.raises(SyncRefused, match="bad_code"):
+            store.pair("999999", f"tisch-{n}", "Tisch", "s", now=1000.0, source=f"10.0.0.{n}")
     for _ in range(PAIR_TRIES):
         with pytest.raises(SyncRefused, match="bad_code"):
-            store.pair("999999", DEVICE, "Tisch 7", "s", now=1000.0)
-    with pytest.raises(SyncRefused, match="bad_code"):  # the right code, after five wrong ones: void
-        store.pair("111111", DEVICE, "Tisch 7", "s", now=1000.0)
+            store.pair("999998", DEVICE, "Tisch 7", "s", now=1001.0, source="10.0.0.99")
+    with pytest.raises(SyncRefused, match="too_many_tries") as locked:  # that source waits, even with the right code
+        store.pair("111111", DEVICE, "Tisch 7", "s", now=1002.0, source="10.0.0.99")
+    assert locked.value.status == 429 and store.secret(DEVICE) is None
+    store.pair("111111", DEVICE, "Tisch 7", "s", now=1003.0, source="10.0.0.50")  # the code still pairs
+    assert store.secret(DEVICE) == "s"
+    store.add_pairing_code("222222", 90_000.0)
+    store.pair("222222", "tisch-8", "Tisch 8", "t", now=1001.0 + PAIR_WINDOW + 1, source="10.0.0.99")  # waited
+    assert store.secret("tisch-8") == "t"
+
+
+def test_a_code_is_void_after_its_budget_of_wrong_codes_from_anywhere_and_an_old_code_is_refused(
+        store: CollectorStore) -> None:
+    store.add_pairing_code("111111", 2000.0)
+    for n in range(PAIR_BUDGET):  # guessing from many addresses: at most PAIR_BUDGET tries on a code
+        with pytest.raises(SyncRefused, match="bad_code"):
+            store.pair(f"{n:06d}", DEVICE, "Tisch 7", "s", now=1000.0, source=f"guess-{n}")
+    with pytest.raises(SyncRefused, match="bad_code"):  # the right code, after the budget: void
+        store.pair("111111", DEVICE, "Tisch 7", "s", now=1000.0, source="10.0.0.2")
     store.add_pairing_code("222222", 2000.0)
     with pytest.raises(SyncRefused, match="bad_code"):
         store.pair("222222", DEVICE, "Tisch 7", "s", now=2000.5)  # expired
@@ -145,6 +164,10 @@ def test_the_lists_heads_counts_and_seqs_follow_the_chains(store: CollectorStore
     with pytest.raises(SyncRefused, match="broken_chain"):  # does not continue liste-2's head
         store.store_batch(DEVICE, [JournalEntry(GENESIS, "x" * 64, events(1, start=6, list_id="liste-2")[0])], now=3.0)
     assert store.lists("tisch-8") == []
+    after = store.device_entries(DEVICE, 1, 3)  # across the lists, in seq order (what the club forwards next)
+    assert [(e.event["seq"], e.event["list_id"]) for e in after] == [(2, "liste-1"), (3, "liste-2"), (4, "liste-2")]
+    assert after[1] == two[0] and store.device_entries(DEVICE, 4) == store.entries(DEVICE, "liste-1")[-1:]
+    assert store.device_entries(DEVICE) == sorted(store.entries(DEVICE, "liste-1") + two, key=lambda e: e.event["seq"])
 
 
 def test_a_conflict_is_kept_aside_once_per_content_with_its_count(store: CollectorStore) -> None:

@@ -14,9 +14,10 @@ import pytest
 
 from device.journal import JournalEntry
 from device.sync import SyncRefused, journal_entries
-from drivers.club.store import SqliteCollectorStore
+from drivers.club.store import PAIR_BUDGET, PAIR_TRIES, SqliteCollectorStore
 from drivers.league.forward import ClubEntries
 from drivers.league.store import LeagueStore, ListMeta, SqliteLeagueStore, open_league_store
+from ui.league.model import LeagueModel, Shown
 from tests.club_helpers import NAMES, list_events, random_entries
 from tests.e2e.sync_helpers import ROOT
 
@@ -54,6 +55,27 @@ def test_a_code_pairs_one_club_once_and_wrong_or_old_codes_are_refused(league_ta
     store.close()
 
 
+def test_wrong_league_codes_lock_out_their_source_and_void_a_code_only_after_the_budget(league_target: str) -> None:
+    store = paired(league_target)
+    store.add_club_code("111111", "Verein Tag", 1000.0 + 86_400)
+    for n in range(PAIR_TRIES + 1):  # typos of other clubs: the day-long code stays
+        with pytest.raises(SyncRefused, match="bad_code"):
+            store.pair_club("999999", f"c{n}", "cd" * 32, now=1000.0, source=f"192.0.2.{n}")
+    for _ in range(PAIR_TRIES - 1):  # the fifth wrong one of 192.0.2.0
+        with pytest.raises(SyncRefused, match="bad_code"):
+            store.pair_club("999998", "c0", "cd" * 32, now=1001.0, source="192.0.2.0")
+    with pytest.raises(SyncRefused, match="too_many_tries"):
+        store.pair_club("111111", "c0", "cd" * 32, now=1002.0, source="192.0.2.0")
+    assert store.pair_club("111111", "c9", "ef" * 32, now=1003.0, source="192.0.2.9") == "Verein Tag"
+    store.add_club_code("222222", "Verein Rat", 5000.0)
+    for n in range(PAIR_BUDGET):  # guessed from many addresses: void after the budget (counted, not rolled back)
+        with pytest.raises(SyncRefused, match="bad_code"):
+            store.pair_club(f"{n:06d}", "c8", "cd" * 32, now=1100.0, source=f"guess-{n}")
+    with pytest.raises(SyncRefused, match="bad_code"):
+        store.pair_club("222222", "c8", "cd" * 32, now=1101.0, source="192.0.2.8")
+    store.close()
+
+
 def test_a_forwarded_list_is_stored_once_and_a_resend_is_a_duplicate(league_target: str) -> None:
     store = paired(league_target, "c1")
     entries = a_list("t1")
@@ -66,6 +88,14 @@ def test_a_forwarded_list_is_stored_once_and_a_resend_is_a_duplicate(league_targ
     store.keep_list_meta("c1", "t1", {"L1": ListMeta("c1", "2026-11-26", 2, 3)})  # the first word said no evening
     store.keep_list_meta("c1", "t1", {"L1": ListMeta("c1", "2026-12-03", 1, 1)})  # the first real word stays
     assert store.list_meta() == {("t1", "L1"): ListMeta("c1", "2026-11-26", 2, 3)}
+    generation = store.generation()
+    store.forward("c1", "t1", "Tisch 1", entries, now=1012.0, metas={"L1": ListMeta("c1", "2026-12-03", 1, 1)})
+    assert store.list_meta() == {("t1", "L1"): ListMeta("c1", "2026-11-26", 2, 3)}  # with the entries: the same rule
+    other = a_list("t2")
+    assert store.forward("c1", "t2", "Tisch 2", other, now=1013.0,
+                         metas={"L1": ListMeta("c1", "2026-12-03", 1, 2)}).held == len(other)
+    assert store.list_meta()[("t2", "L1")] == ListMeta("c1", "2026-12-03", 1, 2)
+    assert store.generation() > generation and store.club_tables() == {"t1": "c1", "t2": "c1"}
     store.close()
 
 
@@ -173,7 +203,7 @@ def test_the_league_tables_are_versioned_beside_the_collectors_and_a_newer_datab
     assert store.club_secret("c1") == "ab" * 32
     store.close()
     db = sqlite3.connect(tmp_path / "league.sqlite3")
-    assert [r[0] for r in db.execute("SELECT version FROM league_schema_version")] == [1]
+    assert [r[0] for r in db.execute("SELECT version FROM league_schema_version")] == [1, 2]
     assert db.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] >= 1  # the collector's own
     db.execute("INSERT INTO league_schema_version (version, title, applied) VALUES (99, 'from the future', 0)")
     db.commit()
@@ -195,3 +225,38 @@ def test_the_clubs_backup_and_restore_carry_the_league_database_whole(tmp_path: 
     assert again.club_secret("c1") == "ab" * 32 and again.club_tables() == {"t1": "c1"}
     assert again.events.entries("t1", "L1") == a_list("t1")
     again.close()
+
+
+def test_a_match_day_is_read_alone_from_the_kept_summaries_as_every_list_shows_it(league_target: str) -> None:
+    store = paired(league_target, "c1", "c2")
+    store.events.set_document("matchdays", [{"date": "2026-11-26", "title": "1. Spieltag"},
+                                            {"date": "2026-12-03", "title": "2. Spieltag"}])
+    for club, device, date in (("c1", "t1", "2026-11-26"), ("c2", "t2", "2026-11-26"), ("c1", "t3", "2026-12-03")):
+        store.forward(club, device, f"Tisch {device}", a_list(device), now=1010.0,
+                      metas={"L1": ListMeta(club, date, 1, int(device[1:]))})
+    store.forward("c2", "t4", "Tisch 4", a_list("t4"), now=1010.0)  # no word on its evening: no match day
+    LeagueModel(store).lists()  # the server scored every list and kept the summaries
+
+    def by_device(shown: list[Shown]) -> list[Shown]:
+        return sorted(shown, key=lambda s: s.item.device)
+
+    restarted = LeagueModel(store)
+    day = restarted.matchday_lists("2026-11-26")
+    assert not restarted.read_every_list  # that day alone was read
+    every = LeagueModel(store).lists()
+    assert [s.item.device for s in by_device(day)] == ["t1", "t2"]
+    assert by_device(day) == by_device([s for s in every if s.item.matchday == "2026-11-26"])
+    assert restarted.played_days() == {"2026-11-26", "2026-12-03"} and not restarted.read_every_list
+    assert restarted.matchday_lists("2026-12-10") == []
+    made = LeagueModel(store).season()  # made from every list, and kept in the store
+    again = LeagueModel(store)
+    assert again.season() == made and not again.read_every_list  # read back, no list read
+    assert {line.player for line in made[2]} == {"Verein c1", "Verein c2"}  # the clubs' lines
+    second = a_list("t1", seq=len(a_list("t1")) + 1, list_id="L2")  # a list arrives, not yet scored
+    store.forward("c1", "t1", "Tisch t1", second, now=1020.0, metas={"L2": ListMeta("c1", "2026-11-26", 2, 1)})
+    assert store.day_lists("2026-11-26") is None and store.summarised_days() is None
+    again = LeagueModel(store)
+    assert [s.item.list_id for s in by_device(again.matchday_lists("2026-11-26"))] == ["L1", "L2", "L1"]
+    assert again.read_every_list  # read with every list, the new one folded
+    assert LeagueModel(store).season() != made  # the kept lines are of another generation: made anew
+    store.close()

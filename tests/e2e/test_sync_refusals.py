@@ -24,7 +24,7 @@ import pytest
 from device.journal import GENESIS
 from device.sync import API, batch_body, journal_entries, sign_request
 from drivers.club.app import new_pairing_code
-from drivers.club.store import SqliteCollectorStore
+from drivers.club.store import PAIR_TRIES, SqliteCollectorStore, open_store
 from drivers.sync import LaptopError, pair_with_laptop
 from tests.e2e.sync_helpers import ROOT, Collector
 
@@ -149,6 +149,30 @@ def test_a_gap_is_refused_and_says_where_to_go_on(laptop: Laptop) -> None:
     body = json.dumps({"v": 1, "device": DEVICE, "entries": [
         {"prev": e.prev, "hash": e.hash, "event": e.event} for e in (entries[3], entries[5])]}).encode()
     refused(laptop, *laptop.send(body), 409, "out_of_order")
+
+
+def test_wrong_pairing_codes_lock_out_the_address_they_came_from_not_the_code(tmp_path: Path) -> None:
+    collector = Collector(tmp_path / "club.sqlite3")
+    try:
+        out = subprocess.run([sys.executable, "-m", "ui.cli", "club", "pair", "--db", str(collector.db), "--json",
+                              "--minutes", "1440"], cwd=ROOT, capture_output=True, text=True, check=True)
+        code = json.loads(out.stdout)["code"]
+        wrong = "000000" if code != "000000" else "111111"
+        for _ in range(PAIR_TRIES):
+            with pytest.raises(LaptopError) as refused:
+                pair_with_laptop(collector.url, wrong, "tisch-9")
+            assert refused.value.code == "bad_code"
+        with pytest.raises(LaptopError) as locked:  # 127.0.0.1 waits, even with the right code
+            pair_with_laptop(collector.url, code, "tisch-9")
+        assert (locked.value.code, locked.value.status) == ("too_many_tries", 429)
+        store = open_store(collector.db)
+        try:  # the day's code is not void: another address pairs with it (here: the store, as the app would)
+            store.pair(code, "tisch-10", "Tisch 10", "ab" * 32, now=time.time(), source="10.0.0.10")
+            assert store.secret("tisch-10") == "ab" * 32
+        finally:
+            store.close()
+    finally:
+        collector.stop()
 
 
 def test_pairing_codes_work_once_and_unpaired_tables_are_refused(tmp_path: Path) -> None:

@@ -7,11 +7,11 @@ rule) so a name like ``=HYPERLINK(…)`` stays text in a spreadsheet.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from fractions import Fraction
-
-from fpdf import FPDF
+from typing import Any
 
 from device.club.ranking import RankLine
 from device.club.season import SeasonLine, SeasonRules
@@ -77,78 +77,89 @@ def _latin(text: str) -> str:
     return text.replace("×", "x").replace("–", "-").replace("…", "...").encode("latin-1", "replace").decode("latin-1")
 
 
-class _Pdf(FPDF):
-    def __init__(self, title: str, *, landscape: bool = False) -> None:
-        super().__init__(orientation="L" if landscape else "P", unit="mm", format="A4")
-        self.doc_title = title
-        self.set_auto_page_break(True, margin=14)
-        self.set_title(_latin(title))
-        self.add_page()
+def _Pdf(title: str, *, landscape: bool = False) -> Any:  # named as the class it makes
+    """An A4 page of the club's PDFs (fpdf2 is imported with the first PDF, not at the laptop's start)."""
+    return _pdf_type()(title, landscape=landscape)
 
-    def header(self) -> None:
-        self.set_font("Helvetica", "B", 13)
-        self.cell(0, 8, _latin(self.doc_title), new_x="LMARGIN", new_y="NEXT")
-        self.ln(1)
 
-    def footer(self) -> None:
-        self.set_y(-10)
-        self.set_font("Helvetica", "", 7)
-        self.cell(0, 5, f"Skattisch · Seite {self.page_no()}".replace("·", "-"), align="R")
+@functools.cache
+def _pdf_type() -> Any:
+    from fpdf import FPDF
 
-    def row(self, widths: Sequence[float], cells: Sequence[object], *, bold: bool = False, struck: bool = False,
-            aligns: Sequence[str] = (), fill: bool = False, height: float = 5.2) -> None:
-        """One row of bordered cells; a text too wide for its cell is set smaller or wrapped
-        (at blanks and after hyphens, up to three lines), never cut where it still fits at 6 pt:
-        "Hans-Joachim Müller" and "Hans-Joachim Meier" stay apart."""
-        style = ("B" if bold else "") + ("S" if struck else "")
-        laid = [self._layout(_latin(str(cell)), width - 1.5, style) for width, cell in zip(widths, cells, strict=True)]
-        line_h = max(size for size, _ in laid) * 0.42
-        row_h = max(height, max(len(lines) for _, lines in laid) * line_h + 1.4)
-        if self.will_page_break(row_h):
+    class Pdf(FPDF):
+        def __init__(self, title: str, *, landscape: bool = False) -> None:
+            super().__init__(orientation="L" if landscape else "P", unit="mm", format="A4")
+            self.doc_title = title
+            self.set_auto_page_break(True, margin=14)
+            self.set_title(_latin(title))
             self.add_page()
-        x, y = self.get_x(), self.get_y()
-        if fill:
-            self.set_fill_color(232, 232, 232)
-        for i, (width, (size, lines)) in enumerate(zip(widths, laid, strict=True)):
-            self.rect(x, y, width, row_h, style="DF" if fill else "D")
-            self.set_font("Helvetica", style, size)
-            top = y + (row_h - len(lines) * line_h) / 2
-            for k, line in enumerate(lines):
-                self.set_xy(x, top + k * line_h)
-                self.cell(width, line_h, line, align=aligns[i] if i < len(aligns) else "L")
-            x += width
-        self.set_xy(self.l_margin, y + row_h)
 
-    def _layout(self, text: str, width: float, style: str) -> tuple[float, list[str]]:
-        """The font size and lines for ``text`` in ``width`` mm: one line at 8 or 7.5 pt,
-        else two, else three lines (down to 6 pt); at worst one line at 6 pt, cut."""
-        for most, sizes in ((1, (8.0, 7.5)), (2, (8.0, 7.5, 7.0, 6.5, 6.0)), (3, (8.0, 7.0, 6.0))):
-            for size in sizes:
+        def header(self) -> None:
+            self.set_font("Helvetica", "B", 13)
+            self.cell(0, 8, _latin(self.doc_title), new_x="LMARGIN", new_y="NEXT")
+            self.ln(1)
+
+        def footer(self) -> None:
+            self.set_y(-10)
+            self.set_font("Helvetica", "", 7)
+            self.cell(0, 5, f"Skattisch · Seite {self.page_no()}".replace("·", "-"), align="R")
+
+        def row(self, widths: Sequence[float], cells: Sequence[object], *, bold: bool = False, struck: bool = False,
+                aligns: Sequence[str] = (), fill: bool = False, height: float = 5.2) -> None:
+            """One row of bordered cells; a text too wide for its cell is set smaller or wrapped
+            (at blanks and after hyphens, up to three lines), never cut where it still fits at 6 pt:
+            "Hans-Joachim Müller" and "Hans-Joachim Meier" stay apart."""
+            style = ("B" if bold else "") + ("S" if struck else "")
+            laid = [self._layout(_latin(str(cell)), width - 1.5, style) for width, cell in zip(widths, cells, strict=True)]
+            line_h = max(size for size, _ in laid) * 0.42
+            row_h = max(height, max(len(lines) for _, lines in laid) * line_h + 1.4)
+            if self.will_page_break(row_h):
+                self.add_page()
+            x, y = self.get_x(), self.get_y()
+            if fill:
+                self.set_fill_color(232, 232, 232)
+            for i, (width, (size, lines)) in enumerate(zip(widths, laid, strict=True)):
+                self.rect(x, y, width, row_h, style="DF" if fill else "D")
                 self.set_font("Helvetica", style, size)
-                lines = self._wrap(text, width)
-                if lines is not None and len(lines) <= most:
-                    return size, lines
-        self.set_font("Helvetica", style, 6.0)
-        while text and self.get_string_width(text) > width:
-            text = text[:-1]
-        return 6.0, [text]
+                top = y + (row_h - len(lines) * line_h) / 2
+                for k, line in enumerate(lines):
+                    self.set_xy(x, top + k * line_h)
+                    self.cell(width, line_h, line, align=aligns[i] if i < len(aligns) else "L")
+                x += width
+            self.set_xy(self.l_margin, y + row_h)
 
-    def _wrap(self, text: str, width: float) -> list[str] | None:
-        """``text`` in lines no wider than ``width`` at the current font (breaking at blanks and
-        after hyphens), or None if one piece alone is too wide."""
-        lines: list[str] = []
-        line = ""
-        for word in text.split(" "):
-            for k, piece in enumerate(re.findall(r"[^-]+-?|-", word) or [""]):
-                joined = line + (" " if line and k == 0 else "") + piece
-                if self.get_string_width(joined) <= width:
-                    line = joined
-                elif self.get_string_width(piece) <= width:
-                    lines.append(line)
-                    line = piece
-                else:
-                    return None
-        return [*lines, line]
+        def _layout(self, text: str, width: float, style: str) -> tuple[float, list[str]]:
+            """The font size and lines for ``text`` in ``width`` mm: one line at 8 or 7.5 pt,
+            else two, else three lines (down to 6 pt); at worst one line at 6 pt, cut."""
+            for most, sizes in ((1, (8.0, 7.5)), (2, (8.0, 7.5, 7.0, 6.5, 6.0)), (3, (8.0, 7.0, 6.0))):
+                for size in sizes:
+                    self.set_font("Helvetica", style, size)
+                    lines = self._wrap(text, width)
+                    if lines is not None and len(lines) <= most:
+                        return size, lines
+            self.set_font("Helvetica", style, 6.0)
+            while text and self.get_string_width(text) > width:
+                text = text[:-1]
+            return 6.0, [text]
+
+        def _wrap(self, text: str, width: float) -> list[str] | None:
+            """``text`` in lines no wider than ``width`` at the current font (breaking at blanks and
+            after hyphens), or None if one piece alone is too wide."""
+            lines: list[str] = []
+            line = ""
+            for word in text.split(" "):
+                for k, piece in enumerate(re.findall(r"[^-]+-?|-", word) or [""]):
+                    joined = line + (" " if line and k == 0 else "") + piece
+                    if self.get_string_width(joined) <= width:
+                        line = joined
+                    elif self.get_string_width(piece) <= width:
+                        lines.append(line)
+                        line = piece
+                    else:
+                        return None
+            return [*lines, line]
+
+    return Pdf
 
 
 def list_pdf(paper: PaperList) -> bytes:

@@ -14,6 +14,7 @@ folds nothing again, and :meth:`LeagueModel.lists` is kept until anything change
     matchdays     [{"date": "2026-11-26", "title": "1. Spieltag"}], in date order
     season_rules  {"minimum_series", "dropped_worst"}
     organiser     the league organiser's password (ui.club.auth)
+    season_lines  the season's lines (players, clubs) at the generation they were made for
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ import datetime
 import re
 import threading
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from device.club.ranking import ListResult, PlayedList, list_results
-from device.club.season import SeasonRules
-from device.league.standings import LeagueList
+from device.club.season import SeasonLine, SeasonRules
+from device.league.standings import LeagueList, club_season, player_season
 from device.table.events import Event
 from device.table.state import StateError, TableState, apply
 from drivers.club.store import ListInfo
@@ -67,6 +69,12 @@ class LeagueModel:
         self._version = ""
         self._lists: list[Shown] = []
         self._kept: dict[tuple[str, str], tuple[int, dict[str, Any]]] | None = None  # the store's summaries
+        self._days: dict[str, tuple[str, list[Shown]]] = {}  # match days read alone, before every list was read
+        self._day_lock = threading.Lock()
+        self._made: dict[tuple[str, str], tuple[tuple[Any, ...], Shown | None]] = {}  # what each Shown was made of
+        self._context: tuple[Any, ...] = ()
+        self._season_lock = threading.Lock()
+        self._season: tuple[tuple[str, SeasonRules], Season] | None = None
 
     def doc(self, name: str, default: Any) -> Any:
         value = self.store.events.document(name)
@@ -135,19 +143,85 @@ class LeagueModel:
             names = self.club_names()
             owners = self.store.club_tables()
             tables = {t.device: t.name for t in self.store.events.tables()}
+            context = (days, names)
+            made = self._made if context == self._context else {}  # a list's Shown again while nothing of it changed
+            now_made: dict[tuple[str, str], tuple[tuple[Any, ...], Shown | None]] = {}
             out: list[Shown] = []
             for info in self.store.events.lists():
                 key = (info.device, info.list_id)
-                count, summary = kept.get(key, (-1, {}))
-                if count != info.count:
-                    summary = self._summary(info)
-                    fresh[key] = (info.count, summary)
-                if summary["opened"]:
-                    out.append(_shown(info, summary, meta.get(key), owners, names, tables, days))
+                inputs = (info, meta.get(key), owners.get(info.device), tables.get(info.device))
+                before = made.get(key)
+                if before is not None and before[0] == inputs:
+                    now_made[key] = before
+                else:
+                    count, summary = kept.get(key, (-1, {}))
+                    if count != info.count:
+                        summary = self._summary(info)
+                        fresh[key] = (info.count, summary)
+                    shown = _shown(info, summary, meta.get(key), owners, names, tables, days) if summary["opened"] else None
+                    now_made[key] = (inputs, shown)
+                made_now = now_made[key][1]
+                if made_now is not None:
+                    out.append(made_now)
             self.store.keep_summaries(fresh)
             kept.update(fresh)
+            self._made, self._context = now_made, context
             self._version, self._lists = version, out
             return out
+
+    def season(self) -> Season:
+        """The season's rules, its players' and its clubs' lines over every list (kept until anything
+        changes; the background makes them after each change, so a reader seldom waits for them).
+        Also kept in the store (the document ``season_lines``, at the generation they were made
+        for), so after a restart the season page reads them back instead of every list."""
+        with self._season_lock:
+            version, rules = self.version(), self.season_rules()
+            if self._season is not None and self._season[0] == (version, rules):
+                return self._season[1]
+            value = _season_from_doc(self.doc(SEASON_DOC, {}), version, rules)
+            if value is None:
+                items = [s.item for s in self.lists()]
+                version = self._version  # what the lists were read at
+                value = (rules, player_season(items, rules), club_season(items, rules))
+                self.store.events.set_document(SEASON_DOC, _season_doc(version, value))
+            self._season = ((version, rules), value)
+            return value
+
+    @property
+    def read_every_list(self) -> bool:
+        """Whether :meth:`lists` was made once (after the server's start: by the background)."""
+        return bool(self._version)
+
+    def matchday_lists(self, date: str) -> list[Shown]:
+        """The lists of the match day ``date``. Once every list was read (:meth:`lists`) from there;
+        before (the first requests after the server's start, while the background reads every
+        list back) only that day's kept summaries are read, if each is current: without waiting
+        for the background (its own lock)."""
+        if not self.read_every_list and date:
+            with self._day_lock:
+                version = self.version()
+                hit = self._days.get(date)
+                if hit is not None and hit[0] == version:
+                    return list(hit[1])
+                rows = self.store.day_lists(date)
+                if rows is not None:
+                    names, owners = self.club_names(), self.store.club_tables()
+                    tables = {t.device: t.name for t in self.store.events.tables()}
+                    days = {m["date"] for m in self.matchdays()}
+                    shown = (_shown(r.info, r.summary, r.meta, owners, names, tables, days) for r in rows
+                             if r.summary["opened"])
+                    out = [s for s in shown if s.item.matchday == date]
+                    self._days[date] = (version, out)
+                    return list(out)
+        return [s for s in self.lists() if date and s.item.matchday == date]
+
+    def played_days(self) -> set[str]:
+        """The match days that have a list (before every list was read: from the kept summaries)."""
+        if not self.read_every_list:
+            days = self.store.summarised_days()
+            if days is not None:
+                return days & {m["date"] for m in self.matchdays()}
+        return {s.item.matchday for s in self.lists()} - {""}
 
     def paper(self, device: str, list_id: str) -> tuple[PaperList, Shown] | None:
         with self._lock:
@@ -159,6 +233,36 @@ class LeagueModel:
             if state.closed or state.series_over:
                 del self._folded[(device, list_id)]
             return paper_list(state, table=shown.item.table, series=shown.item.series, head=info.head), shown
+
+
+SEASON_DOC = "season_lines"
+
+Season = tuple[SeasonRules, tuple[SeasonLine, ...], tuple[SeasonLine, ...]]
+
+
+def _line_json(line: SeasonLine) -> list[Any]:
+    return [line.rank, line.player, line.series, line.points, line.leistung, line.won, line.lost, line.counted,
+            [line.average.numerator, line.average.denominator], list(line.dropped), line.by_lot]
+
+
+def _line_of(raw: list[Any]) -> SeasonLine:
+    rank, player, series, points, leistung, won, lost, counted, (num, den), dropped, by_lot = raw
+    return SeasonLine(rank, player, series, points, leistung, won, lost, counted, Fraction(num, den),
+                      tuple(dropped), by_lot)
+
+
+def _season_doc(version: str, season: Season) -> dict[str, Any]:
+    rules, players, clubs = season
+    return {"generation": version, "rules": [rules.minimum_series, rules.dropped_worst],
+            "players": [_line_json(x) for x in players], "clubs": [_line_json(x) for x in clubs]}
+
+
+def _season_from_doc(doc: Any, version: str, rules: SeasonRules) -> Season | None:
+    """The season's lines as kept in the store, if made at ``version`` with ``rules``."""
+    if not isinstance(doc, dict) or doc.get("generation") != version or doc.get("rules") != [
+            rules.minimum_series, rules.dropped_worst]:
+        return None
+    return rules, tuple(_line_of(x) for x in doc["players"]), tuple(_line_of(x) for x in doc["clubs"])
 
 
 def _shown(info: ListInfo, summary: dict[str, Any], meta: ListMeta | None, owners: dict[str, str],

@@ -25,7 +25,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from device.club.season import SeasonError, SeasonLine, SeasonRules
-from device.league.standings import club_ranking, club_season, player_ranking, player_season
+from device.league.standings import club_ranking, player_ranking
 from device.csvcell import csv_text
 from device.sync import SyncRefused
 from drivers.league.app import new_club_code
@@ -75,13 +75,25 @@ class LeaguePages(Pages):
         self.clock = clock
         self._cache: dict[tuple[str, str, bool], tuple[str, bytes, int, dict[str, str]]] = {}
         self._stop = threading.Event()
+        self._answering = 0  # readers' requests being answered (the background waits for them)
+        self._answering_lock = threading.Lock()
 
-    def warm(self, every: float = 1.0) -> threading.Thread:
-        """Fold and score what arrived in the background (every ``every`` s), not in a reader's request."""
+    def warm(self, every: float = 0.5, patience: float = 10.0) -> threading.Thread:
+        """Fold and score what arrived in the background, not in a reader's request: every ``every``
+        s when the data were quiet since the last look and no reader's request is being answered
+        (readers and a club forwarding its match day go first: storing is the ingest, scoring comes
+        after), at the latest ``patience`` s after the last time. Until its first round is done a
+        match day's pages read that day alone (after a restart: the kept summaries of that day)."""
         def run() -> None:
+            seen, made = "", time.monotonic()
             while not self._stop.wait(every):
                 try:
-                    self.model.lists()
+                    version, now = self.model.version(), time.monotonic()
+                    if (version == seen and not self._answering) or now - made >= patience:
+                        self.model.lists()
+                        self.model.season()  # the season's lines too: made once per change
+                        made = now
+                    seen = version
                 except Exception:  # a bad moment of the store: the next request or round tries again
                     log.exception("league: scoring the lists failed")
         thread = threading.Thread(target=run, name="skattisch-league-warm", daemon=True)
@@ -91,6 +103,15 @@ class LeaguePages(Pages):
     def cached(self, method: Any) -> Any:
         """``method`` as a route whose answer is kept until the league's data change (public pages)."""
         def answer(request: Request) -> Response:
+            with self._answering_lock:
+                self._answering += 1
+            try:
+                return kept(request)
+            finally:
+                with self._answering_lock:
+                    self._answering -= 1
+
+        def kept(request: Request) -> Response:
             key = (request.url.path, request.url.query, self.organiser(request))
             version = self.model.version()
             hit = self._cache.get(key)
@@ -119,15 +140,17 @@ class LeaguePages(Pages):
         """The match day asked for (``?tag=``), else the latest one that has lists, else the latest."""
         days = self.model.matchdays()
         wanted = request.query_params.get("tag", "")
-        played = {s.item.matchday for s in self.model.lists()}
-        date = wanted if any(d["date"] == wanted for d in days) else next(
-            (d["date"] for d in reversed(days) if d["date"] in played), days[-1]["date"] if days else "")
+        if any(d["date"] == wanted for d in days):
+            date = wanted
+        else:
+            played = self.model.played_days()
+            date = next((d["date"] for d in reversed(days) if d["date"] in played), days[-1]["date"] if days else "")
         title = next((d["title"] for d in days if d["date"] == date), "kein Spieltag")
         return date, title, days
 
     def spieltag(self, request: Request) -> Response:
         date, title, days = self._matchday(request)
-        lists = [s for s in self.model.lists() if date and s.item.matchday == date]
+        lists = self.model.matchday_lists(date)
         lists.sort(key=lambda s: (s.item.club, s.item.table, s.item.series))
         form = request.path_params.get("form", "")
         if form == "json":
@@ -145,7 +168,7 @@ class LeaguePages(Pages):
 
     def wertung(self, request: Request) -> Response:
         date, title, days = self._matchday(request)
-        items = [s.item for s in self.model.lists()]
+        items = [s.item for s in self.model.matchday_lists(date)]
         players, clubs = player_ranking(items, date), club_ranking(items, date)
         form = request.path_params.get("form", "")
         name = f"wertung-{date or 'keiner'}"
@@ -208,9 +231,7 @@ class LeaguePages(Pages):
     # -- season --------------------------------------------------------------------------------
 
     def saison(self, request: Request) -> Response:
-        items = [s.item for s in self.model.lists()]
-        rules = self.model.season_rules()
-        players, clubs = player_season(items, rules), club_season(items, rules)
+        rules, players, clubs = self.model.season()
         form = request.path_params.get("form", "")
         if form == "csv":
             return _csv(exports.season_csv(players), "saison")
@@ -219,7 +240,7 @@ class LeaguePages(Pages):
                                  "clubs": [_season_json(x) for x in clubs]})
         if form == "pdf":
             return _pdf(exports.season_pdf("Saisonwertung der Liga", players, rules), "saison")
-        days = sorted({i.matchday for i in items if i.matchday})
+        days = sorted(self.model.played_days())
         return self.render(request, "saison.html", page="saison", players=players, clubs=clubs, rules=rules,
                            matchdays=days, heading="Saison")
 
