@@ -10,8 +10,10 @@
 # the Wi-Fi firmware (firmware-brcm80211), systemd-networkd with wpa_supplicant for the
 # network; then Skattisch installed by deploy/install.sh --no-start as deploy/README.md says
 # (this checkout's committed HEAD, cloned to /home/pi/skattisch for updates), its service
-# enabled, and skattisch-first-boot.service, which applies skattisch-settings.txt from the
-# boot partition at each boot (drivers/firstboot.py).
+# enabled, skattisch-first-boot.service, which applies skattisch-settings.txt from the
+# boot partition at each boot (drivers/firstboot.py), and skattisch-grow-root.service, which
+# grows the root partition and file system to the card's size at the first boot (growpart from
+# cloud-guest-utils, resize2fs).
 #
 # The image: an MBR disk (id 5ca77150) with the boot partition (FAT32, label SKATBOOT: the
 # firmware, config.txt, cmdline.txt, the kernel, its initrd, the DTBs and
@@ -37,12 +39,12 @@ ROOT_UUID=5ca77150-5ca7-4ab1-8e55-0000000000a1
 ROOT_HASH_SEED=5ca77150-5ca7-4ab1-8e55-0000000000a2
 BOOT_MIB=256            # the firmware, two kernels and initrds fit with room to spare
 START_MIB=4             # where the boot partition starts (the Pi's firmware likes 4 MiB alignment)
-ROOT_FREE_MIB=768       # free space on the root beyond what it holds (lists, logs, updates)
+ROOT_FREE_MIB=768       # free space on the root beyond what it holds (it grows to the card at the first boot)
 
 # Debian's parts for a Pi 4 (non-free-firmware: raspi-firmware, firmware-brcm80211)
 IMAGE_PACKAGES=(
     linux-image-arm64 initramfs-tools zstd raspi-firmware firmware-brcm80211 wireless-regdb
-    wpasupplicant systemd-resolved systemd-timesyncd e2fsprogs dosfstools
+    wpasupplicant systemd-resolved systemd-timesyncd e2fsprogs dosfstools cloud-guest-utils
 )
 # The initrd holds only what finds the root: Debian's default (MODULES=most, some thousand
 # modules) takes an hour to pack under emulation. The rest loads from the root as usual.
@@ -181,6 +183,11 @@ install_skattisch() {
     install -m 0644 "$SRC/deploy/skattisch-first-boot.service" "$R/etc/systemd/system/skattisch-first-boot.service"
     ln -sfn /etc/systemd/system/skattisch-first-boot.service \
         "$R/etc/systemd/system/multi-user.target.wants/skattisch-first-boot.service"
+    # the root grows to the card's size at the first boot (growpart, resize2fs)
+    install -m 0755 "$SRC/deploy/skattisch-grow-root.sh" "$R/usr/local/sbin/skattisch-grow-root"
+    install -m 0644 "$SRC/deploy/skattisch-grow-root.service" "$R/etc/systemd/system/skattisch-grow-root.service"
+    ln -sfn /etc/systemd/system/skattisch-grow-root.service \
+        "$R/etc/systemd/system/multi-user.target.wants/skattisch-grow-root.service"
 }
 
 # How the Pi boots: raspi-firmware's hook writes config.txt and cmdline.txt (and copies the

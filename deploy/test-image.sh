@@ -14,6 +14,9 @@
 # console and powers off. Afterwards the image's partitions are read without mounting them
 # (debugfs, mtools): the table's number in the config, the pairing (sync.json, and the
 # collector's list of tables), the PIN only as its hash, the plain PIN gone from the card.
+# That copy is 2 GiB larger than the image (as a card is larger than the image flashed onto
+# it): skattisch-grow-root.service must have grown the root partition to the disk's end and its
+# file system to the partition.
 # A second boot, of a fresh copy with bad settings (a typo in the number, a short PIN, a code
 # the laptop refuses): the table's service still starts, the config is as it was, and the
 # problems are left for the table's screen.
@@ -137,6 +140,7 @@ StandardError=tty
 TTYPath=/dev/ttyAMA0
 ExecStart=/bin/sh -c 'for i in $(seq 120); do [ -n "$(systemctl show -p ExecMainStartTimestampMonotonic --value skattisch.service | grep -v "^0$")" ] && break; sleep 1; done; sleep 20; \
   echo "BOOT-TEST first-boot: $(systemctl show -p Result --value skattisch-first-boot.service) $(systemctl show -p ExecMainStatus --value skattisch-first-boot.service)"; \
+  echo "BOOT-TEST grow-root: $(systemctl show -p Result --value skattisch-grow-root.service) $(systemctl show -p ExecMainStatus --value skattisch-grow-root.service), / $(df -B1M --output=size / | tail -1 | tr -d " ") MiB"; \
   echo "BOOT-TEST skattisch started at: $(systemctl show -p ExecMainStartTimestampMonotonic --value skattisch.service) us"; \
   echo "BOOT-TEST skattisch restarts: $(systemctl show -p NRestarts --value skattisch.service)"; \
   echo "BOOT-TEST multi-user.target: $(systemctl is-active multi-user.target) at $(systemctl show -p ActiveEnterTimestampMonotonic --value multi-user.target) us"; \
@@ -213,23 +217,41 @@ check_card() {
     grep -q "^table = $TABLE" "$W/after.txt"
 }
 
-# a fresh copy of the image, its partitions' offsets
+# a fresh copy of the image (copy_image GROW: that much larger, as a larger card), its
+# partitions' offsets
 copy_image() {
     cp --sparse=always "$IMAGE" "$W/disk.img"
+    if [ -n "${1:-}" ]; then truncate -s "+$1" "$W/disk.img"; fi
     BOOT_OFFSET=$(part_offset 1)
     ROOT_OFFSET=$(part_offset 2)
 }
 
 boot_report() {
-    grep 'BOOT-TEST\|skattisch first-boot:' "$W/console.log" | grep -v 'BOOT-TEST journal' | tr -d '\r' \
+    grep 'BOOT-TEST\|skattisch first-boot:\|skattisch-grow-root:' "$W/console.log" | grep -v 'BOOT-TEST journal' | tr -d '\r' \
         | sed -e 's/^\[ *[0-9.]*\] //' -e 's/^/    /' || true
 }
 
 check_booted() {
     check "the kernel found the root partition (PARTUUID=$DISK_ID-02)" console_has 'systemd\[1\]\|Welcome to'
+    check "skattisch-grow-root.service succeeded" console_has 'BOOT-TEST grow-root: success 0'
     check "skattisch-first-boot.service succeeded" console_has 'BOOT-TEST first-boot: success 0'
     check "skattisch.service started (its config check passed)" console_has 'BOOT-TEST skattisch started at: [1-9]'
     check "systemd reached its target (multi-user.target active)" console_has 'BOOT-TEST multi-user.target: active at [1-9]'
+}
+
+# the root partition ends where the disk ends, and its ext4 fills the partition
+check_grown() {
+    local disk_sectors part_end fs_bytes part_bytes
+    disk_sectors=$(( $(stat -c %s "$W/disk.img") / 512 ))
+    read -r part_end part_bytes < <(sfdisk --json "$W/disk.img" | python3 -c "import json,sys; \
+p=json.load(sys.stdin)['partitiontable']['partitions'][1]; print(p['start'] + p['size'] - 1, p['size'] * 512)")
+    fs_bytes=$(dumpe2fs -h "$(root_fs)" 2>/dev/null | awk -F: '/^Block count/ { c=$2 } /^Block size/ { s=$2 } END { print c * s }')
+    GROWN_MIB=$(( fs_bytes / 1048576 ))
+    if [ "$part_end" -ne $(( disk_sectors - 1 )) ] || [ $(( part_bytes - fs_bytes )) -ge 1048576 ] \
+        || [ "$fs_bytes" -lt $(( ROOT_BYTES + 2 * 1024 * 1048576 - 1048576 )) ]; then
+        echo "disk: $disk_sectors sectors; root partition ends at $part_end, $part_bytes bytes; ext4 $fs_bytes bytes (was $ROOT_BYTES)"
+        return 1
+    fi
 }
 
 no_problems_file() {
@@ -257,7 +279,9 @@ main() {
     need_apt qemu-system-arm mtools e2fsprogs fdisk
     W=$(mktemp -d /var/tmp/skattisch-boot.XXXXXX)
     say "the image: $IMAGE ($(( $(stat -c %s "$IMAGE") / 1048576 )) MiB), a copy to boot"
-    copy_image
+    copy_image 2G
+    ROOT_BYTES=$(dumpe2fs -h "$(root_fs)" 2>/dev/null | awk -F: '/^Block count/ { c=$2 } /^Block size/ { s=$2 } END { print c * s }')
+    note "the copy is 2 GiB larger than the image; its root holds $(( ROOT_BYTES / 1048576 )) MiB"
     start_collector
     fill_in_settings "table=$TABLE" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=$CODE" "pin=$PIN"
     add_test_unit
@@ -273,6 +297,7 @@ main() {
     check "paired with the collector on this machine (sync.json, and the laptop lists 'Tisch $TABLE')" check_paired
     check "the plain PIN and the used pairing code are gone from the card" check_card
     check "no first-boot problems left for the screen" no_problems_file
+    check "the root grew to the larger disk (partition to its end, ext4 to the partition)" check_grown
 
     say "boot 2, a fresh copy with bad settings (a typo in the number, a short PIN, a wrong code)"
     copy_image
@@ -284,7 +309,7 @@ main() {
     check "the problems are left for the table's screen, the config is as it was" check_bad_settings
 
     say "figures (emulated arm64, TCG, on $(nproc) cores of this machine)"
-    note "image: $(( $(stat -c %s "$IMAGE") / 1048576 )) MiB"
+    note "image: $(( $(stat -c %s "$IMAGE") / 1048576 )) MiB; its root $(( ROOT_BYTES / 1048576 )) MiB, grown on a 2 GiB larger disk to ${GROWN_MIB:-?} MiB"
     note "boot to skattisch.service started: $(( ${started_us:-0} / 1000000 )) s on the guest's clock (from the kernel's start)"
     note "boot 1, to the power-off: $first_boot_s s; whole test: $(( $(now) - t_start )) s"
     if [ "$FAILED" -gt 0 ]; then
