@@ -265,12 +265,13 @@ def test_the_command_always_lets_the_table_start(card: Paths) -> None:
 IMAGE_SCRIPTS = [DEPLOY / "build-image.sh", DEPLOY / "test-image.sh"]
 FIRST_BOOT_UNIT = DEPLOY / "skattisch-first-boot.service"
 GROW_ROOT_SCRIPT = DEPLOY / "skattisch-grow-root.sh"
+PI5_CHECK = DEPLOY / "pi5-kernel-check.sh"
 GROW_ROOT_UNIT = DEPLOY / "skattisch-grow-root.service"
 
 
 @pytest.mark.skipif(subprocess.run(["which", "shellcheck"], capture_output=True).returncode != 0,
                     reason="shellcheck is not installed")
-@pytest.mark.parametrize("script", [*IMAGE_SCRIPTS, GROW_ROOT_SCRIPT], ids=lambda p: p.name)
+@pytest.mark.parametrize("script", [*IMAGE_SCRIPTS, GROW_ROOT_SCRIPT, PI5_CHECK], ids=lambda p: p.name)
 def test_the_image_scripts_pass_shellcheck(script: Path) -> None:
     result = subprocess.run(["shellcheck", "-x", str(script)], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout
@@ -302,6 +303,14 @@ def test_systemd_accepts_the_first_boot_unit() -> None:
     complaints = [line for line in (result.stdout + result.stderr).splitlines()
                   if line.strip() and "is not executable" not in line and "skattisch.service" not in line]
     assert complaints == []
+
+
+def test_the_pi5_check_explains_itself_and_the_guide_names_it() -> None:
+    result = subprocess.run(["bash", str(PI5_CHECK), "--help"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert "bcm2712-rpi-5-b.dtb" in result.stdout and "sdhci-brcmstb" in result.stdout
+    assert os.access(PI5_CHECK, os.X_OK)
+    assert "deploy/pi5-kernel-check.sh" in (DEPLOY / "README.md").read_text(encoding="utf-8")
 
 
 def test_the_root_grows_before_the_table_starts_and_the_image_has_what_it_needs() -> None:
