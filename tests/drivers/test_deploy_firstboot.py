@@ -326,7 +326,7 @@ def test_the_root_grows_before_the_table_starts_and_the_image_has_what_it_needs(
     assert '"$R/usr/local/sbin/skattisch-grow-root"' in build
     assert "multi-user.target.wants/skattisch-grow-root.service" in build
     # the boot test boots a larger copy and checks the grown root
-    assert "copy_image 2G" in (DEPLOY / "test-image.sh").read_text(encoding="utf-8")
+    assert "copy_image good 2G" in (DEPLOY / "test-image.sh").read_text(encoding="utf-8")
 
 
 @pytest.mark.skipif(subprocess.run(["which", "systemd-analyze"], capture_output=True).returncode != 0,
