@@ -31,6 +31,7 @@ set -euo pipefail
 # shellcheck source=deploy/test-arm64.sh
 . "$(dirname "${BASH_SOURCE[0]}")/test-arm64.sh"
 
+INSTALL_STEPS=""        # how long install.sh's steps took (printed with the build's figures)
 DISK_ID=5ca77150        # the MBR's disk id: the partitions are PARTUUID=5ca77150-01 and -02
 BOOT_LABEL=SKATBOOT
 BOOT_VOLUME_ID=5ca70001
@@ -174,8 +175,9 @@ install_skattisch() {
     # no terminal: install.sh makes a PIN up and prints it; the image must not share one, so
     # it is cleared below and set at first boot from skattisch-settings.txt
     in_root runuser -u pi -- sh -c 'cd /home/pi && git clone -q /srv/skattisch.git skattisch' </dev/null
-    in_root sh -c 'cd /home/pi/skattisch && deploy/install.sh --no-start' </dev/null >"$R/tmp/install.log" 2>&1 \
+    in_root sh -c 'cd /home/pi/skattisch && deploy/install.sh --no-start' </dev/null 2>&1 | stamp_lines >"$R/tmp/install.log" \
         || { tail -40 "$R/tmp/install.log"; die "install.sh failed in the image's root"; }
+    INSTALL_STEPS=$(step_times "$R/tmp/install.log")
     sed -i 's/^club_pin_hash = .*/club_pin_hash = ""/' "$R/etc/skattisch/skattisch.toml"
     in_root runuser -u pi -- git -C /home/pi/skattisch remote remove origin
     rm -rf "$R/srv/skattisch.git" "$R/usr/sbin/policy-rc.d" "$R/tmp/install.log"
@@ -188,6 +190,19 @@ install_skattisch() {
     install -m 0644 "$SRC/deploy/skattisch-grow-root.service" "$R/etc/systemd/system/skattisch-grow-root.service"
     ln -sfn /etc/systemd/system/skattisch-grow-root.service \
         "$R/etc/systemd/system/multi-user.target.wants/skattisch-grow-root.service"
+}
+
+# each line with the second it came (printf's own clock: no program started per line)
+stamp_lines() {
+    local line
+    while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done
+}
+
+# install.sh's steps ("==> name: ...") and the seconds each took, from stamp_lines' log
+step_times() {
+    awk '$2 == "==>" { if (name != "") { printf "%s%s %d s", sep, name, $1 - start; sep = ", " }
+                       name = $3; sub(/:$/, "", name); start = $1 }
+         END { if (name != "" && name != "done") printf "%s%s %d s", sep, name, $1 - start; print "" }' "$1"
 }
 
 # How the Pi boots: raspi-firmware's hook writes config.txt and cmdline.txt (and copies the
@@ -341,6 +356,7 @@ build_image() {
     say "image built"
     note "$out: $(( $(stat -c %s "$out") / 1048576 )) MiB ($(du -m "$out" | cut -f1) MiB on disk), sha256 $(sha256sum "$out" | cut -c1-16)"
     note "image root (built, or unpacked from the cache): $root_s s; install: $install_s s; partitions and disk: $image_s s; whole build: $(( $(now) - t_start )) s"
+    note "install.sh's steps under emulation: $INSTALL_STEPS"
 }
 
 main_build_image() {
