@@ -103,10 +103,18 @@ firmware_sources() {
         "$uri" "$SUITE" "$SUITE"
 }
 
+# install.sh's own system packages (its APT_PACKAGES): they go into the cached root, so that its
+# "packages" step, the slowest of the build under emulation (about 5 minutes: build-essential,
+# python3-dev ...), finds them installed and only asks apt
+install_sh_packages() {
+    # shellcheck disable=SC2016  # $1 and the array are the inner bash's
+    bash -c 'eval "$(sed -n "/^APT_PACKAGES=(/,/^)/p" "$1")"; echo "${APT_PACKAGES[*]}"' _ "$SRC/deploy/install.sh"
+}
+
 image_root_tarball() {
     local base key tarball
     base=$(root_tarball)
-    key=$( { basename "$base"; echo "${IMAGE_PACKAGES[*]}"; echo "$INITRAMFS_CONF"; echo "$INITRAMFS_MODULES"
+    key=$( { basename "$base"; echo "${IMAGE_PACKAGES[*]}"; install_sh_packages; echo "$INITRAMFS_CONF"; echo "$INITRAMFS_MODULES"
              firmware_sources; } | sha256sum | cut -c1-16)
     tarball=$CACHE/arm64-$SUITE-image-root-$key.tar
     if [ -s "$tarball" ]; then
@@ -114,7 +122,7 @@ image_root_tarball() {
         echo "$tarball"
         return
     fi
-    bi_note "$(basename "$base") + ${IMAGE_PACKAGES[*]}"
+    bi_note "$(basename "$base") + ${IMAGE_PACKAGES[*]} + install.sh's $(install_sh_packages)"
     make_image_root "$base" "$tarball" >&2
     echo "$tarball"
 }
@@ -128,7 +136,9 @@ make_image_root() {
     printf '%s\n' "$INITRAMFS_MODULES" >"$R/usr/share/initramfs-tools/modules.d/skattisch"
     no_daemons_in_root
     in_root apt-get update -qq
-    in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${IMAGE_PACKAGES[@]}" \
+    local packages
+    read -r -a packages <<<"$(install_sh_packages)"
+    in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${IMAGE_PACKAGES[@]}" "${packages[@]}" \
         >"$R/tmp/apt.log" 2>&1 || { tail -30 "$R/tmp/apt.log"; die "apt-get install of the image's packages failed"; }
     in_root apt-get clean
     rm -f "$R/usr/sbin/policy-rc.d" "$R/tmp/apt.log"
