@@ -1,5 +1,5 @@
 #!/bin/sh
-# Grow the root partition and its file system to the end of the SD card (the image is 2.8 GB,
+# Grow the root partition and its file system to the end of the SD card (the image is 2.7 GB,
 # the card 16 or 32 GB). Run at each boot by skattisch-grow-root.service, installed by
 # deploy/build-image.sh; after the first boot there is nothing left to grow and it says so.
 #
