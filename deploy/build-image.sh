@@ -10,8 +10,10 @@
 # the Wi-Fi firmware (firmware-brcm80211), systemd-networkd with wpa_supplicant for the
 # network; then Skattisch installed by deploy/install.sh --no-start as deploy/README.md says
 # (this checkout's committed HEAD, cloned to /home/pi/skattisch for updates), its service
-# enabled, and skattisch-first-boot.service, which applies skattisch-settings.txt from the
-# boot partition at each boot (drivers/firstboot.py).
+# enabled, skattisch-first-boot.service, which applies skattisch-settings.txt from the
+# boot partition at each boot (drivers/firstboot.py), and skattisch-grow-root.service, which
+# grows the root partition and file system to the card's size at the first boot (growpart from
+# cloud-guest-utils, resize2fs).
 #
 # The image: an MBR disk (id 5ca77150) with the boot partition (FAT32, label SKATBOOT: the
 # firmware, config.txt, cmdline.txt, the kernel, its initrd, the DTBs and
@@ -29,6 +31,7 @@ set -euo pipefail
 # shellcheck source=deploy/test-arm64.sh
 . "$(dirname "${BASH_SOURCE[0]}")/test-arm64.sh"
 
+INSTALL_STEPS=""        # how long install.sh's steps took (printed with the build's figures)
 DISK_ID=5ca77150        # the MBR's disk id: the partitions are PARTUUID=5ca77150-01 and -02
 BOOT_LABEL=SKATBOOT
 BOOT_VOLUME_ID=5ca70001
@@ -37,12 +40,12 @@ ROOT_UUID=5ca77150-5ca7-4ab1-8e55-0000000000a1
 ROOT_HASH_SEED=5ca77150-5ca7-4ab1-8e55-0000000000a2
 BOOT_MIB=256            # the firmware, two kernels and initrds fit with room to spare
 START_MIB=4             # where the boot partition starts (the Pi's firmware likes 4 MiB alignment)
-ROOT_FREE_MIB=768       # free space on the root beyond what it holds (lists, logs, updates)
+ROOT_FREE_MIB=768       # free space on the root beyond what it holds (it grows to the card at the first boot)
 
 # Debian's parts for a Pi 4 (non-free-firmware: raspi-firmware, firmware-brcm80211)
 IMAGE_PACKAGES=(
     linux-image-arm64 initramfs-tools zstd raspi-firmware firmware-brcm80211 wireless-regdb
-    wpasupplicant systemd-resolved systemd-timesyncd e2fsprogs dosfstools
+    wpasupplicant systemd-resolved systemd-timesyncd e2fsprogs dosfstools cloud-guest-utils
 )
 # The initrd holds only what finds the root: Debian's default (MODULES=most, some thousand
 # modules) takes an hour to pack under emulation. The rest loads from the root as usual.
@@ -100,10 +103,18 @@ firmware_sources() {
         "$uri" "$SUITE" "$SUITE"
 }
 
+# install.sh's own system packages (its APT_PACKAGES): they go into the cached root, so that its
+# "packages" step, the slowest of the build under emulation (about 5 minutes: build-essential,
+# python3-dev ...), finds them installed and only asks apt
+install_sh_packages() {
+    # shellcheck disable=SC2016  # $1 and the array are the inner bash's
+    bash -c 'eval "$(sed -n "/^APT_PACKAGES=(/,/^)/p" "$1")"; echo "${APT_PACKAGES[*]}"' _ "$SRC/deploy/install.sh"
+}
+
 image_root_tarball() {
     local base key tarball
     base=$(root_tarball)
-    key=$( { basename "$base"; echo "${IMAGE_PACKAGES[*]}"; echo "$INITRAMFS_CONF"; echo "$INITRAMFS_MODULES"
+    key=$( { basename "$base"; echo "${IMAGE_PACKAGES[*]}"; install_sh_packages; echo "$INITRAMFS_CONF"; echo "$INITRAMFS_MODULES"
              firmware_sources; } | sha256sum | cut -c1-16)
     tarball=$CACHE/arm64-$SUITE-image-root-$key.tar
     if [ -s "$tarball" ]; then
@@ -111,7 +122,7 @@ image_root_tarball() {
         echo "$tarball"
         return
     fi
-    bi_note "$(basename "$base") + ${IMAGE_PACKAGES[*]}"
+    bi_note "$(basename "$base") + ${IMAGE_PACKAGES[*]} + install.sh's $(install_sh_packages)"
     make_image_root "$base" "$tarball" >&2
     echo "$tarball"
 }
@@ -125,7 +136,9 @@ make_image_root() {
     printf '%s\n' "$INITRAMFS_MODULES" >"$R/usr/share/initramfs-tools/modules.d/skattisch"
     no_daemons_in_root
     in_root apt-get update -qq
-    in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${IMAGE_PACKAGES[@]}" \
+    local packages
+    read -r -a packages <<<"$(install_sh_packages)"
+    in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${IMAGE_PACKAGES[@]}" "${packages[@]}" \
         >"$R/tmp/apt.log" 2>&1 || { tail -30 "$R/tmp/apt.log"; die "apt-get install of the image's packages failed"; }
     in_root apt-get clean
     rm -f "$R/usr/sbin/policy-rc.d" "$R/tmp/apt.log"
@@ -172,8 +185,9 @@ install_skattisch() {
     # no terminal: install.sh makes a PIN up and prints it; the image must not share one, so
     # it is cleared below and set at first boot from skattisch-settings.txt
     in_root runuser -u pi -- sh -c 'cd /home/pi && git clone -q /srv/skattisch.git skattisch' </dev/null
-    in_root sh -c 'cd /home/pi/skattisch && deploy/install.sh --no-start' </dev/null >"$R/tmp/install.log" 2>&1 \
+    in_root sh -c 'cd /home/pi/skattisch && deploy/install.sh --no-start' </dev/null 2>&1 | stamp_lines >"$R/tmp/install.log" \
         || { tail -40 "$R/tmp/install.log"; die "install.sh failed in the image's root"; }
+    INSTALL_STEPS=$(step_times "$R/tmp/install.log")
     sed -i 's/^club_pin_hash = .*/club_pin_hash = ""/' "$R/etc/skattisch/skattisch.toml"
     in_root runuser -u pi -- git -C /home/pi/skattisch remote remove origin
     rm -rf "$R/srv/skattisch.git" "$R/usr/sbin/policy-rc.d" "$R/tmp/install.log"
@@ -181,6 +195,24 @@ install_skattisch() {
     install -m 0644 "$SRC/deploy/skattisch-first-boot.service" "$R/etc/systemd/system/skattisch-first-boot.service"
     ln -sfn /etc/systemd/system/skattisch-first-boot.service \
         "$R/etc/systemd/system/multi-user.target.wants/skattisch-first-boot.service"
+    # the root grows to the card's size at the first boot (growpart, resize2fs)
+    install -m 0755 "$SRC/deploy/skattisch-grow-root.sh" "$R/usr/local/sbin/skattisch-grow-root"
+    install -m 0644 "$SRC/deploy/skattisch-grow-root.service" "$R/etc/systemd/system/skattisch-grow-root.service"
+    ln -sfn /etc/systemd/system/skattisch-grow-root.service \
+        "$R/etc/systemd/system/multi-user.target.wants/skattisch-grow-root.service"
+}
+
+# each line with the second it came (printf's own clock: no program started per line)
+stamp_lines() {
+    local line
+    while IFS= read -r line; do printf '%(%s)T %s\n' -1 "$line"; done
+}
+
+# install.sh's steps ("==> name: ...") and the seconds each took, from stamp_lines' log
+step_times() {
+    awk '$2 == "==>" { if (name != "") { printf "%s%s %d s", sep, name, $1 - start; sep = ", " }
+                       name = $3; sub(/:$/, "", name); start = $1 }
+         END { if (name != "" && name != "done") printf "%s%s %d s", sep, name, $1 - start; print "" }' "$1"
 }
 
 # How the Pi boots: raspi-firmware's hook writes config.txt and cmdline.txt (and copies the
@@ -334,6 +366,7 @@ build_image() {
     say "image built"
     note "$out: $(( $(stat -c %s "$out") / 1048576 )) MiB ($(du -m "$out" | cut -f1) MiB on disk), sha256 $(sha256sum "$out" | cut -c1-16)"
     note "image root (built, or unpacked from the cache): $root_s s; install: $install_s s; partitions and disk: $image_s s; whole build: $(( $(now) - t_start )) s"
+    note "install.sh's steps under emulation: $INSTALL_STEPS"
 }
 
 main_build_image() {

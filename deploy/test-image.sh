@@ -14,9 +14,15 @@
 # console and powers off. Afterwards the image's partitions are read without mounting them
 # (debugfs, mtools): the table's number in the config, the pairing (sync.json, and the
 # collector's list of tables), the PIN only as its hash, the plain PIN gone from the card.
+# That copy is 2 GiB larger than the image (as a card is larger than the image flashed onto
+# it): skattisch-grow-root.service must have grown the root partition to the disk's end and its
+# file system to the partition.
 # A second boot, of a fresh copy with bad settings (a typo in the number, a short PIN, a code
 # the laptop refuses): the table's service still starts, the config is as it was, and the
-# problems are left for the table's screen.
+# problems are left for the table's screen. Both boots run at once (one boot alone keeps about
+# one host core busy, measured: two at once take little longer than one); the test's unit
+# powers the guest off with --force (no orderly stop of every service: its checks are read
+# from the disk, synced before).
 #
 # What it does not show: the Pi's own firmware booting (qemu starts the kernel directly), the
 # DSI touchscreen and the table's window (there is no screen: skattisch.service starts, its
@@ -66,10 +72,14 @@ need_apt() {
 # --- the copy of the image and its partitions ------------------------------------------------
 
 W=""
-QEMU_PID=""
+DISK=""                 # the copy the functions below read and write: $W/NAME.img
+CONSOLE=""              # its boot's serial console: $W/NAME.console
+declare -A QEMU_PID=()  # the boots under way, by name
+declare -A BOOT_S=()    # and how long each took to its power-off
 COLLECTOR_PID=""
 cleanup() {
-    if [ -n "$QEMU_PID" ]; then kill "$QEMU_PID" 2>/dev/null || true; wait "$QEMU_PID" 2>/dev/null || true; fi
+    local pid
+    for pid in "${QEMU_PID[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     if [ -n "$COLLECTOR_PID" ]; then kill "$COLLECTOR_PID" 2>/dev/null || true; wait "$COLLECTOR_PID" 2>/dev/null || true; fi
     if [ -n "$W" ]; then
         if [ -n "${SKATTISCH_PI_TEST_KEEP:-}" ]; then echo "kept: $W"; else rm -rf "$W"; fi
@@ -78,12 +88,12 @@ cleanup() {
 trap cleanup EXIT
 
 part_offset() {  # part_offset N: the byte offset of partition N of the copy
-    sfdisk --json "$W/disk.img" | python3 -c "import json,sys; p=json.load(sys.stdin)['partitiontable']; \
+    sfdisk --json "$DISK" | python3 -c "import json,sys; p=json.load(sys.stdin)['partitiontable']; \
 print(p['partitions'][$1 - 1]['start'] * p.get('sectorsize', 512))"
 }
 
-boot_fs() { echo "$W/disk.img@@$BOOT_OFFSET"; }
-root_fs() { echo "$W/disk.img?offset=$ROOT_OFFSET"; }
+boot_fs() { echo "$DISK@@$BOOT_OFFSET"; }
+root_fs() { echo "$DISK?offset=$ROOT_OFFSET"; }
 root_cat() { debugfs -R "cat $1" "$(root_fs)" 2>/dev/null; }
 
 # --- the laptop: a collector on this machine --------------------------------------------------
@@ -135,14 +145,15 @@ Type=oneshot
 StandardOutput=tty
 StandardError=tty
 TTYPath=/dev/ttyAMA0
-ExecStart=/bin/sh -c 'for i in $(seq 120); do [ -n "$(systemctl show -p ExecMainStartTimestampMonotonic --value skattisch.service | grep -v "^0$")" ] && break; sleep 1; done; sleep 20; \
+ExecStart=/bin/sh -c 'for i in $(seq 120); do [ -n "$(systemctl show -p ExecMainStartTimestampMonotonic --value skattisch.service | grep -v "^0$")" ] && break; sleep 1; done; sleep 5; \
   echo "BOOT-TEST first-boot: $(systemctl show -p Result --value skattisch-first-boot.service) $(systemctl show -p ExecMainStatus --value skattisch-first-boot.service)"; \
+  echo "BOOT-TEST grow-root: $(systemctl show -p Result --value skattisch-grow-root.service) $(systemctl show -p ExecMainStatus --value skattisch-grow-root.service), / $(df -B1M --output=size / | tail -1 | tr -d " ") MiB"; \
   echo "BOOT-TEST skattisch started at: $(systemctl show -p ExecMainStartTimestampMonotonic --value skattisch.service) us"; \
   echo "BOOT-TEST skattisch restarts: $(systemctl show -p NRestarts --value skattisch.service)"; \
   echo "BOOT-TEST multi-user.target: $(systemctl is-active multi-user.target) at $(systemctl show -p ActiveEnterTimestampMonotonic --value multi-user.target) us"; \
   systemctl --no-pager --failed | sed "s/^/BOOT-TEST failed: /"; \
   journalctl -b --no-pager -o cat -u skattisch-first-boot -u skattisch | tail -40 | sed "s/^/BOOT-TEST journal: /"; \
-  sync; systemctl poweroff'
+  sync; systemctl poweroff --force'
 EOF
     debugfs -w -R "write $W/$TEST_UNIT /etc/systemd/system/$TEST_UNIT" "$(root_fs)" >/dev/null 2>&1
     root_cat "/etc/systemd/system/$TEST_UNIT" | grep -q BOOT-TEST || die "could not write the test's unit into the image"
@@ -150,7 +161,8 @@ EOF
 
 # --- the boot --------------------------------------------------------------------------------
 
-boot() {
+# the image's own kernel and initrd, from its boot partition
+take_kernel() {
     local kernel initrd
     kernel=$(mdir -b -i "$(boot_fs)" :: | sed -n 's#^::/##p' | grep '^vmlinuz-' | sort | tail -1)
     initrd=$(mdir -b -i "$(boot_fs)" :: | sed -n 's#^::/##p' | grep '^initrd.img-' | sort | tail -1)
@@ -158,31 +170,38 @@ boot() {
     mcopy -n -i "$(boot_fs)" "::$kernel" "$W/vmlinuz"
     mcopy -n -i "$(boot_fs)" "::$initrd" "$W/initrd"
     note "the image's $kernel and $initrd, $(nproc) host cores, TCG"
-    local t0
-    t0=$(now)
+}
+
+start_boot() {  # start_boot NAME: boot $W/NAME.img in qemu, in the background
     qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1536 -nographic -no-reboot \
         -kernel "$W/vmlinuz" -initrd "$W/initrd" \
         -append "root=PARTUUID=$DISK_ID-02 rw console=ttyAMA0 systemd.wants=$TEST_UNIT systemd.show_status=1" \
-        -drive "file=$W/disk.img,format=raw,if=none,id=disk,cache=unsafe" -device virtio-blk-pci,drive=disk \
+        -drive "file=$W/$1.img,format=raw,if=none,id=disk,cache=unsafe" -device virtio-blk-pci,drive=disk \
         -netdev user,id=net -device virtio-net-pci,netdev=net,romfile= \
-        -monitor none -serial "file:$W/console.log" </dev/null >"$W/qemu.log" 2>&1 &
-    QEMU_PID=$!
-    while kill -0 "$QEMU_PID" 2>/dev/null; do
-        if [ $(( $(now) - t0 )) -gt "$TIMEOUT" ]; then
-            fail "the boot did not end within $TIMEOUT s"
-            tail -40 "$W/console.log"
-            return 1
+        -monitor none -serial "file:$W/$1.console" </dev/null >"$W/$1.qemu.log" 2>&1 &
+    QEMU_PID[$1]=$!
+    BOOT_S[$1]=$(now)
+}
+
+wait_boot() {  # wait_boot NAME: until that boot powered off (or TIMEOUT seconds from its start)
+    local pid=${QEMU_PID[$1]}
+    while kill -0 "$pid" 2>/dev/null; do
+        if [ $(( $(now) - BOOT_S[$1] )) -gt "$TIMEOUT" ]; then
+            fail "the boot did not end within $TIMEOUT s ($1)"
+            kill "$pid" 2>/dev/null || true
+            tail -40 "$W/$1.console"
+            break
         fi
         sleep 2
     done
-    wait "$QEMU_PID" || true
-    QEMU_PID=""
-    BOOT_S=$(( $(now) - t0 ))
+    wait "$pid" || true
+    unset "QEMU_PID[$1]"
+    BOOT_S[$1]=$(( $(now) - BOOT_S[$1] ))
 }
 
 # --- the checks -----------------------------------------------------------------------------
 
-console_has() { grep -q "$1" "$W/console.log" || { echo "not on the console: $1"; return 1; }; }
+console_has() { grep -q "$1" "$CONSOLE" || { echo "not on the console: $1"; return 1; }; }
 
 check_config() {
     root_cat /etc/skattisch/skattisch.toml >"$W/skattisch.toml"
@@ -213,23 +232,53 @@ check_card() {
     grep -q "^table = $TABLE" "$W/after.txt"
 }
 
-# a fresh copy of the image, its partitions' offsets
+use() {  # use NAME: the functions read and write $W/NAME.img and its console
+    DISK=$W/$1.img
+    CONSOLE=$W/$1.console
+}
+
+# a fresh copy of the image (copy_image NAME [GROW]: GROW larger, as a larger card), its
+# partitions' offsets (the same in every copy)
 copy_image() {
-    cp --sparse=always "$IMAGE" "$W/disk.img"
+    use "$1"
+    cp --sparse=always "$IMAGE" "$DISK"
+    if [ -n "${2:-}" ]; then truncate -s "+$2" "$DISK"; fi
     BOOT_OFFSET=$(part_offset 1)
     ROOT_OFFSET=$(part_offset 2)
 }
 
 boot_report() {
-    grep 'BOOT-TEST\|skattisch first-boot:' "$W/console.log" | grep -v 'BOOT-TEST journal' | tr -d '\r' \
+    grep 'BOOT-TEST\|skattisch first-boot:\|skattisch-grow-root:' "$CONSOLE" | grep -v 'BOOT-TEST journal' | tr -d '\r' \
         | sed -e 's/^\[ *[0-9.]*\] //' -e 's/^/    /' || true
 }
 
 check_booted() {
     check "the kernel found the root partition (PARTUUID=$DISK_ID-02)" console_has 'systemd\[1\]\|Welcome to'
+    check "skattisch-grow-root.service succeeded" console_has 'BOOT-TEST grow-root: success 0'
     check "skattisch-first-boot.service succeeded" console_has 'BOOT-TEST first-boot: success 0'
     check "skattisch.service started (its config check passed)" console_has 'BOOT-TEST skattisch started at: [1-9]'
     check "systemd reached its target (multi-user.target active)" console_has 'BOOT-TEST multi-user.target: active at [1-9]'
+}
+
+root_fs_bytes() {  # the root's ext4: its blocks times their size
+    local header
+    header=$(dumpe2fs -h "$(root_fs)" 2>/dev/null)
+    echo $(( $(sed -n 's/^Block count: *//p' <<<"$header") * $(sed -n 's/^Block size: *//p' <<<"$header") ))
+}
+
+# the root partition ends where the disk ends (growpart leaves the last 33 sectors free, where
+# a GPT would keep its copy), and its ext4 fills the partition
+check_grown() {
+    local disk_sectors part_end fs_bytes part_bytes
+    disk_sectors=$(( $(stat -c %s "$DISK") / 512 ))
+    read -r part_end part_bytes < <(sfdisk --json "$DISK" | python3 -c "import json,sys; \
+p=json.load(sys.stdin)['partitiontable']['partitions'][1]; print(p['start'] + p['size'] - 1, p['size'] * 512)")
+    fs_bytes=$(root_fs_bytes)
+    if [ "$part_end" -lt $(( disk_sectors - 2048 )) ] || [ $(( part_bytes - fs_bytes )) -ge 1048576 ] \
+        || [ "$fs_bytes" -lt $(( ROOT_BYTES + 2 * 1024 * 1048576 - 1048576 )) ]; then
+        echo "disk: $disk_sectors sectors; root partition ends at $part_end, $part_bytes bytes; ext4 $fs_bytes bytes (was $ROOT_BYTES)"
+        return 1
+    fi
 }
 
 no_problems_file() {
@@ -252,20 +301,33 @@ check_bad_settings() {
 }
 
 main() {
-    local t_start started_us
+    local t_start started_us grown_mib
     t_start=$(now)
     need_apt qemu-system-arm mtools e2fsprogs fdisk
     W=$(mktemp -d /var/tmp/skattisch-boot.XXXXXX)
-    say "the image: $IMAGE ($(( $(stat -c %s "$IMAGE") / 1048576 )) MiB), a copy to boot"
-    copy_image
+    say "the image: $IMAGE ($(( $(stat -c %s "$IMAGE") / 1048576 )) MiB), two copies to boot at once"
     start_collector
+    # boot 1: the settings filled in, on a card 2 GiB larger than the image
+    copy_image good 2G
+    ROOT_BYTES=$(root_fs_bytes)
+    note "copy 1 is 2 GiB larger than the image; its root holds $(( ROOT_BYTES / 1048576 )) MiB"
     fill_in_settings "table=$TABLE" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=$CODE" "pin=$PIN"
     add_test_unit
-    say "boot 1, the settings filled in: qemu-system-aarch64 -M virt -cpu cortex-a72, the image's kernel"
-    boot || true
+    take_kernel
+    # boot 2: bad settings (a typo in the number, a short PIN, a wrong code), the image's size
+    copy_image bad
+    fill_in_settings "table=sieben" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=000000" "pin=12"
+    add_test_unit
+    say "both boots: qemu-system-aarch64 -M virt -cpu cortex-a72, the image's kernel"
+    start_boot good
+    start_boot bad
+    wait_boot good
+    wait_boot bad
+
+    say "boot 1, the settings filled in, on a 2 GiB larger card"
+    use good
     boot_report
-    started_us=$(sed -n 's/.*BOOT-TEST skattisch started at: \([0-9]*\) us.*/\1/p' "$W/console.log" | head -1)
-    local first_boot_s=$BOOT_S
+    started_us=$(sed -n 's/.*BOOT-TEST skattisch started at: \([0-9]*\) us.*/\1/p' "$CONSOLE" | head -1)
     check_booted
     check "the first boot says what it applied" \
         console_has 'skattisch first-boot: applied table, laptop, pin, pairing_code from /boot/firmware/skattisch-settings.txt'
@@ -273,23 +335,25 @@ main() {
     check "paired with the collector on this machine (sync.json, and the laptop lists 'Tisch $TABLE')" check_paired
     check "the plain PIN and the used pairing code are gone from the card" check_card
     check "no first-boot problems left for the screen" no_problems_file
+    check "the root grew to the larger disk (partition to its end, ext4 to the partition)" check_grown
+    grown_mib=$(( $(root_fs_bytes) / 1048576 ))
 
-    say "boot 2, a fresh copy with bad settings (a typo in the number, a short PIN, a wrong code)"
-    copy_image
-    fill_in_settings "table=sieben" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=000000" "pin=12"
-    add_test_unit
-    boot || true
+    say "boot 2, bad settings (a typo in the number, a short PIN, a wrong code)"
+    use bad
     boot_report
     check_booted
     check "the problems are left for the table's screen, the config is as it was" check_bad_settings
 
     say "figures (emulated arm64, TCG, on $(nproc) cores of this machine)"
-    note "image: $(( $(stat -c %s "$IMAGE") / 1048576 )) MiB"
+    note "image: $(( $(stat -c %s "$IMAGE") / 1048576 )) MiB; its root $(( ROOT_BYTES / 1048576 )) MiB, grown on a 2 GiB larger disk to $grown_mib MiB"
     note "boot to skattisch.service started: $(( ${started_us:-0} / 1000000 )) s on the guest's clock (from the kernel's start)"
-    note "boot 1, to the power-off: $first_boot_s s; whole test: $(( $(now) - t_start )) s"
+    note "to the power-off: boot 1 ${BOOT_S[good]} s, boot 2 ${BOOT_S[bad]} s (at once); whole test: $(( $(now) - t_start )) s"
     if [ "$FAILED" -gt 0 ]; then
-        note "the console: $W/console.log (SKATTISCH_PI_TEST_KEEP=1 keeps it)"
-        tail -60 "$W/console.log" | tr -d '\r' | sed 's/^/      /'
+        local name
+        for name in good bad; do
+            note "the console of boot '$name': $W/$name.console (SKATTISCH_PI_TEST_KEEP=1 keeps it), its end:"
+            tail -30 "$W/$name.console" | tr -d '\r' | sed 's/^/      /'
+        done
         echo "test-image.sh: $FAILED check(s) failed" >&2
         exit 1
     fi

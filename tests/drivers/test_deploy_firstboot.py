@@ -264,11 +264,14 @@ def test_the_command_always_lets_the_table_start(card: Paths) -> None:
 
 IMAGE_SCRIPTS = [DEPLOY / "build-image.sh", DEPLOY / "test-image.sh"]
 FIRST_BOOT_UNIT = DEPLOY / "skattisch-first-boot.service"
+GROW_ROOT_SCRIPT = DEPLOY / "skattisch-grow-root.sh"
+PI5_CHECK = DEPLOY / "pi5-kernel-check.sh"
+GROW_ROOT_UNIT = DEPLOY / "skattisch-grow-root.service"
 
 
 @pytest.mark.skipif(subprocess.run(["which", "shellcheck"], capture_output=True).returncode != 0,
                     reason="shellcheck is not installed")
-@pytest.mark.parametrize("script", IMAGE_SCRIPTS, ids=lambda p: p.name)
+@pytest.mark.parametrize("script", [*IMAGE_SCRIPTS, GROW_ROOT_SCRIPT, PI5_CHECK], ids=lambda p: p.name)
 def test_the_image_scripts_pass_shellcheck(script: Path) -> None:
     result = subprocess.run(["shellcheck", "-x", str(script)], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout
@@ -299,6 +302,40 @@ def test_systemd_accepts_the_first_boot_unit() -> None:
     result = subprocess.run(["systemd-analyze", "verify", str(FIRST_BOOT_UNIT)], capture_output=True, text=True)
     complaints = [line for line in (result.stdout + result.stderr).splitlines()
                   if line.strip() and "is not executable" not in line and "skattisch.service" not in line]
+    assert complaints == []
+
+
+def test_the_pi5_check_explains_itself_and_the_guide_names_it() -> None:
+    result = subprocess.run(["bash", str(PI5_CHECK), "--help"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert "bcm2712-rpi-5-b.dtb" in result.stdout and "sdhci-brcmstb" in result.stdout
+    assert os.access(PI5_CHECK, os.X_OK)
+    assert "deploy/pi5-kernel-check.sh" in (DEPLOY / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_root_grows_before_the_table_starts_and_the_image_has_what_it_needs() -> None:
+    text = GROW_ROOT_UNIT.read_text(encoding="utf-8")
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    assert "Type=oneshot" in lines and "ExecStart=/usr/local/sbin/skattisch-grow-root" in lines
+    assert "Before=skattisch-first-boot.service skattisch.service" in lines
+    assert not [line for line in lines if line.startswith(("Requires=", "RequiredBy=", "BindsTo="))]
+    assert os.access(GROW_ROOT_SCRIPT, os.X_OK)
+    build = (DEPLOY / "build-image.sh").read_text(encoding="utf-8")
+    # growpart is Debian's cloud-guest-utils; the script and the enabled unit go into the root
+    assert "cloud-guest-utils" in build.split("IMAGE_PACKAGES=(", 1)[1].split(")", 1)[0]
+    assert '"$R/usr/local/sbin/skattisch-grow-root"' in build
+    assert "multi-user.target.wants/skattisch-grow-root.service" in build
+    # the boot test boots a larger copy and checks the grown root
+    assert "copy_image good 2G" in (DEPLOY / "test-image.sh").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(subprocess.run(["which", "systemd-analyze"], capture_output=True).returncode != 0,
+                    reason="systemd-analyze is not installed")
+def test_systemd_accepts_the_grow_root_unit() -> None:
+    result = subprocess.run(["systemd-analyze", "verify", str(GROW_ROOT_UNIT)], capture_output=True, text=True)
+    complaints = [line for line in (result.stdout + result.stderr).splitlines()
+                  if line.strip() and "is not executable" not in line and "skattisch" not in line.split(":")[-1]
+                  and "/usr/local/sbin/skattisch-grow-root" not in line]
     assert complaints == []
 
 
