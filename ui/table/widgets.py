@@ -17,7 +17,10 @@ from typing import Any
 
 from kivy.app import App
 from kivy.core.text import DEFAULT_FONT
-from kivy.graphics import Color, Ellipse, Line, Quad, Rectangle, RoundedRectangle, Triangle
+from kivy.graphics import (
+    Color, Ellipse, InstructionGroup, Line, Quad, Rectangle, RoundedRectangle, StencilPop, StencilPush,
+    StencilUnUse, StencilUse, Triangle,
+)
 from kivy.properties import (
     BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, OptionProperty,
     StringProperty,
@@ -25,6 +28,7 @@ from kivy.properties import (
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.screenmanager import ScreenManager
 from kivy.uix.widget import Widget
 
 from ui.table import theme
@@ -137,6 +141,48 @@ class StatusBar(BoxLayout):
     sync_color = ColorProperty(theme.WARN)
     clock_text = StringProperty("")
     simulate = BooleanProperty(False)
+
+
+class TableScreens(ScreenManager):
+    """The screens, clipped to their area (Kivy's ScreenManager stencil) except those in
+    :attr:`UNCLIPPED`: the play screen, redrawn at every card, fits its area, and under
+    software GL the stencil (two rectangles the size of the screen and a test on every pixel
+    drawn) costs each frame about as much as one of its seats. The other screens may draw
+    past their top (the settings' title) and keep it. Its kv rule ``<-TableScreens>``
+    replaces Kivy's, which would always clip."""
+
+    UNCLIPPED = frozenset({"play"})
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._clip_before = InstructionGroup()
+        self._clip_after = InstructionGroup()
+        self._clip_areas = (Rectangle(), Rectangle())
+        for part in (StencilPush(), self._clip_areas[0], StencilUse()):
+            self._clip_before.add(part)
+        for part in (StencilUnUse(), self._clip_areas[1], StencilPop()):
+            self._clip_after.add(part)
+        self._clipping = False
+        super().__init__(**kwargs)
+        for name in ("pos", "size"):
+            self.fbind(name, self._move_clip)
+        self.fbind("current", self._clip_current)
+        self._clip_current()
+
+    def _move_clip(self, *_args: Any) -> None:
+        for area in self._clip_areas:
+            area.pos, area.size = self.pos, self.size
+
+    def _clip_current(self, *_args: Any) -> None:
+        clip = self.current not in self.UNCLIPPED
+        if clip == self._clipping:
+            return
+        self._clipping = clip
+        if clip:
+            self.canvas.before.add(self._clip_before)
+            self.canvas.after.add(self._clip_after)
+        else:
+            self.canvas.before.remove(self._clip_before)
+            self.canvas.after.remove(self._clip_after)
 
 
 class BottomBar(BoxLayout):
