@@ -249,7 +249,8 @@ class TableApp(App):
             self._prebuild_later()
             return
         if missing:
-            self.screen(missing[0])
+            screen = self.screen(missing[0])
+            screen.size, screen.pos = self.manager.size, self.manager.pos  # laid out as it will be shown
         elif self._list_stale():
             self.screen("list").prepare(self.snapshot, self.manager.size, self.manager.pos)
         else:
