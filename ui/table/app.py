@@ -252,7 +252,7 @@ class TableApp(App):
             screen = self.screen(missing[0])
             screen.size, screen.pos = self.manager.size, self.manager.pos  # laid out as it will be shown
         elif self._list_stale():
-            self.screen("list").prepare(self.snapshot)
+            self.screen("list").prepare(self.snapshot, self.manager.size, self.manager.pos)
         else:
             make_spare_buttons(SPARE_BUTTONS_A_FRAME)
         Clock.schedule_once(self._prebuild_next, 0)

@@ -9,20 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.uix.layout import Layout
 from kivy.uix.screenmanager import Screen
-
-
-def lay_out_now(widget: Any) -> None:
-    """Lay ``widget`` and the layouts in it out now, parents first, instead of in the frame's
-    layout passes: texts set before then are drawn once, at their widths (a label whose
-    ``text_size`` follows its width is otherwise drawn at Kivy's default 100 px first, then
-    again)."""
-    from kivy.uix.recyclelayout import RecycleLayout  # lays out through its recycle view only
-
-    for child in widget.walk(restrict=True):
-        if isinstance(child, Layout) and not isinstance(child, RecycleLayout):
-            child.do_layout()
 
 
 class TableScreen(Screen):

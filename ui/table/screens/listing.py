@@ -25,7 +25,7 @@ from ui.i18n import pick, tr
 from ui.table_words import game_text, scoring_label
 from ui.table import theme
 from ui.table.popups import ChoicePopup, Option, ResultPopup
-from ui.table.screens import TableScreen, lay_out_now
+from ui.table.screens import TableScreen
 from ui.table.viewmodels import SHORT_NAME, ListLine, entry_words, escape, is_null, list_lines, short_names, stand_lines
 from ui.table.widgets import GameText, TLabel, make_button, make_label
 
@@ -110,10 +110,6 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
     def refresh_view_attrs(self, rv: Any, index: int, data: dict[str, Any]) -> None:
         self.odd, self.name, self.tapped = data["odd"], data["name"], data["tapped"]
         self.show_line(data["line"], data["columns"])
-
-    def refresh_view_layout(self, rv: Any, index: int, layout: Any, viewport: Any) -> None:
-        super().refresh_view_layout(rv, index, layout, viewport)
-        lay_out_now(self)  # the game's words drawn once, at the row's width
 
     def on_release(self) -> None:
         if self.tapped is not None and self.line is not None:
@@ -206,12 +202,12 @@ class ListScreen(TableScreen):
         shown = self._shown
         return snap is not None and (shown is None or shown[0] is not snap.list or self._key(snap)[1:] != shown[1:])
 
-    def prepare(self, snap: Any) -> None:
-        """Show ``snap`` ahead while the table is idle and the list is not on screen (laid out
-        at the size it will be shown): its header, footer and the rows in view are made and
-        their texts drawn, so opening the list later only puts it on screen (issue 20)."""
-        if self.parent is None and self.manager is not None:
-            self.size, self.pos = self.manager.size, self.manager.pos
+    def prepare(self, snap: Any, size: Any, pos: Any) -> None:
+        """Show ``snap`` ahead while the table is idle and the list is not on screen, laid out
+        at the size it will be shown (``size``, ``pos``: the screen manager's): its header,
+        footer and the rows in view are made and their texts drawn, so opening the list
+        later only puts it on screen (issue 20)."""
+        self.size, self.pos = size, pos
         self.show(snap)
 
     def retranslate(self) -> None:
