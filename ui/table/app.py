@@ -242,7 +242,7 @@ class TableApp(App):
         buttons ahead, a few a frame, for the screens' buttons (``widgets.show_buttons``);
         a refresh asks for more when the game has used them."""
         missing = [name for name in PREBUILT_SCREENS if not self.manager.has_screen(name)]
-        if not missing and not self._list_stale() and not spare_buttons_wanted():
+        if not missing and not spare_buttons_wanted():
             freeze_long_lived()  # the screens and buttons built ahead live on too
             return
         if self.in_flight or time.perf_counter() - self._last_input_at < PREBUILD_IDLE:
@@ -250,18 +250,11 @@ class TableApp(App):
             return
         if missing:
             screen = self.screen(missing[0])
-            screen.size, screen.pos = self.manager.size, self.manager.pos  # laid out as it will be shown
-        elif self._list_stale():
-            self.screen("list").prepare(self.snapshot, self.manager.size, self.manager.pos)
+            if missing[0] != "list":  # laid out as it will be shown (the list's recycle view: when shown)
+                screen.size, screen.pos = self.manager.size, self.manager.pos
         else:
             make_spare_buttons(SPARE_BUTTONS_A_FRAME)
         Clock.schedule_once(self._prebuild_next, 0)
-
-    def _list_stale(self) -> bool:
-        """The list, built and not on screen, shows an older list than the snapshot's: it is
-        shown the new one ahead while idle (``_prebuild_next``), so that opening it is quick."""
-        return (self.manager.has_screen("list") and self.manager.current != "list"
-                and self.screen("list").stale(self.snapshot))
 
     def on_stop(self) -> None:
         self._pump_event.cancel() if hasattr(self, "_pump_event") else None
@@ -348,8 +341,8 @@ class TableApp(App):
         # Only the screen on view is rebuilt; the others are shown the snapshot when they come up.
         self._switch(current, snap)
         self._update_picker(snap)
-        if self._started_up and (spare_buttons_wanted() or self._list_stale()):
-            self._prebuild_later()  # buttons made ahead were used, the list changed: again when idle
+        if self._started_up and spare_buttons_wanted():
+            self._prebuild_later()  # the buttons made ahead were used: more when idle again
 
     def _switch(self, name: str, snap: Any = None) -> None:
         screen = self.screen(name)

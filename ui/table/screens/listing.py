@@ -174,16 +174,11 @@ class ListScreen(TableScreen):
         self._snap: Any = None
         self._shown: Any = None
 
-    def _key(self, snap: Any) -> tuple[Any, ...]:
-        """What the list on screen depends on: the list, a correction, the language, the size."""
-        return (snap.list, snap.correction, self.app.language, self.app.scale)
-
     def show(self, snap: Any) -> None:
         self._snap = snap
         view = snap.list
-        key = self._key(snap)
+        key = (view, snap.correction, self.app.language, self.app.scale)
         if key == self._shown:
-            self._shown = key  # the same list (perhaps made anew): known by identity next time
             return  # nothing on the list changed (a card was played): keep the widgets
         self._shown = key
         self.title_text = game_text(snap.game_no, snap.series_length) if view is not None else tr("list_title")
@@ -194,21 +189,6 @@ class ListScreen(TableScreen):
 
     def opened(self) -> None:
         self._scroll_to_latest()
-
-    def stale(self, snap: Any) -> bool:
-        """Whether the list shows something else than ``snap`` would (a game was entered
-        since): the list by identity (the snapshot keeps it while it does not change), as this
-        is asked at every refresh."""
-        shown = self._shown
-        return snap is not None and (shown is None or shown[0] is not snap.list or self._key(snap)[1:] != shown[1:])
-
-    def prepare(self, snap: Any, size: Any, pos: Any) -> None:
-        """Show ``snap`` ahead while the table is idle and the list is not on screen, laid out
-        at the size it will be shown (``size``, ``pos``: the screen manager's): its header,
-        footer and the rows in view are made and their texts drawn, so opening the list
-        later only puts it on screen (issue 20)."""
-        self.size, self.pos = size, pos
-        self.show(snap)
 
     def retranslate(self) -> None:
         self._shown = None
