@@ -348,4 +348,3 @@ def show_buttons(container: Any, specs: Sequence[ButtonSpec]) -> None:
     container.clear_widgets()
     for button in buttons:
         container.add_widget(button)
-    container.do_layout()  # their widths now, so each text is drawn once, at its width (not 100 px, then again)
