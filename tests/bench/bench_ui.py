@@ -21,8 +21,10 @@ app's:
   game declared), the result (the game shortened), the list opened: from the tap (a command
   submitted on the main thread) to the first frame showing the change, against the bare
   app's card-to-frame p99. The list is opened at once after the first frame (nothing built
-  ahead yet: the worst case). Then the game waits for the deal (``--deal``, 5 s: dealing
-  32 cards takes longer at a real table) before its first bid; the taps after it follow each
+  ahead yet: the worst case, "list open"), and again at the end ("list open later"), after
+  the result was confirmed (the game entered in the list) and the table was idle for the
+  deal: as when someone looks at the list during an evening. The game waits for the deal
+  (``--deal``, 5 s: dealing 32 cards takes longer at a real table) before its first bid; the taps after it follow each
   other without a pause, 50 ms after each change is on screen. The table builds its game's
   screens ahead while idle (``ui.table.app.PREBUILT_SCREENS``), so a game after the deal finds
   them built, as at a real table; ``--deal 0.1`` (the timing before the deal was waited for)
@@ -61,7 +63,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (800, 480)
 PUMP_SECONDS = 0.03
-CHANGES = ("bid", "declaration", "result", "list open")  # screen changes timed besides the cards
+CHANGES = ("bid", "declaration", "result", "list open", "list open later")  # screen changes besides the cards
 DEAL_SECONDS = 5.0  # before a game's first bid: the cards are dealt (longer at a real table)
 
 
@@ -268,8 +270,28 @@ def child_table(store_dir: str, samples: int, *, memory: bool = False, deal: flo
               lambda: Clock.schedule_once(lambda _dt: play(0), 0.2))()
 
     def game_over() -> None:
-        """After the cards: the game shortened, its result on screen."""
-        steps([("result", cmd.EndGame(cmd.EndHow.DEFENDERS_GAVE_UP), "result")], app.stop)()
+        """After the cards: the game shortened, its result on screen; then confirmed."""
+        steps([("result", cmd.EndGame(cmd.EndHow.DEFENDERS_GAVE_UP), "result")], lambda: confirm(0))()
+
+    def confirm(tries: int) -> None:
+        """The result confirmed seat by seat (unmeasured) until the game is in the list; then,
+        the table idle for a while (players deal), the list opened again."""
+        result_view = app.snapshot.result
+        if result_view is None or tries > 5:
+            Clock.schedule_once(lambda _dt: list_later(), deal)
+            return
+        before = app.counters.refreshes
+        app.submit(cmd.Confirm(result_view.may_confirm[-1]), "bench")
+
+        def wait(_dt: float) -> None:
+            if refreshed_after(before)():
+                confirm(tries + 1)
+            else:
+                Clock.schedule_once(wait, 0.02)
+        Clock.schedule_once(wait, 0.02)
+
+    def list_later() -> None:
+        change("list open later", app.show_list, lambda: app.current_screen == "list", app.stop)
 
     def play(n: int) -> None:
         if n >= samples:

@@ -257,7 +257,9 @@ class TableApp(App):
             self._prebuild_later()
             return
         if missing:
-            self.screen(missing[0])
+            screen = self.screen(missing[0])
+            if missing[0] != "list":  # laid out as it will be shown (the list's recycle view: when shown)
+                screen.size, screen.pos = self.manager.size, self.manager.pos
         else:
             make_spare_buttons(SPARE_BUTTONS_A_FRAME)
         Clock.schedule_once(self._prebuild_next, 0)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from device.record import spitze_made_by_cards
@@ -179,8 +180,10 @@ def bidding_prompt(bidding: Any, positions: Sequence[str], language: str) -> str
 # --------------------------------------------------------------------------- declaration
 
 
+@lru_cache(maxsize=512)
 def key_words(key: str) -> tuple[str, frozenset[str]]:
-    """An option key split into its game and its words: ``"clubs/hand"`` → clubs, {hand}."""
+    """An option key split into its game and its words: ``"clubs/hand"`` → clubs, {hand}.
+    Kept per key: the declaration screen asks about a thousand times a tap, for a few dozen keys."""
     game, *words = key.split("/")
     return game, frozenset(words)
 

@@ -359,7 +359,8 @@ def show_buttons(container: Any, specs: Sequence[ButtonSpec]) -> None:
     """Show the buttons ``specs`` in ``container``, in order. The buttons already there (or
     put away by an earlier call: the bid values while the bidding asks for "ja" or "passe")
     are kept and set in place (a new text, name, kind, action), each for a spec with the same
-    further properties as it was made with (so that its kv rule's defaults are the same);
+    further properties as it was made with (so that its kv rule's defaults are the same),
+    one showing the spec's text first (its text is not drawn again);
     only the others are made (or taken from those made ahead). Making a button (its kv rule,
     its canvas) costs more than setting its text, and a refresh happens at every tap."""
     old = list(reversed(container.children))
@@ -368,11 +369,21 @@ def show_buttons(container: Any, specs: Sequence[ButtonSpec]) -> None:
     for child in old + put_away:
         if isinstance(child, TButton) and child.spec_keys is not None:
             free.setdefault(child.spec_keys, []).append(child)
-    buttons = []
+    # a button that shows the spec's words already keeps its drawn text (the bid values move
+    # up by one at each bid: six of the seven keep theirs); the others take any of their kind
+    chosen: list[TButton | None] = []
     for spec in specs:
-        same = free.get(tuple(key for key, _value in spec.extra))
-        if same:
-            button = same.pop(0)
+        same = free.get(tuple(key for key, _value in spec.extra), [])
+        button = next((b for b in same if b.text == spec.text), None)
+        if button is not None:
+            same.remove(button)
+        chosen.append(button)
+    buttons = []
+    for spec, button in zip(specs, chosen):
+        if button is None:
+            same = free.get(tuple(key for key, _value in spec.extra))
+            button = same.pop(0) if same else None
+        if button is not None:
             _set_in_place(button, spec)
         else:
             button = _made(spec)
