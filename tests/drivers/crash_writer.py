@@ -6,7 +6,9 @@ It opens the store in DIRECTORY, works out from the store alone where it is (the
 and sequence number stored, the current list and how many games it holds), then records
 games up to TOTAL_GAMES. A game is a handful of events (dealt … scored, with the tricks)
 appended in one call, as the table service does. Lists hold 36 to 48 games (a series); a
-full list is followed by a new one. After each ``append`` returns it prints the
+full list is followed by a new one. A kill can cut a game's append where the write crosses a
+page: its whole first lines stay (as after a power cut), so a restart first appends the rest of
+that game, as the table carries on a game from its journal. After each ``append`` returns it prints the
 game's number on its own line and flushes: a printed game is one the screen would show as
 recorded, so the store must never lose it.
 """
@@ -48,25 +50,40 @@ def game_events(game: int, first_seq: int, device: str, lid: str) -> list[dict[s
     return events
 
 
-def where_we_are(store: JournalEventStore) -> tuple[int, int, int, int]:
-    """(last game, last seq, current list number, games in it), read from the store only."""
+def where_we_are(store: JournalEventStore) -> tuple[int, int, int, int, int]:
+    """(last game, last seq, current list number, games in it, the last game's parts stored),
+    read from the store only."""
     ids = store.list_ids()
-    last_game = last_seq = 0
+    last_game = last_seq = parts_stored = 0
     for lid in ids:
         for event in store.load(lid):
+            parts_stored = parts_stored + 1 if event["game"] == last_game else 1
             last_game = max(last_game, event["game"])
             last_seq = max(last_seq, event["seq"])
     if not ids:
-        return last_game, last_seq, 0, 0
+        return last_game, last_seq, 0, 0, 0
     in_current = len({event["game"] for event in store.load(ids[-1])})
-    return last_game, last_seq, len(ids), in_current
+    return last_game, last_seq, len(ids), in_current, parts_stored
+
+
+def finish_cut_game(store: JournalEventStore, game: int, seq: int, number: int, parts_stored: int) -> int:
+    """Append the parts of ``game`` a kill cut off (none if it is whole), confirm it, and
+    return the last seq stored."""
+    events = game_events(game, seq - parts_stored + 1, store.device_id, list_id(number))
+    if not game or parts_stored == len(events):
+        return seq
+    store.append(list_id(number), events[parts_stored:])
+    sys.stdout.write(f"{game}\n")
+    sys.stdout.flush()
+    return events[-1]["seq"]
 
 
 def main(argv: list[str]) -> int:
     directory, total = argv[0], int(argv[1])
     with JournalEventStore(directory) as store:
         device = store.device_id
-        game, seq, number, in_list = where_we_are(store)
+        game, seq, number, in_list, parts_stored = where_we_are(store)
+        seq = finish_cut_game(store, game, seq, number, parts_stored)
         while game < total:
             if number == 0 or in_list >= list_size(number):
                 number, in_list = number + 1, 0
