@@ -446,11 +446,10 @@ def _apply_wifi(paths: Paths, actions: Actions, settings: Settings) -> list[str]
     except FileNotFoundError:
         before = ""
     if wanted != before:
+        from drivers.deck import write_atomically
+
         paths.wpa.parent.mkdir(parents=True, exist_ok=True)
-        temp = paths.wpa.with_name(paths.wpa.name + ".tmp")
-        temp.write_text(wanted, encoding="utf-8")
-        temp.chmod(0o600)
-        os.replace(temp, paths.wpa)
+        write_atomically(paths.wpa, wanted)  # a new file of mode 0600 (mkstemp's), as the key wants
         actions.systemctl(["enable", WPA_UNIT])
         actions.systemctl(["restart", "--no-block", WPA_UNIT])
     return ["wifi_name"]
