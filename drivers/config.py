@@ -609,9 +609,6 @@ def to_toml(config: Config, *, hide_secrets: bool = True) -> str:
     return "\n".join(lines)
 
 
-_SECTION_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]")
-
-
 def config_with_line(text: str, section: str, key: str, value: str, *, replacing: tuple[str, ...] = ()) -> str:
     """The config ``text`` with ``key = value`` in ``[section]``, where the key's line (or one of
     the ``replacing`` keys' lines) was, else right below the header, else in a new section at the
@@ -636,7 +633,7 @@ def config_with_line(text: str, section: str, key: str, value: str, *, replacing
     header_at: int | None = None
     placed = False
     for raw in text.splitlines():
-        header = _SECTION_HEADER.match(raw)
+        header = _HEADER.match(raw)
         if header:
             current = header.group(1)
             if current == section:
