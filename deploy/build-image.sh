@@ -373,7 +373,7 @@ main_build_image() {
     local out=$SRC/build/skattisch-pi4.img
     while [ $# -gt 0 ]; do
         case "$1" in
-            -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
+            -h|--help) usage; exit 0 ;;  # test-arm64.sh's: this script's own header
             --out)
                 [ $# -ge 2 ] || die "--out needs a file"
                 out=$(realpath -m "$2")
