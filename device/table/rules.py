@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from device.bidding import Auction
-from device.cards import Card, Suit
+from device.cards import Card
 from device.declaration import Declaration, Level, may_look_at_discards
 from device.errors import DeclarationError, SkatError
 from device.games import GameType
@@ -54,9 +54,6 @@ from device.value import bid_values, check_declaration
 __all__ = ["LaterTrickNeeded", "allowed_elsewhere", "bid_ladder", "declaration_variants", "entered_ramsch_counts",
            "make_declaration", "may_look_now", "profile_refusal", "start_auction", "tournee_refusal",
            "turned_trumps"]
-
-_SUIT_NAMES = {Suit.CLUBS: "clubs", Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds"}
-
 
 @functools.cache
 def bid_ladder(profile: RuleProfile) -> tuple[int, ...]:
@@ -122,8 +119,7 @@ def turned_trumps(card: Card) -> tuple[GameType, ...]:
     >>> turned_trumps(Card.parse("H7")), turned_trumps(Card.parse("SJ"))
     ((<GameType.HEARTS: 'hearts'>,), (<GameType.SPADES: 'spades'>, <GameType.GRAND: 'grand'>))
     """
-    suit = next(game for game in GameType if not game.is_null and game is not GameType.GRAND
-                and game.value == _SUIT_NAMES[card.suit])
+    suit = next(game for game in GameType if game.trump_suit is card.suit)
     return (suit, GameType.GRAND) if card.is_jack else (suit,)
 
 
