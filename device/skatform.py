@@ -58,11 +58,6 @@ class TourneeGame(enum.Enum):
     def english(self) -> str:
         return _ENGLISH[self]
 
-    @property
-    def uses_skat(self) -> bool:
-        """Tournee and Guckser take up the skat; a Solo is played without it."""
-        return self is not TourneeGame.SOLO
-
 
 _GERMAN = {TourneeGame.FIRST: "Tournee", TourneeGame.SECOND: "Tournee (zweite Karte)", TourneeGame.SOLO: "Solo",
            TourneeGame.GUCKSER: "Guckser"}

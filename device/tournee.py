@@ -21,7 +21,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from device.cards import Card, Suit
+from device.cards import Card
 from device.declaration import Declaration, Level
 from device.errors import CardError, DeclarationError, RecordError
 from device.games import GameType
@@ -31,8 +31,6 @@ from device.skatform import TOURNEE_BASES, SkatForm, TourneeGame
 #: The record's fields of a Tournée game: "tournee" ("first"/"second"), "solo", "guckser", and
 #: the card that decided the trump ("turned_card", optional).
 RECORD_FIELDS = ("tournee", "solo", "guckser", "turned_card")
-_SUIT_GAME = {Suit.CLUBS: GameType.CLUBS, Suit.SPADES: GameType.SPADES, Suit.HEARTS: GameType.HEARTS,
-              Suit.DIAMONDS: GameType.DIAMONDS}
 #: The levels beyond the matadors: Spiel, Schneider, Schwarz after taking up the skat; a Solo
 #: and Grand ouvert add Schneider and Schwarz angesagt ("bis einschließlich Schwarz angesagt").
 _SKAT_LEVELS, _HAND_LEVELS = 3, 5
@@ -200,6 +198,18 @@ def _flag(record: Mapping[str, Any], field: str) -> bool:
     return value
 
 
+def turned_trumps(card: Card) -> tuple[GameType, ...]:
+    """The games a turned skat card allows (001 "Tournee-Skat"): its suit; a jack: its suit or
+    Grand ("Wenn eine der beiden Karten ein Bube ist, kann der Alleinspieler Grand oder die
+    Farbe des Buben wählen").
+
+    >>> turned_trumps(Card.parse("H7")), turned_trumps(Card.parse("SJ"))
+    ((<GameType.HEARTS: 'hearts'>,), (<GameType.SPADES: 'spades'>, <GameType.GRAND: 'grand'>))
+    """
+    suit = next(game for game in GameType if game.trump_suit is card.suit)
+    return (suit, GameType.GRAND) if card.is_jack else (suit,)
+
+
 def _check_turned_card(raw: object, game: GameType) -> None:
     """001: the turned card's suit is trump; "Wenn eine der beiden Karten ein Bube ist, kann der
     Alleinspieler Grand oder die Farbe des Buben wählen."""
@@ -209,8 +219,7 @@ def _check_turned_card(raw: object, game: GameType) -> None:
         raise RecordError("turned_card", str(exc)) from None
     if card is None:
         raise RecordError("turned_card", f"{raw!r}: a card code such as \"HA\"")
-    allowed = {_SUIT_GAME[card.suit]} | ({GameType.GRAND} if card.is_jack else set())
-    if game not in allowed:
+    if game not in turned_trumps(card):
         choice = f"{card.suit.german} or Grand" if card.is_jack else card.suit.german
         raise RecordError("turned_card", f"{card.german} turned makes {choice} trump, not {game.german} (001 Tournee-Skat)",
                           f"{card.german} aufgedeckt: Trumpf ist {choice.replace(' or ', ' oder ')}, nicht {game.german}")

@@ -313,7 +313,7 @@ def score_game(
     profile: RuleProfile = ISKO,
 ) -> GameResult:
     """Score one declarer game. ``multiplier`` is Kontra/Re/Bock (1, 2, 4, ...)."""
-    _check_declaration(declaration, profile)
+    check_declaration(declaration, profile)
     _check_bid(declaration, bid, profile)
     _check_play(declaration, play, ending)
     if multiplier < 1:
@@ -398,10 +398,6 @@ def check_declaration(decl: Declaration, profile: RuleProfile) -> None:
     ...
     device.errors.DeclarationError: Nul Hand is not played under the rule profile 'danish'
     """
-    _check_declaration(decl, profile)
-
-
-def _check_declaration(decl: Declaration, profile: RuleProfile) -> None:
     if tournee.is_tournee(profile):
         tournee.check_declaration(decl, profile)
         return

@@ -21,7 +21,6 @@ that nobody will say Kontra).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from device.errors import RecordError
@@ -30,7 +29,7 @@ from device.table.commands import AcceptGift, AutomaticGift, DeclineGift, OfferG
 from device.table.decision import Decision, Refuse, _deal, _player, _position
 from device.table.events import SchenkenSaid
 from device.table.outcome import game_record
-from device.table.state import Deal, EarlyEnd, Phase, TableState
+from device.table.state import Deal, Phase, TableState
 from device.variants import is_automatic_gift
 
 __all__ = ["GIFT_HANDLERS", "gift_allowed", "gift_pending"]
@@ -91,16 +90,15 @@ def _answer(state: TableState, command: AcceptGift | PlayOn) -> tuple[Deal, int]
 
 def _accept(state: TableState, command: AcceptGift) -> Decision:
     deal, position = _answer(state, command)
-    trial = replace(deal, schenken="schneider_geschenkt" if deal.schenken else "geschenkt",
-                    early=EarlyEnd("gift", len(deal.tricks)))
-    record = game_record(trial)
+    accepted = SchenkenSaid(position, "accept")
+    record = game_record(deal._schenken_step(accepted))  # the deal as the accept leaves it
     assert record is not None and deal.game is not None
     if deal.game.is_null or "matadors" in record:  # else the result asks for them and says so
         try:
             score_record(record, profile=state.profile)
         except RecordError as exc:
             raise Refuse("bad_gift", "gift_not_acceptable", error=exc.reason, problem_german=exc.german) from None
-    return Decision(events=(SchenkenSaid(position, "accept"),))
+    return Decision(events=(accepted,))
 
 
 def _play_on(state: TableState, command: PlayOn) -> Decision:

@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from device.bidding import Auction
-from device.cards import Card, Suit
+from device.cards import Card
 from device.declaration import Declaration, Level, may_look_at_discards
 from device.errors import DeclarationError, SkatError
 from device.games import GameType
@@ -49,14 +49,12 @@ from device.skatform import SkatForm, TourneeGame
 from device.ramsch import RamschCounts, RamschError
 from device.record import score_record
 from device.table.commands import Declare
+from device.tournee import turned_trumps
 from device.value import bid_values, check_declaration
 
 __all__ = ["LaterTrickNeeded", "allowed_elsewhere", "bid_ladder", "declaration_variants", "entered_ramsch_counts",
            "make_declaration", "may_look_now", "profile_refusal", "start_auction", "tournee_refusal",
            "turned_trumps"]
-
-_SUIT_NAMES = {Suit.CLUBS: "clubs", Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds"}
-
 
 @functools.cache
 def bid_ladder(profile: RuleProfile) -> tuple[int, ...]:
@@ -112,19 +110,6 @@ def _tournee_variants() -> tuple[Declare, ...]:
         if game is GameType.GRAND:
             variants += [Declare(game, tournee=TourneeGame.GUCKSER), Declare(game, hand=True, ouvert=True)]
     return tuple(variants)
-
-
-def turned_trumps(card: Card) -> tuple[GameType, ...]:
-    """The games a turned skat card allows (001 "Tournee-Skat"): its suit; a jack: its suit or
-    Grand ("Wenn eine der beiden Karten ein Bube ist, kann der Alleinspieler Grand oder die
-    Farbe des Buben wählen").
-
-    >>> turned_trumps(Card.parse("H7")), turned_trumps(Card.parse("SJ"))
-    ((<GameType.HEARTS: 'hearts'>,), (<GameType.SPADES: 'spades'>, <GameType.GRAND: 'grand'>))
-    """
-    suit = next(game for game in GameType if not game.is_null and game is not GameType.GRAND
-                and game.value == _SUIT_NAMES[card.suit])
-    return (suit, GameType.GRAND) if card.is_jack else (suit,)
 
 
 def tournee_refusal(declaration: Declaration, *, turned: Card | None, second: bool, skat_taken: bool) -> str | None:
