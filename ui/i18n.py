@@ -850,7 +850,7 @@ def option_reason(option: Any, lang: str | None = None) -> str:
     """Why a declaration option (the snapshot's ``DeclarationOption``) is greyed; "" if allowed."""
     from ui.refusal_words import refusal_words
 
-    return "" if option.refused is None else refusal_words(option.refused, dict(getattr(option, "refused_values", ())), lang or _current)
+    return "" if option.refused is None else refusal_words(option.refused, dict(option.refused_values), lang or _current)
 
 
 def sync_text(sync: Any, lang: str | None = None) -> str:

@@ -115,11 +115,11 @@ def scoring_label(system: str, lang: str | None = None) -> str:
 def declaration_prompt(view: Any, lang: str | None = None) -> str:
     """What the declarer does now (the snapshot's ``DeclarationView``): take the skat or declare
     Hand, push the two cards, or declare."""
-    turned = getattr(view, "turned", None)
+    turned = view.turned
     if not view.skat_taken and turned is not None:  # Tournée-Skat: the card turned up decides the trump
         return words("declare_turned_second" if view.turned_second else "declare_turned", lang,
                      card=card_words(turned, lang))
-    if not view.skat_taken and getattr(view, "form", "german") == "tournee":
+    if not view.skat_taken and view.form == "tournee":
         return words("declare_tournee", lang, name=view.declarer_name, bid=view.bid)
     if not view.skat_taken:
         return words("declare_skat_or_hand", lang, name=view.declarer_name, bid=view.bid)
@@ -135,7 +135,7 @@ def result_text(result: Any, lang: str | None = None) -> str:
     """The result (the snapshot's ``ResultView``) as the list entry, or why it cannot be scored yet."""
     if result.needs_matadors:
         return words("matadors_missing", lang)
-    if getattr(result, "needs_spitze", False):
+    if result.needs_spitze:
         return words("spitze_missing", lang)
     if result.problem is not None and not result.text:
         return words("result_not_possible", lang, problem=result.problem)

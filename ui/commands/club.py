@@ -239,8 +239,7 @@ def _resend(store: CollectorStore, args: argparse.Namespace) -> int:
 
 def _backup_or_restore(args: argparse.Namespace) -> int:
     from drivers.club.backup import backup, restore
-    from drivers.club.store import redacted
-    from drivers.club.store import default_database
+    from drivers.club.store import default_database, redacted
 
     database = str(args.db or default_database())
     if args.action == "backup":

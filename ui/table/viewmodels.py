@@ -375,7 +375,7 @@ def stand_lines(view: Any) -> list[StandLine]:
     if view.system != "classic":
         lines.append(StandLine(scoring_label(view.system),
                                tuple(total_text(t) for t in view.totals), True))
-    if getattr(view, "pot", None) is not None:  # 001 "Spiel um einen Pot": what each took out or paid in
+    if view.pot is not None:  # 001 "Spiel um einen Pot": what each took out or paid in
         lines.append(StandLine(tr("pot_line", content=view.pot), tuple(signed(n) for n in view.pot_net), False))
     return lines
 
@@ -451,7 +451,7 @@ def money_lines(end: Any, players: Sequence[str] = ()) -> list[str]:
     "Niemand zahlt" when the stake is set and nobody owes; nothing without a stake. With a pot
     (``players``: the list's, in order) a line first says what each took out or paid in."""
     pot = []
-    if getattr(end, "pot_net", ()) and players:  # 001 "Spiel um einen Pot": paid out with the game points
+    if end.pot_net and players:  # 001 "Spiel um einen Pot": paid out with the game points
         pot = [tr("pot_paid_out", left=end.pot_left,
                   shares=", ".join(f"{name} {signed(n)}" for name, n in zip(players, end.pot_net)))]
     if end.transfers:  # the amount never breaks from its € sign

@@ -322,22 +322,21 @@ def make_spare_buttons(count: int) -> None:
     """Make up to ``count`` buttons ahead (main thread, while the table is idle): a button
     that show_buttons needs is then taken from them instead of made while someone waits."""
     for _ in range(min(count, SPARE_BUTTONS - len(_spare))):
-        button = TButton()
-        button.bind(on_act=_act)
-        _spare.append(button)
+        _spare.append(_new_button())
+
+
+def _new_button() -> TButton:
+    """A bare button whose tap calls its spec's action; :func:`_set_in_place` gives it the rest."""
+    button = TButton()
+    button.bind(on_act=_act)
+    return button
 
 
 def _made(spec: ButtonSpec) -> TButton:
-    """What :func:`make_button` makes for ``spec``: a spare button given its properties (as
-    make_button gives them, after the kv rule), or a new one."""
-    if _spare:
-        button = _spare.pop()
-        _set_in_place(button, spec)
-    else:
-        button = make_button(spec.text, spec.name, kind=spec.kind, greyed=spec.greyed, reason=spec.reason,
-                             **dict(spec.extra))
-        button.spec_action = spec.action
-        button.bind(on_act=_act)
+    """What :func:`make_button` makes for ``spec``: a spare button, or a new one, given its
+    properties (as make_button gives them, after the kv rule)."""
+    button = _spare.pop() if _spare else _new_button()
+    _set_in_place(button, spec)
     button.spec_keys = tuple(key for key, _value in spec.extra)
     return button
 

@@ -61,11 +61,15 @@ class DeclareScreen(TableScreen):
             self.hand_chosen = False
             self.turning = False
         self.title_text = tr("declare_title", name=view.declarer_name, bid=view.bid)
-        self.prompt_text = (tr("declare_tournee_hand", name=view.declarer_name)
-                            if view.form == "tournee" and self.hand_chosen and not view.skat_taken
-                            else declaration_prompt(view))
+        self.prompt_text = self._prompt(view)
         self.may_take_skat = view.may_take_skat
         self._build(view)
+
+    def _prompt(self, view: Any) -> str:
+        """What the declarer does now; Tournée-Skat without the skat: Solo, Null, Grand ouvert."""
+        if view.form == "tournee" and self.hand_chosen and not view.skat_taken:
+            return tr("declare_tournee_hand", name=view.declarer_name)
+        return declaration_prompt(view)
 
     def on_leave(self, *_args: Any) -> None:
         self._deal_key = None  # back here later (after "zurück"): Hand or mit Skat is asked again
@@ -96,8 +100,7 @@ class DeclareScreen(TableScreen):
 
     def choose_hand(self) -> None:
         self.hand_chosen = True
-        if self._snap.declaration.form == "tournee":  # without the skat: Solo, Null, Grand ouvert
-            self.prompt_text = tr("declare_tournee_hand", name=self._snap.declaration.declarer_name)
+        self.prompt_text = self._prompt(self._snap.declaration)
         self._build(self._snap.declaration)
 
     def _build(self, view: Any) -> None:

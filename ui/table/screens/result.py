@@ -80,7 +80,7 @@ class ResultScreen(TableScreen):
         if ramsch is not None and ramsch.entered:  # one line per player, as counted
             self.details_text = "\n".join([*ramsch_lines(ramsch), *([self.details_text] if details else [])])
         self.waiting_text = to_confirm_text(result)
-        if getattr(result, "needs_spitze", False):  # 001 "Spitze", a result typed in: made or not?
+        if result.needs_spitze:  # 001 "Spitze", a result typed in: made or not?
             self._spitze_made()
         else:
             self._matadors(result.matador_choices if result.needs_matadors else ())
@@ -103,7 +103,7 @@ class ResultScreen(TableScreen):
             specs.append(ButtonSpec(confirm_label(short[view.name], role, self.app.scale), f"confirm_{seat}",
                                     lambda s=seat: self.app.confirm_seat(s), kind="confirm",
                                     greyed=result.needs_matadors or result.problem is not None
-                                    or getattr(result, "needs_spitze", False),
+                                    or result.needs_spitze,
                                     reason=tr("result_incomplete"), extra=(("bold", False),)))
         show_buttons(self.ids.confirms, specs)
 
