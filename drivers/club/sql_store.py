@@ -128,8 +128,13 @@ class SqlCollectorStore:
     def ensure_device(self, device: str, name: str, *, now: float) -> None:
         """Know ``device`` without pairing it (its lists came on a USB stick)."""
         with self._transaction() as db:
-            db.execute("INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, NULL, ?) "
-                       "ON CONFLICT (device) DO NOTHING", (device, name, now))
+            self.ensure_device_in(db, device, name, now=now)
+
+    @staticmethod
+    def ensure_device_in(db: Db, device: str, name: str, *, now: float) -> None:
+        """:meth:`ensure_device` inside the caller's transaction ``db``."""
+        db.execute("INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, NULL, ?) "
+                   "ON CONFLICT (device) DO NOTHING", (device, name, now))
 
     def unpair(self, device: str) -> bool:
         with self._transaction() as db:
