@@ -59,6 +59,9 @@ class _Connection:
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to {redacted(self.url)}: {str(exc).strip()}") from None
 
+    def close(self) -> None:
+        self.connection.close()
+
     def usable(self) -> _Connection:
         if self.connection.closed:  # broken connections are closed by psycopg
             self.connection = self._open()
@@ -118,19 +121,5 @@ class PostgresCollectorStore(SqlCollectorStore):
         with self._lock, self._write.usable().connection.transaction():
             yield self._write
 
-    def _read(self) -> _Connection:
-        connection: _Connection | None = getattr(self._local, "connection", None)
-        if connection is None:
-            connection = _Connection(self.url, reader=True)
-            self._local.connection = connection
-            with self._lock:
-                self._readers.append(connection)
-        return connection
-
-    def close(self) -> None:
-        with self._lock:
-            self._write.connection.close()
-            for reader in self._readers:
-                reader.connection.close()
-            self._readers.clear()
-        self._local = threading.local()
+    def _reader(self) -> _Connection:
+        return _Connection(self.url, reader=True)

@@ -71,7 +71,8 @@ class SqlCollectorStore:
 
     A subclass sets :attr:`dialect`, opens its connections, and gives :meth:`_transaction` (one
     write transaction at a time, committed on leaving, rolled back on an exception) and
-    :meth:`_read` (a connection for reads, autocommitted). Statements use ``?`` placeholders
+    :meth:`_reader` (a new connection for one thread's reads, autocommitted; :meth:`_read` keeps
+    one per thread and :meth:`close` closes them all). Statements use ``?`` placeholders
     and the SQL both engines speak (``ON CONFLICT … DO``); what differs is in :attr:`_lock_device`
     and :data:`~drivers.club.migrations.CONFLICT_KEY`.
     """
@@ -83,8 +84,24 @@ class SqlCollectorStore:
     def _transaction(self) -> AbstractContextManager[Db]:
         raise NotImplementedError
 
-    def _read(self) -> Db:
+    _lock: threading.Lock
+    _local: threading.local
+    _readers: list[Any]  # every thread's read connection, closed with the store
+    _write: Any
+
+    def _reader(self) -> Any:
+        """A new connection for one thread's reads."""
         raise NotImplementedError
+
+    def _read(self) -> Db:
+        """This thread's read connection (opened on its first read)."""
+        connection: Db | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._reader()
+            self._local.connection = connection
+            with self._lock:
+                self._readers.append(connection)
+        return connection
 
     def _migrate(self) -> None:
         with self._transaction() as db:
@@ -128,8 +145,13 @@ class SqlCollectorStore:
     def ensure_device(self, device: str, name: str, *, now: float) -> None:
         """Know ``device`` without pairing it (its lists came on a USB stick)."""
         with self._transaction() as db:
-            db.execute("INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, NULL, ?) "
-                       "ON CONFLICT (device) DO NOTHING", (device, name, now))
+            self.ensure_device_in(db, device, name, now=now)
+
+    @staticmethod
+    def ensure_device_in(db: Db, device: str, name: str, *, now: float) -> None:
+        """:meth:`ensure_device` inside the caller's transaction ``db``."""
+        db.execute("INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, NULL, ?) "
+                   "ON CONFLICT (device) DO NOTHING", (device, name, now))
 
     def unpair(self, device: str) -> bool:
         with self._transaction() as db:
@@ -302,7 +324,11 @@ class SqlCollectorStore:
         return [ConflictInfo(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7]) for r in rows]
 
     def close(self) -> None:
-        raise NotImplementedError
+        with self._lock:
+            for connection in (self._write, *self._readers):
+                connection.close()
+            self._readers.clear()
+        self._local = threading.local()
 
 
 def _entry_dict(entry: JournalEntry) -> dict[str, Any]:
@@ -344,19 +370,5 @@ class SqliteCollectorStore(SqlCollectorStore):
                 raise
             db.execute("COMMIT")
 
-    def _read(self) -> sqlite3.Connection:
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if connection is None:
-            connection = self._connect()
-            self._local.connection = connection
-            with self._lock:
-                self._readers.append(connection)
-        return connection
-
-    def close(self) -> None:
-        with self._lock:
-            self._write.close()
-            for connection in self._readers:
-                connection.close()
-            self._readers.clear()
-        self._local = threading.local()
+    def _reader(self) -> sqlite3.Connection:
+        return self._connect()

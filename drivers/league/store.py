@@ -243,8 +243,7 @@ class SqlLeagueStore:
             with self._transaction() as db:
                 if self._claim_in(db, club, device, name, now) != club:
                     raise SyncRefused("foreign_table", "")  # said, and kept aside, by the steps below
-                db.execute("INSERT INTO devices (device, name, secret, paired_at) VALUES (?, ?, NULL, ?) "
-                           "ON CONFLICT (device) DO NOTHING", (device, name, now))
+                self._sql.ensure_device_in(db, device, name, now=now)
                 result, conflict = self._sql.store_batch_in(db, device, entries, now=now)
                 if conflict is not None:
                     raise conflict  # rolled back: the steps below keep it
