@@ -151,7 +151,7 @@ class TableScreens(ScreenManager):
     past their top (the settings' title) and keep it. Its kv rule ``<-TableScreens>``
     replaces Kivy's, which would always clip."""
 
-    UNCLIPPED = frozenset({"play"})
+    UNCLIPPED = frozenset({"play", "game", "declare", "result", "list"})
 
     def __init__(self, **kwargs: Any) -> None:
         self._clip_before = InstructionGroup()

@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.graphics import Color, Rectangle
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -63,20 +64,41 @@ class ListCell(Label):
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("color", theme.TEXT)
-        super().__init__(valign="middle", shorten=True, markup=True, font_name=theme.LIST_FONT, **kwargs)
+        kwargs.setdefault("shorten", True)
+        super().__init__(valign="middle", markup=True, font_name=theme.LIST_FONT, **kwargs)
+        with self.canvas:  # what Kivy's <Label> rule draws, without the rule's bindings
+            Color(1, 1, 1, 1)
+            self._drawn = Rectangle()
+        for name in ("texture", "texture_size", "pos", "size"):
+            self.fbind(name, self._place)
+        self._place()
+
+    def apply_class_lang_rules(self, *_args: Any, **_kwargs: Any) -> None:
+        """No kv rule: :meth:`_place` draws the texture as Kivy's ``<Label>`` rule would
+        (its bindings, made per label, cost a list's first open more than the texts)."""
+
+    def _place(self, *_args: Any) -> None:
+        """The rule's ``pos: int(self.center_x - …), …``, the centre computed as Kivy's
+        ``center_x`` computes it: read from ``center_x`` itself it can be stale here (a cached
+        alias, updated after this callback when ``y`` changes)."""
+        width, height = self.texture_size
+        drawn = self._drawn
+        drawn.texture, drawn.size = self.texture, (width, height)
+        drawn.pos = (int(self.x + self.width / 2.0 - width / 2.0), int(self.y + self.height / 2.0 - height / 2.0))
 
 
 def _cell(row: BoxLayout, text: str, width: float | None, ls: float, *, halign: str = "right",
           **kwargs: Any) -> Label:
-    """One column of a list line: the list's font, cut short rather than wrapped; a fixed
-    width (pixels), or (``None``) what the line leaves."""
+    """One column of a list line: the list's font (``ls`` times the row's size unless
+    ``font_size`` is given), cut short rather than wrapped; a fixed width (pixels), or
+    (``None``) what the line leaves."""
+    kwargs.setdefault("font_size", ls * FONT_ROW)
     if width is None:
-        label = ListCell(text=text, halign=halign, font_size=ls * FONT_ROW, **kwargs)
+        label = ListCell(text=text, halign=halign, **kwargs)
         label.fbind("width", lambda cell, w: setattr(cell, "text_size", (w, None)))
         label.text_size = (label.width, None)
     else:
-        label = ListCell(text=text, halign=halign, font_size=ls * FONT_ROW, size_hint_x=None, width=width,
-                         text_size=(width, None), **kwargs)
+        label = ListCell(text=text, halign=halign, size_hint_x=None, width=width, text_size=(width, None), **kwargs)
     row.add_widget(label)
     return label
 
@@ -224,9 +246,7 @@ class ListScreen(TableScreen):
         short = short_names(view.players, self._name_limit())
         width = ls * self._width(PLAYER_W, len(view.players))
         for name in view.players:
-            header.add_widget(make_label(escape(short[name]), size_hint_x=None, width=width,
-                                     halign="right", shorten=True, font_size=ls * FONT_ROW, text_size=(width, None),
-                                     font_name=theme.LIST_FONT))
+            _cell(header, escape(short[name]), width, ls)
 
     def _build_rows(self, view: Any) -> None:
         """The rows as the recycle view's data: it makes widgets for the rows in view only."""
@@ -266,12 +286,10 @@ class ListScreen(TableScreen):
         for index, stand in enumerate(lines):
             line = BoxLayout(spacing=ls * GAP, size_hint_y=None, height=ls * ROW_H)
             head = f"[b]{tr('standing')}[/b]   " if index == 0 else ""
-            line.add_widget(make_label(f"{head}{stand.label}", font_size=ls * FONT_ROW, halign="right",
-                                   font_name=theme.LIST_FONT))
+            _cell(line, f"{head}{stand.label}", None, ls, shorten=False)
             for text in stand.cells:
-                line.add_widget(make_label(f"[b]{text}[/b]" if stand.bold else text, size_hint_x=None, width=width,
-                                       halign="right", font_size=ls * (theme.FONT if stand.bold else FONT_ROW),
-                                       shorten=True, text_size=(width, None), font_name=theme.LIST_FONT))
+                _cell(line, f"[b]{text}[/b]" if stand.bold else text, width, ls,
+                      font_size=ls * (theme.FONT if stand.bold else FONT_ROW))
             footer.add_widget(line)
         footer.height = ls * ROW_H * len(lines) + ls * 4
 
