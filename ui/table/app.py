@@ -126,6 +126,27 @@ def collect_after_first_frame() -> None:
     gc.disable()
 
 
+def collect_after_drawn() -> None:
+    """No garbage collection until the next frame is on screen, then what is alive frozen
+    (:func:`freeze_long_lived`) and the collector on again. For a screen change that builds
+    widgets that stay (the list's first open: its screen and the rows in view, some thousand
+    objects): a collection in between walks them all and keeps none (issue 20: 123 young, 11
+    middle and one full collection, a sixth of the list's first open), and after it they
+    would be walked again by the next collections, at the next tap."""
+    if not gc.isenabled():
+        return  # start-up's own pause (collect_after_first_frame) ends with its first frame
+
+    def drawn(*_args: Any) -> None:
+        Window.unbind(on_flip=drawn)
+        if not gc.isenabled():  # once: at the frame, or (no frame drawn) a second later
+            freeze_long_lived()
+            gc.enable()
+
+    gc.disable()
+    Window.bind(on_flip=drawn)
+    Clock.schedule_once(drawn, 1.0)
+
+
 class Root(FloatLayout):
     """Status bar over the screens, and the hint banner floating above both."""
 
@@ -186,6 +207,7 @@ class TableApp(App):
         self.title = "Skattisch"
         self.first_frame_at: float | None = None
         self._started_up = False  # the first frame is up: work ahead may begin (when idle)
+        self._list_opened = False  # the list was shown once (its rows in view were made)
         self.listeners: list[Callable[[Any], None]] = []  # called with each PumpResult
         self._picker: Any = None
         self._setup_forced = False
@@ -450,6 +472,9 @@ class TableApp(App):
 
     def show_list(self) -> None:
         """The list, one tap from anywhere."""
+        if not self._list_opened:  # its first open builds the rows in view (and the screen, if not ahead)
+            self._list_opened = True
+            collect_after_drawn()
         self._open_overlay("list")
 
     def show_settings(self) -> None:

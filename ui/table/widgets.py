@@ -147,8 +147,9 @@ class TableScreens(ScreenManager):
     """The screens, clipped to their area (Kivy's ScreenManager stencil) except those in
     :attr:`UNCLIPPED`: the play screen, redrawn at every card, fits its area, and under
     software GL the stencil (two rectangles the size of the screen and a test on every pixel
-    drawn) costs each frame about as much as one of its seats. The other screens may draw
-    past their top (the settings' title) and keep it. Its kv rule ``<-TableScreens>``
+    drawn) costs each frame about as much as one of its seats; so do the game, declaration,
+    result and list screens, shown at a tap (the list's rows scroll inside its own clipped
+    view). The other screens may draw past their top (the settings' title) and keep it. Its kv rule ``<-TableScreens>``
     replaces Kivy's, which would always clip."""
 
     UNCLIPPED = frozenset({"play", "game", "declare", "result", "list"})
