@@ -126,20 +126,23 @@ def collect_after_first_frame() -> None:
     gc.disable()
 
 
-def collect_after_drawn() -> None:
-    """No garbage collection until the next frame is on screen, then what is alive frozen
-    (:func:`freeze_long_lived`) and the collector on again. For a screen change that builds
+def collect_after_drawn(*, freeze: bool = False) -> None:
+    """No garbage collection until the next frame is on screen, then the collector on again:
+    a screen change shows its frame first, the collection it would have started comes after
+    (one in three results paid for one, a full one now and then: 10 to 40 ms). ``freeze``:
+    what is alive then is frozen too (:func:`freeze_long_lived`), for a change that builds
     widgets that stay (the list's first open: its screen and the rows in view, some thousand
     objects): a collection in between walks them all and keeps none (issue 20: 123 young, 11
     middle and one full collection, a sixth of the list's first open), and after it they
     would be walked again by the next collections, at the next tap."""
     if not gc.isenabled():
-        return  # start-up's own pause (collect_after_first_frame) ends with its first frame
+        return  # paused already (start-up's own pause ends with its first frame)
 
     def drawn(*_args: Any) -> None:
         Window.unbind(on_flip=drawn)
         if not gc.isenabled():  # once: at the frame, or (no frame drawn) a second later
-            freeze_long_lived()
+            if freeze:
+                freeze_long_lived()
             gc.enable()
 
     gc.disable()
@@ -368,6 +371,8 @@ class TableApp(App):
         self.can_leave_setup = snap.phase != Phase.SETUP
         if not (current in OVERLAY_SCREENS or (current == "setup" and self._setup_forced)):
             current = wanted  # an opened list or settings screen stays until it is closed
+        if current != self.manager.current:
+            collect_after_drawn()  # a screen change: its frame before a collection
         # Only the screen on view is rebuilt; the others are shown the snapshot when they come up.
         self._switch(current, snap)
         self._update_picker(snap)
@@ -474,7 +479,7 @@ class TableApp(App):
         """The list, one tap from anywhere."""
         if not self._list_opened:  # its first open builds the rows in view (and the screen, if not ahead)
             self._list_opened = True
-            collect_after_drawn()
+            collect_after_drawn(freeze=True)
         self._open_overlay("list")
 
     def show_settings(self) -> None:
