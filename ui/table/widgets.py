@@ -149,8 +149,8 @@ class TableScreens(ScreenManager):
     software GL the stencil (two rectangles the size of the screen and a test on every pixel
     drawn) costs each frame about as much as one of its seats; so do the game, declaration,
     result and list screens, shown at a tap (the list's rows scroll inside its own clipped
-    view). The other screens may draw past their top (the settings' title) and keep it. Its kv rule ``<-TableScreens>``
-    replaces Kivy's, which would always clip."""
+    view). The other screens may draw past their top (the settings' title) and keep it. Its
+    kv rule ``<-TableScreens>`` replaces Kivy's, which would always clip."""
 
     UNCLIPPED = frozenset({"play", "game", "declare", "result", "list"})
 
