@@ -12,6 +12,7 @@ from device.table.commands import (
 )
 from device.table.state import Phase
 from tests.table_helpers import Table, english, german
+from ui.table_words import result_text
 
 
 def kneipe() -> Table:
@@ -126,6 +127,9 @@ def test_a_gift_worth_less_than_the_bid_cannot_be_accepted() -> None:
     t.ok(OfferGift(0), OfferGift(2), AcceptGift(1), EnterMatadors(1))  # Karo mit 1: 18, bid 30
     result = t.snap.result
     assert result is not None and result.problem is not None and "less than the bid 30" in result.problem
+    assert result_text(result, "de") == ("Ergebnis nicht möglich: Karo geschenkt zählt 18, weniger als das Reizgebot 30: "
+                                         "der Alleinspieler kann es nicht annehmen und muss weiterspielen")
+    assert result_text(result, "en").startswith("Result not possible: schenken: Karo geschenkt is worth 18")
     refusal = t.refused(Confirm(t.seat("Carla")), "bad_result")
     assert german(refusal) == ("Das Ergebnis ist nicht möglich: Karo geschenkt zählt 18, weniger als das Reizgebot 30: "
                                "der Alleinspieler kann es nicht annehmen und muss weiterspielen")
