@@ -9,16 +9,24 @@
 # of its own in a temporary folder: this machine's apt is not touched, no root needed), unpacks
 # them and looks for what a Pi 5 needs from its kernel: the device tree bcm2712-rpi-5-b.dtb,
 # the SD card's driver (sdhci-brcmstb), the RP1 chip behind USB, Ethernet and the GPIO header
-# (rp1_pci, pinctrl-rp1, clk-rp1), and HDMI (vc4 knowing brcm,bcm2712-hdmi0). One line per
-# suite; deploy/README.md (3a) has the table this printed. About 100 MB per suite.
+# (rp1_pci, pinctrl-rp1, clk-rp1), and HDMI (vc4 knowing brcm,bcm2712-hdmi0). Then whether
+# those packages install on the image's root, Debian bookworm (Pi OS Bookworm): a linux-base
+# that keeps kernel hooks in /usr/share/kernel runs them with run-parts on two folders, which
+# needs debianutils 5.21 or later (linux-run-hooks says so; its package does not depend on it),
+# and bookworm's is older: the kernel's postinst then fails ("run-parts: missing operand").
+# One line per suite; deploy/README.md (3a) has the table this printed. About 100 MB per suite.
 set -euo pipefail
 
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
+ROOT_SUITE=bookworm        # the image's root (deploy/test-arm64.sh's SUITE)
+RUN_PARTS_DIRS=5.21        # the debianutils whose run-parts takes more than one folder
 
 case "${1:-}" in
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 esac
 [ $# -gt 0 ] || set -- bookworm bookworm-backports trixie trixie-backports
+SUITES=("$@")
+case " $* " in *" $ROOT_SUITE "*) ;; *) SUITES+=("$ROOT_SUITE") ;; esac  # for its debianutils
 
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
@@ -53,10 +61,30 @@ kernel_packages() {  # kernel_packages SUITE
     printf '%s\n' "${seen[@]}"
 }
 
+# Do the kernel's packages (unpacked in FILES) install on ROOT_SUITE? "yes", or "no: why".
+installs_on_root() {  # installs_on_root SUITE FILES
+    local files=$2 from base="" utils
+    # the linux-base the kernel gets: its suite's, else the root's own
+    for from in "$1" "$ROOT_SUITE"; do
+        base=$(apt-cache show "linux-base/$from" 2>/dev/null | sed -n 's/^Version: //p' | head -1)
+        if [ -n "$base" ]; then break; fi
+    done
+    utils=$(apt-cache show "debianutils/$ROOT_SUITE" 2>/dev/null | sed -n 's/^Version: //p' | head -1)
+    if [ -z "$base" ] || [ -z "$utils" ]; then echo "unknown (no linux-base or no debianutils in $ROOT_SUITE)"; return; fi
+    (cd "$files" && apt-get download -qq "linux-base/$from" && dpkg-deb -x linux-base_*.deb .) >/dev/null 2>&1 \
+        || { echo "unknown (apt-get download linux-base/$from failed)"; return; }
+    if [ -d "$files/usr/share/kernel" ] && grep -q '/usr/share/kernel' "$files/usr/bin/linux-run-hooks" 2>/dev/null \
+        && dpkg --compare-versions "$utils" lt "$RUN_PARTS_DIRS"; then
+        echo "no: linux-base $base runs the kernel's hooks with run-parts on /etc/kernel/*.d and /usr/share/kernel/*.d, which needs debianutils >= $RUN_PARTS_DIRS; $ROOT_SUITE has $utils (the kernel's postinst fails: run-parts: missing operand)"
+    else
+        echo "yes (linux-base $base, debianutils $utils)"
+    fi
+}
+
 yes_no() { if "$@" >/dev/null 2>&1; then echo yes; else echo no; fi; }
 
 check_suite() {  # check_suite SUITE
-    local suite=$1 dir=$W/$1 packages version dtb sdhci rp1 hdmi vc4
+    local suite=$1 dir=$W/$1 packages version dtb sdhci rp1 hdmi vc4 installs
     mapfile -t packages < <(kernel_packages "$suite") || true
     if [ ${#packages[@]} -eq 0 ]; then echo "$suite: no linux-image-arm64"; return; fi
     version=${packages[0]#*=}
@@ -76,11 +104,13 @@ check_suite() {  # check_suite SUITE
         esac >"$dir/vc4.ko"
         hdmi=$(yes_no grep -q 'brcm,bcm2712-hdmi0' "$dir/vc4.ko")
     fi
-    printf '%s: linux-image-arm64 %s: bcm2712-rpi-5-b.dtb %s, SD card driver (sdhci-brcmstb) %s, RP1 (rp1_pci, pinctrl-rp1) %s, HDMI (vc4 for bcm2712) %s: %s\n' \
+    installs=$(installs_on_root "$suite" "$dir/files")
+    printf '%s: linux-image-arm64 %s: bcm2712-rpi-5-b.dtb %s, SD card driver (sdhci-brcmstb) %s, RP1 (rp1_pci, pinctrl-rp1) %s, HDMI (vc4 for bcm2712) %s: %s; installs on %s: %s\n' \
         "$suite" "$version" "$( [ -n "$dtb" ] && echo "yes ($(stat -c %s "$dtb") bytes)" || echo no)" "$sdhci" "$rp1" "$hdmi" \
-        "$( [ -n "$dtb" ] && [ "$sdhci" = yes ] && [ "$rp1" = yes ] && [ "$hdmi" = yes ] && echo 'has what a Pi 5 needs' || echo 'not enough for a Pi 5')"
+        "$( [ -n "$dtb" ] && [ "$sdhci" = yes ] && [ "$rp1" = yes ] && [ "$hdmi" = yes ] && echo 'has what a Pi 5 needs' || echo 'not enough for a Pi 5')" \
+        "$ROOT_SUITE" "$installs"
     rm -rf "$dir"
 }
 
-own_apt "$@"
+own_apt "${SUITES[@]}"
 for suite in "$@"; do check_suite "$suite"; done
