@@ -14,6 +14,9 @@
 # that keeps kernel hooks in /usr/share/kernel runs them with run-parts on two folders, which
 # needs debianutils 5.21 or later (linux-run-hooks says so; its package does not depend on it),
 # and bookworm's is older: the kernel's postinst then fails ("run-parts: missing operand").
+# Then whether the newer debianutils of the kernel's own release (trixie's for trixie-backports)
+# would install on the root by itself: it pre-depends on a libc6 newer than bookworm's, and that
+# libc6 breaks bookworm's base-files, so taking it means the C library and base-files too.
 # One line per suite; deploy/README.md (3a) has the table this printed. About 100 MB per suite.
 set -euo pipefail
 
@@ -26,7 +29,10 @@ case "${1:-}" in
 esac
 [ $# -gt 0 ] || set -- bookworm bookworm-backports trixie trixie-backports
 SUITES=("$@")
-case " $* " in *" $ROOT_SUITE "*) ;; *) SUITES+=("$ROOT_SUITE") ;; esac  # for its debianutils
+# the root's suite (its debianutils, libc6, base-files) and each backport's own release (its debianutils)
+for suite in "$ROOT_SUITE" "${@%-backports}"; do
+    case " ${SUITES[*]} " in *" $suite "*) ;; *) SUITES+=("$suite") ;; esac
+done
 
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
@@ -75,9 +81,37 @@ installs_on_root() {  # installs_on_root SUITE FILES
         || { echo "unknown (apt-get download linux-base/$from failed)"; return; }
     if [ -d "$files/usr/share/kernel" ] && grep -q '/usr/share/kernel' "$files/usr/bin/linux-run-hooks" 2>/dev/null \
         && dpkg --compare-versions "$utils" lt "$RUN_PARTS_DIRS"; then
-        echo "no: linux-base $base runs the kernel's hooks with run-parts on /etc/kernel/*.d and /usr/share/kernel/*.d, which needs debianutils >= $RUN_PARTS_DIRS; $ROOT_SUITE has $utils (the kernel's postinst fails: run-parts: missing operand)"
+        echo "no: linux-base $base runs the kernel's hooks with run-parts on /etc/kernel/*.d and /usr/share/kernel/*.d, which needs debianutils >= $RUN_PARTS_DIRS; $ROOT_SUITE has $utils (the kernel's postinst fails: run-parts: missing operand)$(newer_debianutils "$1")"
     else
         echo "yes (linux-base $base, debianutils $utils)"
+    fi
+}
+
+version_of() { apt-cache show "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -1; }
+
+# the least version of PACKAGE that FIELD of PACKAGE-SPEC names with ">=" or "<<", or nothing
+named_version() {  # named_version PACKAGE-SPEC FIELD PACKAGE
+    apt-cache show "$1" 2>/dev/null | sed -n "s/^$2: //p" | head -1 | tr ',' '\n' \
+        | sed -n "s/^ *$3 ([>=<]* \([^)]*\)).*/\1/p" | head -1
+}
+
+# Would the debianutils of the kernel's own release install on ROOT_SUITE? Nothing if there is
+# none new enough or it would; else "; taking ... does not help: why".
+newer_debianutils() {  # newer_debianutils SUITE
+    local release=${1%-backports} utils needs libc newer_libc base_needs base
+    utils=$(version_of "debianutils/$release")
+    if [ -z "$utils" ] || dpkg --compare-versions "$utils" lt "$RUN_PARTS_DIRS"; then return 0; fi
+    needs=$(named_version "debianutils=$utils" Pre-Depends libc6)
+    libc=$(version_of "libc6/$ROOT_SUITE")
+    if [ -z "$needs" ] || [ -z "$libc" ] || dpkg --compare-versions "$libc" ge "$needs"; then return 0; fi
+    newer_libc=$(version_of "libc6/$release")
+    base_needs=$(named_version "libc6=$newer_libc" Breaks base-files)
+    base=$(version_of "base-files/$ROOT_SUITE")
+    printf "; taking debianutils %s from %s does not help by itself: it pre-depends on libc6 >= %s, %s has %s" \
+        "$utils" "$release" "$needs" "$ROOT_SUITE" "$libc"
+    if [ -n "$base_needs" ] && [ -n "$base" ] && dpkg --compare-versions "$base" lt "$base_needs"; then
+        printf ", and %s's libc6 %s breaks base-files << %s (%s has %s): the C library and base-files would come from %s too" \
+            "$release" "$newer_libc" "$base_needs" "$ROOT_SUITE" "$base" "$release"
     fi
 }
 
