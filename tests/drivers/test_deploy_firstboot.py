@@ -309,8 +309,14 @@ def test_the_pi5_check_explains_itself_and_the_guide_names_it() -> None:
     result = subprocess.run(["bash", str(PI5_CHECK), "--help"], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
     assert "bcm2712-rpi-5-b.dtb" in result.stdout and "sdhci-brcmstb" in result.stdout
+    # and whether the kernel installs on the image's bookworm root (run-parts of debianutils)
+    assert "debianutils 5.21" in result.stdout and "bookworm" in result.stdout
+    # and whether the kernel's own release's debianutils would (it pre-depends on a newer libc6)
+    assert "libc6" in result.stdout and "base-files" in result.stdout
     assert os.access(PI5_CHECK, os.X_OK)
-    assert "deploy/pi5-kernel-check.sh" in (DEPLOY / "README.md").read_text(encoding="utf-8")
+    guide = (DEPLOY / "README.md").read_text(encoding="utf-8")
+    assert "deploy/pi5-kernel-check.sh" in guide and "debianutils 5.21 or\nlater" in guide
+    assert "pre-depends on\nlibc6 >= 2.38" in guide
 
 
 def test_the_root_grows_before_the_table_starts_and_the_image_has_what_it_needs() -> None:
