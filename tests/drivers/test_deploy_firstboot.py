@@ -335,6 +335,20 @@ def test_the_root_grows_before_the_table_starts_and_the_image_has_what_it_needs(
     assert "copy_image good 2G" in (DEPLOY / "test-image.sh").read_text(encoding="utf-8")
 
 
+def test_the_boot_defaults_leave_cma_out_as_raspi_firmware_does_on_a_pi_4(tmp_path: Path) -> None:
+    """raspi-firmware's kernel hook writes cmdline.txt from /etc/default/raspi-firmware: it starts
+    from CMA=64M and omits "cma=" only when it runs on a Pi 4 ("specifying CMA ... renders it
+    unbootable") or when CMA=0. In the build's chroot it cannot see the board, so the image's
+    defaults must say CMA=0; the hook reads the file as shell, as here."""
+    defaults = tmp_path / "raspi-firmware"
+    script = (f'set -euo pipefail\n. "{DEPLOY}/build-image.sh"\nprintf "%s\\n" "$RASPI_DEFAULTS" >"{defaults}"\n'
+              f'CMA=64M; . "{defaults}"; echo "CMA=$CMA ROOTPART=$ROOTPART"\n')
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["CMA=0", "ROOTPART=PARTUUID=5ca77150-02"]
+    assert "check_boot_files" in (DEPLOY / "test-image.sh").read_text(encoding="utf-8")  # and the boot test looks
+
+
 @pytest.mark.skipif(subprocess.run(["which", "systemd-analyze"], capture_output=True).returncode != 0,
                     reason="systemd-analyze is not installed")
 def test_systemd_accepts_the_grow_root_unit() -> None:
