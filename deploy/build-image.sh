@@ -68,10 +68,13 @@ virtio_blk
 ext4
 crc32c_generic"
 # How the Pi boots, what raspi-firmware writes to the boot partition (config.txt, cmdline.txt)
-# at each kernel update: the root by its partition id, the console on the screen, no blanking.
+# at each kernel update: the root by its partition id, the console on the screen, no blanking,
+# and no "cma=" (its hook leaves it out when it runs on a Pi 4, where it "renders it unbootable";
+# in the build's chroot it cannot see the board and would write cma=64M: CMA=0 leaves it out).
 RASPI_DEFAULTS="ROOTPART=PARTUUID=$DISK_ID-02
 CONSOLES=\"tty1\"
-KERNEL_ARCH=\"arm64\""
+KERNEL_ARCH=\"arm64\"
+CMA=0"
 RASPI_EXTRA_CMDLINE="consoleblank=0 quiet"
 FSTAB="# <file system>           <mount point>    <type>  <options>                    <dump> <pass>
 PARTUUID=$DISK_ID-02     /                ext4    defaults,noatime             0      1

@@ -232,6 +232,21 @@ check_card() {
     grep -q "^table = $TABLE" "$W/after.txt"
 }
 
+# how the Pi 4's firmware starts it: the 64-bit kernel, its initrd, the root by partition id,
+# and no cma= (which would keep a Pi 4 from booting)
+check_boot_files() {
+    mcopy -n -i "$(boot_fs)" ::cmdline.txt "$W/cmdline.txt"
+    mcopy -n -i "$(boot_fs)" ::config.txt "$W/config.txt"
+    if grep -q "root=PARTUUID=$DISK_ID-02 " "$W/cmdline.txt" && ! grep -q 'cma=' "$W/cmdline.txt" \
+        && grep -q '^arm_64bit=1' "$W/config.txt" && grep -q '^kernel=vmlinuz-' "$W/config.txt" \
+        && grep -q '^initramfs initrd.img-' "$W/config.txt" \
+        && mdir -b -i "$(boot_fs)" :: | grep -q '/bcm2711-rpi-4-b.dtb$'; then
+        return 0
+    fi
+    cat "$W/cmdline.txt" "$W/config.txt"
+    return 1
+}
+
 use() {  # use NAME: the functions read and write $W/NAME.img and its console
     DISK=$W/$1.img
     CONSOLE=$W/$1.console
@@ -329,6 +344,7 @@ main() {
     boot_report
     started_us=$(sed -n 's/.*BOOT-TEST skattisch started at: \([0-9]*\) us.*/\1/p' "$CONSOLE" | head -1)
     check_booted
+    check "the boot partition starts a Pi 4 (config.txt, cmdline.txt without cma=, its DTB)" check_boot_files
     check "the first boot says what it applied" \
         console_has 'skattisch first-boot: applied table, laptop, pin, pairing_code from /boot/firmware/skattisch-settings.txt'
     check "the table's number, the laptop and the PIN's hash are in the config" check_config

@@ -166,7 +166,7 @@ def _schenken(
                                 profile=profile)
     except VariantError as exc:
         german = (f"Schenken gibt es im Regelprofil {profile.name!r} nicht (SkWO 9.5)" if not profile.schenken
-                  else f"{outcome.german} ist hier nicht möglich: {exc}")
+                  else exc.german or f"{outcome.german} ist hier nicht möglich: {exc}")
         raise RecordError("schenken", str(exc), german) from None
     return replace(result, schenken=outcome.value)
 

@@ -60,11 +60,14 @@ MAX_MATADORS = {GameType.GRAND: 4}  # suit games: 11
 def _totals_by_count() -> tuple[frozenset[int], ...]:
     """For n = 0..32: every total of Augen that some n cards of the deck hold (1 never: no card
     is worth 1; two cards never make 9)."""
-    totals: list[set[int]] = [{0}] + [set() for _ in DECK]
+    # Each count's totals as the bits of one int (bit t set: some n cards hold t Augen), so a
+    # card adds its Augen to all of them in one shift (a set per step took 7 ms at import).
+    bits = [1] + [0 for _ in DECK]
     for card in DECK:
+        points = card.points
         for n in range(len(DECK) - 1, -1, -1):
-            totals[n + 1] |= {total + card.points for total in totals[n]}
-    return tuple(frozenset(t) for t in totals)
+            bits[n + 1] |= bits[n] << points
+    return tuple(frozenset(t for t in range(bits[n].bit_length()) if bits[n] >> t & 1) for n in range(len(bits)))
 
 
 _TOTALS = _totals_by_count()

@@ -56,7 +56,14 @@ BOCK_FACTOR = 2
 
 
 class VariantError(SkatError, ValueError):
-    """A variant the rule profile does not allow, or said against its rules (Re without Kontra)."""
+    """A variant the rule profile does not allow, or said against its rules (Re without Kontra).
+
+    ``german`` is the reason in the table's words, where the check gave one.
+    """
+
+    def __init__(self, reason: str, german: str = "") -> None:
+        super().__init__(reason)
+        self.german = german
 
 
 # --------------------------------------------------------------------------- Kontra and Re
@@ -430,11 +437,15 @@ def score_schenken(declaration: Declaration, bid: int, outcome: Schenken, play: 
         factor, levels, shown = factor - 1, tuple(w for w in levels if w != "Hand"), declaration
     if outcome.is_gift:
         if not core.won:
-            raise VariantError(f"the defenders already have {defender_points} points: they cannot give {outcome.german}")
+            raise VariantError(f"the defenders already have {defender_points} points: they cannot give {outcome.german}",
+                               f"die Gegner haben schon {defender_points} Augen: {outcome.german} geht nicht mehr")
         if core.base_value * factor < bid:
+            worth = core.base_value * factor
             raise VariantError(
-                f"{declaration.describe_de()} {outcome.german} is worth {core.base_value * factor}, less than the "
-                f"bid {bid}: the declarer cannot accept it and plays on")
+                f"{declaration.describe_de()} {outcome.german} is worth {worth}, less than the "
+                f"bid {bid}: the declarer cannot accept it and plays on",
+                f"{declaration.describe_de()} {outcome.german} zählt {worth}, weniger als das Reizgebot {bid}: "
+                "der Alleinspieler kann es nicht annehmen und muss weiterspielen")
     return _refit(core, shown, bid, factor=factor, levels=levels, won=core.won, multiplier=multiplier,
                   profile=profile)
 

@@ -155,7 +155,7 @@ REFUSALS_DE: dict[str, str] = {
     "re_without_kontra": "Re gibt es nur als Antwort auf Kontra, einmal",
     "record_not_in_profile": "{profile|profile_in_cap} nicht erlaubt — {problem_field|record_field}",
     "record_not_possible": "Dieser Spielbericht ist nicht möglich: {problem_field|record_problem}",
-    "result_impossible": "Das Ergebnis ist nicht möglich: {problem}",
+    "result_impossible": "Das Ergebnis ist nicht möglich: {problem_german|or_problem}",
     "result_not_possible": "Dieses Ergebnis ist nicht möglich: {problem_field|record_problem}",
     "series_already_over": "Die Serie ist schon beendet",
     "series_over": "Die Serie ist beendet",
@@ -504,6 +504,7 @@ WAYS: dict[str, dict[str, Way]] = {
         "record_field": _record_field_de,
         "schenken_rule": lambda v, _: _schenken_rule(v),
         "or_error": lambda v, values: str(v or values.get("error", "")),
+        "or_problem": lambda v, values: str(v or values.get("problem", "")),
     },
     "en": {
         "position": lambda v, _: POSITION_NAMES[v],

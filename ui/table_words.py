@@ -138,7 +138,8 @@ def result_text(result: Any, lang: str | None = None) -> str:
     if result.needs_spitze:
         return words("spitze_missing", lang)
     if result.problem is not None and not result.text:
-        return words("result_not_possible", lang, problem=result.problem)
+        german = (lang or language()) == "de" and result.problem_german
+        return words("result_not_possible", lang, problem=german or result.problem)
     return str(result.text_en if (lang or language()) == "en" and result.text_en else result.text)
 
 

@@ -47,7 +47,7 @@ def _confirm(state: TableState, command: Confirm) -> Decision:
     if shown.needs_spitze:
         raise Refuse("needs_spitze", "needs_spitze")
     if shown.problem is not None or shown.scored is None:
-        raise Refuse("bad_result", "result_impossible", problem=shown.problem)
+        raise Refuse("bad_result", "result_impossible", problem=shown.problem, problem_german=shown.problem_german)
     declarer_seat = deal.declarer_seat
     assert declarer_seat is not None
     if declarer_seat not in confirmed or len(confirmed) < 2:

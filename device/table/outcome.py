@@ -256,6 +256,7 @@ class Preview:
     problem: str | None
     #: A result typed in with a Spitze announced: was it made? (asked like the matadors)
     needs_spitze: bool = False
+    problem_german: str = ""  # the problem in the table's words, where the check gave them
 
 
 def preview(deal: Deal, profile: RuleProfile) -> Preview | None:
@@ -271,4 +272,4 @@ def preview(deal: Deal, profile: RuleProfile) -> Preview | None:
     try:
         return Preview(record, score_record(record, profile=profile), False, None)
     except RecordError as exc:
-        return Preview(record, None, False, str(exc))
+        return Preview(record, None, False, str(exc), problem_german=exc.german)

@@ -207,7 +207,8 @@ def _result(state: TableState, deal: Deal) -> ResultView:
         return ResultView("", None, None, None, (), None, None, False, 1, _marks(shown.record), ending,
                           shown.needs_matadors, entry_matador_choices(deal), shown.problem, tuple(names), to_confirm,
                           may_confirm, may_add_skat, game=deal.game.value, declarer_name=declarer,
-                          false_following=false_following, overbid_null=overbid_null, needs_spitze=shown.needs_spitze)
+                          false_following=false_following, overbid_null=overbid_null, needs_spitze=shown.needs_spitze,
+                          problem_german=shown.problem_german)
     result = shown.scored.result
     shown_by_cards = shown.scored.false_following
     revoke = None

@@ -237,6 +237,7 @@ class ResultView:
     overbid_null: tuple[int, int] | None = None
     #: A result typed in with a Spitze announced: the screen asks whether it was made.
     needs_spitze: bool = False
+    problem_german: str = ""  # ``problem`` in the table's words, where the check gave them
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ Pi's GPU; the ratios are the point.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -177,6 +178,9 @@ def child_table(store_dir: str, samples: int, *, memory: bool = False, deal: flo
     """The table app restarted on a store holding a long list, then cards from a reader-like
     thread. ``memory``: the same list copied into the memory store first; ``deal``: seconds
     between closing the list and the first bid."""
+    # Started as `skattisch run` starts the table (ui/commands/run.py): no garbage collection
+    # from the process's start; the App turns it on after its first frame.
+    gc.disable()
     _kivy_setup()
     from kivy.clock import Clock
 

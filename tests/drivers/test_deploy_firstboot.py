@@ -309,8 +309,14 @@ def test_the_pi5_check_explains_itself_and_the_guide_names_it() -> None:
     result = subprocess.run(["bash", str(PI5_CHECK), "--help"], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
     assert "bcm2712-rpi-5-b.dtb" in result.stdout and "sdhci-brcmstb" in result.stdout
+    # and whether the kernel installs on the image's bookworm root (run-parts of debianutils)
+    assert "debianutils 5.21" in result.stdout and "bookworm" in result.stdout
+    # and whether the kernel's own release's debianutils would (it pre-depends on a newer libc6)
+    assert "libc6" in result.stdout and "base-files" in result.stdout
     assert os.access(PI5_CHECK, os.X_OK)
-    assert "deploy/pi5-kernel-check.sh" in (DEPLOY / "README.md").read_text(encoding="utf-8")
+    guide = (DEPLOY / "README.md").read_text(encoding="utf-8")
+    assert "deploy/pi5-kernel-check.sh" in guide and "debianutils 5.21 or\nlater" in guide
+    assert "pre-depends on\nlibc6 >= 2.38" in guide
 
 
 def test_the_root_grows_before_the_table_starts_and_the_image_has_what_it_needs() -> None:
@@ -327,6 +333,20 @@ def test_the_root_grows_before_the_table_starts_and_the_image_has_what_it_needs(
     assert "multi-user.target.wants/skattisch-grow-root.service" in build
     # the boot test boots a larger copy and checks the grown root
     assert "copy_image good 2G" in (DEPLOY / "test-image.sh").read_text(encoding="utf-8")
+
+
+def test_the_boot_defaults_leave_cma_out_as_raspi_firmware_does_on_a_pi_4(tmp_path: Path) -> None:
+    """raspi-firmware's kernel hook writes cmdline.txt from /etc/default/raspi-firmware: it starts
+    from CMA=64M and omits "cma=" only when it runs on a Pi 4 ("specifying CMA ... renders it
+    unbootable") or when CMA=0. In the build's chroot it cannot see the board, so the image's
+    defaults must say CMA=0; the hook reads the file as shell, as here."""
+    defaults = tmp_path / "raspi-firmware"
+    script = (f'set -euo pipefail\n. "{DEPLOY}/build-image.sh"\nprintf "%s\\n" "$RASPI_DEFAULTS" >"{defaults}"\n'
+              f'CMA=64M; . "{defaults}"; echo "CMA=$CMA ROOTPART=$ROOTPART"\n')
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["CMA=0", "ROOTPART=PARTUUID=5ca77150-02"]
+    assert "check_boot_files" in (DEPLOY / "test-image.sh").read_text(encoding="utf-8")  # and the boot test looks
 
 
 @pytest.mark.skipif(subprocess.run(["which", "systemd-analyze"], capture_output=True).returncode != 0,

@@ -14,7 +14,7 @@ from typing import Any
 
 from drivers.club.app import new_pairing_code
 from drivers.club.store import open_store
-from drivers.store import device_id
+from drivers.store import TinyDBEventStore, device_id
 from drivers.sync import STATE_FILE, SyncStateFile, pair_with_laptop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,3 +138,22 @@ def wait_until_synced(tables: list[TableProcess], timeout: float) -> list[dict[s
         if time.monotonic() > deadline:
             raise AssertionError(f"not synced within {timeout} s: {statuses}")
         time.sleep(0.2)
+
+
+def assert_laptop_holds_the_tables(laptop: Any, directories: Sequence[Path], devices: Sequence[str],
+                                   final: Sequence[dict[str, Any]], games: int | None = None) -> None:
+    """The laptop's store holds each table's lists event for event, in order, and nothing besides
+    (``final``: the tables' last status); with ``games``, each table recorded that many games."""
+    assert {t.device for t in laptop.tables()} == set(devices)
+    for directory, device, status in zip(directories, devices, final):
+        store = TinyDBEventStore(directory)
+        try:
+            table_lists = {list_id: store.load(list_id) for list_id in store.list_ids()}
+        finally:
+            store.close()
+        if games is not None:
+            assert sum(1 for events in table_lists.values() for e in events if e["type"] == "game_recorded") == games
+        laptop_lists = {info.list_id: laptop.events(device, info.list_id) for info in laptop.lists(device)}
+        assert laptop_lists == table_lists  # event for event, in order
+        assert laptop.held(device) == status["last_seq"] == sum(len(e) for e in table_lists.values())
+    assert laptop.conflicts() == []

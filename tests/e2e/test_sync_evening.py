@@ -14,9 +14,10 @@ import time
 from pathlib import Path
 
 from drivers.club.store import SqliteCollectorStore
-from drivers.store import TinyDBEventStore
 from tests.e2e.fault_proxy import Faults, FaultProxy
-from tests.e2e.sync_helpers import Collector, TableProcess, pair_table, wait_until_synced
+from tests.e2e.sync_helpers import (
+    Collector, TableProcess, assert_laptop_holds_the_tables, pair_table, wait_until_synced,
+)
 
 TABLES = 5
 GAMES = 48
@@ -81,17 +82,6 @@ def test_an_evening_of_five_tables_reaches_the_laptop_whole_through_faults(tmp_p
         assert proxy.stats[fault] + victims_proxy.stats[fault] > 0, (fault, proxy.stats)
     laptop = SqliteCollectorStore(tmp_path / "club.sqlite3")
     try:
-        assert {t.device for t in laptop.tables()} == set(devices)
-        for directory, device, status in zip(directories, devices, final):
-            store = TinyDBEventStore(directory)
-            try:
-                table_lists = {list_id: store.load(list_id) for list_id in store.list_ids()}
-            finally:
-                store.close()
-            assert sum(1 for events in table_lists.values() for e in events if e["type"] == "game_recorded") == GAMES
-            laptop_lists = {info.list_id: laptop.events(device, info.list_id) for info in laptop.lists(device)}
-            assert laptop_lists == table_lists  # event for event, in order
-            assert laptop.held(device) == status["last_seq"] == sum(len(e) for e in table_lists.values())
-        assert laptop.conflicts() == []
+        assert_laptop_holds_the_tables(laptop, directories, devices, final, games=GAMES)
     finally:
         laptop.close()

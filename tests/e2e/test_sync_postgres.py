@@ -9,9 +9,10 @@ import time
 from pathlib import Path
 
 from drivers.club.store import open_store
-from drivers.store import TinyDBEventStore
 from tests.e2e.fault_proxy import FaultProxy, Faults
-from tests.e2e.sync_helpers import Collector, TableProcess, pair_table, wait_until_synced
+from tests.e2e.sync_helpers import (
+    Collector, TableProcess, assert_laptop_holds_the_tables, pair_table, wait_until_synced,
+)
 
 GAMES = 24
 EVERY = ("--every", "8")
@@ -49,16 +50,6 @@ def test_tables_sync_to_a_collector_on_postgres_through_faults_and_a_restart(tmp
 
     laptop = open_store(pg_url)
     try:
-        assert {t.device for t in laptop.tables()} == set(devices)
-        for directory, device, status in zip(directories, devices, final):
-            store = TinyDBEventStore(directory)
-            try:
-                table_lists = {list_id: store.load(list_id) for list_id in store.list_ids()}
-            finally:
-                store.close()
-            laptop_lists = {info.list_id: laptop.events(device, info.list_id) for info in laptop.lists(device)}
-            assert laptop_lists == table_lists  # event for event, in order
-            assert laptop.held(device) == status["last_seq"] == sum(len(e) for e in table_lists.values())
-        assert laptop.conflicts() == []
+        assert_laptop_holds_the_tables(laptop, directories, devices, final, games=GAMES)
     finally:
         laptop.close()

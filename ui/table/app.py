@@ -30,7 +30,13 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import DEFAULT_FONT, LabelBase
-from kivy.core.window import Window
+
+# Kivy runs a full garbage collection when it makes the window (its graphics context's first
+# flush): over every object alive, the table's modules and all, 30-45 ms of the cold start
+# (issue 20). What is alive now (imported modules, classes, the start-up's settings) lives as
+# long as the table: frozen, out of that collection and every later full one.
+gc.freeze()
+from kivy.core.window import Window  # noqa: E402 - made here: after the freeze
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout

@@ -12,6 +12,7 @@ from device.table.commands import (
 )
 from device.table.state import Phase
 from tests.table_helpers import Table, english, german
+from ui.table_words import result_text
 
 
 def kneipe() -> Table:
@@ -126,12 +127,39 @@ def test_a_gift_worth_less_than_the_bid_cannot_be_accepted() -> None:
     t.ok(OfferGift(0), OfferGift(2), AcceptGift(1), EnterMatadors(1))  # Karo mit 1: 18, bid 30
     result = t.snap.result
     assert result is not None and result.problem is not None and "less than the bid 30" in result.problem
-    t.refused(Confirm(t.seat("Carla")), "bad_result")
+    assert result_text(result, "de") == ("Ergebnis nicht möglich: Karo geschenkt zählt 18, weniger als das Reizgebot 30: "
+                                         "der Alleinspieler kann es nicht annehmen und muss weiterspielen")
+    assert result_text(result, "en").startswith("Result not possible: schenken: Karo geschenkt is worth 18")
+    refusal = t.refused(Confirm(t.seat("Carla")), "bad_result")
+    assert german(refusal) == ("Das Ergebnis ist nicht möglich: Karo geschenkt zählt 18, weniger als das Reizgebot 30: "
+                               "der Alleinspieler kann es nicht annehmen und muss weiterspielen")
+    assert "Karo geschenkt is worth 18, less than the bid 30" in english(refusal)
     t.undo()
     t.undo()
     t.ok(PlayOn(1), EnterResult(9, 100, 1))  # mit 1, Spiel 2, Schneider 3, angesagt 4 x 9 = 36
     result = t.snap.result
     assert result is not None and result.score == 36, result.text
+
+
+def test_a_gift_the_cards_show_short_of_the_bid_is_refused_at_the_accept() -> None:
+    """Once the cards decide his Spitzen, the table refuses the accept itself, naming the value:
+    Karo ohne 1 (his Pik Bube played, the Kreuz Bube theirs), Schneider given after playing on:
+    ohne 1, Spiel 2, Schneider 3, angesagt 4 x 9 = 36, short of the bid 40; he plays on."""
+    t = Table("Anna", "Bernd", "Carla", profile="kneipe")
+    t.say("M 40", "V passe", "H passe")
+    t.take_skat()
+    t.declare("diamonds")
+    t.ok(OfferGift(0), OfferGift(2), PlayOn(1))
+    t.scan("CJ", "SJ", "HJ")
+    t.ok(OfferGift(0), OfferGift(2))
+    refusal = t.refused(AcceptGift(1), "bad_gift")
+    assert german(refusal) == ("Das Geschenk geht nicht: Karo Schneider geschenkt zählt 36, weniger als das "
+                               "Reizgebot 40: der Alleinspieler kann es nicht annehmen und muss weiterspielen")
+    assert english(refusal).startswith("the gift cannot be accepted: Karo Schneider geschenkt is worth 36")
+    play = t.snap.play
+    assert play is not None and not play.may_accept_gift and play.may_play_on
+    t.ok(PlayOn(1))
+    t.assert_phase(Phase.PLAYING)
 
 
 def test_a_null_is_only_given() -> None:
