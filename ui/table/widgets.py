@@ -53,11 +53,27 @@ def _face(kind: str, *, down: bool, greyed: bool) -> theme.RGBA:
     }.get(kind, theme.BUTTON)
 
 
-class TLabel(Label):
+class FreshTexture(Label):
+    """A label whose new text goes into a new texture, not into the one on screen.
+
+    Kivy's label draws a changed text of the same size into its old texture; under the
+    software rasteriser (Mesa llvmpipe) that write waits until the rasteriser threads are done
+    with every frame that used the texture: 2 to 20 ms on the main thread for a card's labels
+    (the card chip, the trick, the winner, the party's line). A new texture is made in a few
+    microseconds and nothing waits; the pixels are the same."""
+
+    def texture_update(self, *largs: Any) -> None:
+        core = getattr(self, "_label", None)
+        if core is not None:
+            core.texture = None  # the old one stays with the frames that drew it
+        super().texture_update(*largs)
+
+
+class TLabel(FreshTexture):
     """A label in the table's font and colours that wraps to its width."""
 
 
-class TButton(ButtonBehavior, Label):
+class TButton(ButtonBehavior, FreshTexture):
     """A big flat button. Bind ``on_act`` (not ``on_press``): it fires once per tap and
     never for a greyed button."""
 
@@ -94,7 +110,7 @@ class TButton(ButtonBehavior, Label):
         """Override or bind: the tap's action."""
 
 
-class CardChip(Label):
+class CardChip(FreshTexture):
     """A card drawn as a light chip with suit symbol and rank in the suit's colour.
 
     ``code`` is a card code (``"CJ"``); empty shows an empty place.
@@ -105,7 +121,7 @@ class CardChip(Label):
     hidden = BooleanProperty(False)  # face down (a pushed skat card)
 
 
-class SuitChip(Label):
+class SuitChip(FreshTexture):
     """A suit symbol on a light chip (so black ♣ shows on the dark screen). ``suit``: C S H D."""
 
     suit = StringProperty("")
@@ -189,7 +205,7 @@ class BottomBar(BoxLayout):
     """The row of buttons at the bottom of a screen; the confirm button goes last (right)."""
 
 
-class Hint(Label):
+class Hint(FreshTexture):
     """The banner that says why something is not possible, or what went wrong."""
 
     level = OptionProperty("hint", options=("hint", "error", "info"))
