@@ -53,22 +53,6 @@ def _face(kind: str, *, down: bool, greyed: bool) -> theme.RGBA:
     }.get(kind, theme.BUTTON)
 
 
-class FreshTexture(Label):
-    """A label whose new text goes into a new texture, not into the one on screen.
-
-    Kivy's label draws a changed text of the same size into its old texture; under the
-    software rasteriser (Mesa llvmpipe) that write waits until the rasteriser threads are done
-    with every frame that used the texture: a quarter of a card's texts (the card chip, the
-    trick, the winner, the party's line) waited 2 to 70 ms on the main thread. A new texture
-    waits for nothing (0.2 ms a text in all); the pixels are the same."""
-
-    def texture_update(self, *largs: Any) -> None:
-        core = getattr(self, "_label", None)
-        if core is not None:
-            core.texture = None  # the old one stays with the frames that drew it
-        super().texture_update(*largs)
-
-
 def app_scale() -> float:
     """The running app's ``scale`` (1.0 without one)."""
     app = App.get_running_app()
@@ -115,11 +99,11 @@ def framed(widget: Widget, update: Callable[..., None], *names: str) -> Frame:
     return frame
 
 
-class TLabel(FreshTexture):
+class TLabel(Label):
     """A label in the table's font and colours that wraps to its width."""
 
 
-class TButton(ButtonBehavior, FreshTexture):
+class TButton(ButtonBehavior, Label):
     """A big flat button. Bind ``on_act`` (not ``on_press``): it fires once per tap and
     never for a greyed button."""
 
@@ -163,7 +147,7 @@ class TButton(ButtonBehavior, FreshTexture):
         """Override or bind: the tap's action."""
 
 
-class CardChip(FreshTexture):
+class CardChip(Label):
     """A card drawn as a light chip with suit symbol and rank in the suit's colour.
 
     ``code`` is a card code (``"CJ"``); empty shows an empty place.
@@ -184,7 +168,7 @@ class CardChip(FreshTexture):
                          (self.x, self.y, self.width, self.height, s * 8), s * 3)
 
 
-class SuitChip(FreshTexture):
+class SuitChip(Label):
     """A suit symbol on a light chip (so black ♣ shows on the dark screen). ``suit``: C S H D."""
 
     suit = StringProperty("")
@@ -268,7 +252,7 @@ class BottomBar(BoxLayout):
     """The row of buttons at the bottom of a screen; the confirm button goes last (right)."""
 
 
-class Hint(FreshTexture):
+class Hint(Label):
     """The banner that says why something is not possible, or what went wrong."""
 
     level = OptionProperty("hint", options=("hint", "error", "info"))
