@@ -53,6 +53,52 @@ def _face(kind: str, *, down: bool, greyed: bool) -> theme.RGBA:
     }.get(kind, theme.BUTTON)
 
 
+def app_scale() -> float:
+    """The running app's ``scale`` (1.0 without one)."""
+    app = App.get_running_app()
+    return float(getattr(app, "scale", 1.0)) if app is not None else 1.0
+
+
+class Frame:
+    """A widget's frame line (a marked button, a selected card chip, the seat to play), in
+    its ``canvas.before`` only while it is seen. A line is rasterised and walked by every
+    frame even in alpha 0 or of no size, so an unseen frame is no instruction at all (it was
+    a line of no size in kv: 13 draw calls on each card's frame)."""
+
+    def __init__(self, canvas: Any) -> None:
+        self.canvas = canvas
+        self.color = Color()
+        self.line = Line()
+        self.group = InstructionGroup()
+        self.group.add(self.color)
+        self.group.add(self.line)
+        self.shown = False
+
+    def show(self, rgba: Sequence[float] | None, rounded_rectangle: tuple[float, ...] = (), width: float = 1) -> None:
+        """Draw the frame in ``rgba`` (a ``Line`` of ``width`` along ``rounded_rectangle``), or
+        take it out (``rgba`` None); it stays last in the canvas, after the face."""
+        if rgba is None:
+            if self.shown:
+                self.canvas.remove(self.group)
+                self.shown = False
+            return
+        self.color.rgba = rgba
+        self.line.width = width
+        self.line.rounded_rectangle = rounded_rectangle
+        if not self.shown:
+            self.canvas.add(self.group)
+            self.shown = True
+
+
+def framed(widget: Widget, update: Callable[..., None], *names: str) -> Frame:
+    """A :class:`Frame` in ``widget``'s ``canvas.before``, redrawn by ``update`` whenever
+    the widget moves, resizes or one of the properties ``names`` changes."""
+    frame = Frame(widget.canvas.before)
+    for name in ("pos", "size", *names):
+        widget.fbind(name, update)
+    return frame
+
+
 class TLabel(Label):
     """A label in the table's font and colours that wraps to its width."""
 
@@ -78,6 +124,13 @@ class TButton(ButtonBehavior, Label):
         self.fbind("kind", self._update_face)
         self.fbind("greyed", self._update_face)
         self._update_face()
+        self._frame = framed(self, self._update_frame, "marked")
+        self._update_frame()
+
+    def _update_frame(self, *_args: Any) -> None:
+        s = app_scale()
+        self._frame.show(theme.BUTTON_SELECTED if self.marked else None,
+                         (self.x + s * 4, self.y + s * 4, self.width - s * 8, self.height - s * 8, s * 8), s * 4)
 
     def _update_face(self, *_args: Any) -> None:
         self.face = _face(self.kind, down=self.state == "down", greyed=self.greyed)
@@ -103,6 +156,16 @@ class CardChip(Label):
     code = StringProperty("")
     selected = BooleanProperty(False)
     hidden = BooleanProperty(False)  # face down (a pushed skat card)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._frame = framed(self, self._update_frame, "selected")
+        self._update_frame()
+
+    def _update_frame(self, *_args: Any) -> None:
+        s = app_scale()
+        self._frame.show(theme.BUTTON_SELECTED if self.selected else None,
+                         (self.x, self.y, self.width, self.height, s * 8), s * 3)
 
 
 class SuitChip(Label):

@@ -18,7 +18,7 @@ from ui.table import theme
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import game_suit, is_null
-from ui.table.widgets import make_button
+from ui.table.widgets import app_scale, framed, make_button
 
 END_HOWS = ("null_lost", "declarer_gave_up", "defenders_gave_up", "declarer_violation", "defenders_violation")
 
@@ -38,6 +38,16 @@ class SeatPlace(BoxLayout):
     to_play = BooleanProperty(False)
     winner = BooleanProperty(False)
     faded = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._frame = framed(self, self._update_frame, "to_play", "winner")
+        self._update_frame()
+
+    def _update_frame(self, *_args: Any) -> None:
+        s = app_scale()
+        colour = theme.HINT if self.to_play else (theme.OK if self.winner else None)
+        self._frame.show(colour, (self.x + 1, self.y + 1, self.width - 2, self.height - 2, s * 10), s * 2.5)
 
 
 def gift_marks(snap: Any, play: Any) -> list[str]:

@@ -1,0 +1,100 @@
+"""A rounded rectangle as a triangle mesh that fills the same pixels as Kivy's
+``RoundedRectangle``, but cheaper to rasterise in software.
+
+Kivy draws a ``RoundedRectangle`` as one fan of thin triangles from its centre to every point
+of its corners; Mesa's llvmpipe bins each of those long slivers into every 64×64 tile its
+bounding box touches, so a seat's panel cost about twice a rectangle of its size on each
+frame. :func:`rounded_mesh` makes the same outline (Kivy's corner points, computed in single
+precision in the same order as Kivy's ``RoundedRectangle.build`` and ``draw_arc``), cut into
+small fans at the corners, four edge strips and the middle: the same polygon, so the same
+pixels (a pixel belongs to exactly one triangle of any cutting of a polygon), and each
+triangle's box is about its own size.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from functools import lru_cache
+
+SEGMENTS = 10  # Kivy's RoundedRectangle default: points per corner
+_F32 = struct.Struct("f")
+
+
+def f32(value: float) -> float:
+    """``value`` rounded to single precision (a C ``float``), as Kivy's vertex code keeps it."""
+    result: float = _F32.unpack(_F32.pack(value))[0]
+    return result
+
+
+def _arc(cx: float, cy: float, rx: float, ry: float, start: float, segments: int) -> list[tuple[float, float]]:
+    """Kivy's ``RoundedRectangle.draw_arc`` from ``start`` degrees 90 clockwise, step for
+    step in single precision (the sum of two floats in double precision rounds to the same
+    single-precision value as the C ``float`` sum)."""
+    angle_start = f32(f32(start) * 0.017453292519943295)
+    angle_end = f32(f32(start - 90) * 0.017453292519943295)
+    theta = f32((angle_end - angle_start) / segments)
+    tangential, radial = f32(math.tan(theta)), f32(math.cos(theta))
+    x, y = f32(math.cos(angle_start)), f32(math.sin(angle_start))
+    points = []
+    for _ in range(segments):
+        points.append((f32(cx + f32(x * rx)), f32(cy + f32(y * ry))))
+        fx, fy = -y, x
+        x = f32(x + f32(fx * tangential))
+        y = f32(y + f32(fy * tangential))
+        x, y = f32(x * radial), f32(y * radial)
+    return points
+
+
+def _corners(x: float, y: float, w: float, h: float, radius: float,
+             segments: int) -> list[tuple[tuple[float, float], list[tuple[float, float]]]]:
+    """Each corner (top left, top right, bottom right, bottom left) as its arc's centre and
+    its outline points, the closing point last (Kivy's ``RoundedRectangle.build``)."""
+    rx = f32(min(radius, f32(w / 2)))
+    ry = f32(min(radius, f32(h / 2)))
+    centres = [(f32(x + rx), f32(f32(y + h) - ry)), (f32(f32(x + w) - rx), f32(f32(y + h) - ry)),
+               (f32(f32(x + w) - rx), f32(y + ry)), (f32(x + rx), f32(y + ry))]
+    corners = []
+    for corner, (px, py) in enumerate(centres):
+        dw, dh = ((0, 1), (1, 1), (1, 0), (0, 0))[corner]
+        points = _arc(px, py, rx, ry, 180 - 90 * corner, segments)
+        close_x = f32(f32(f32(px * (dw != dh)) + f32(x * (dw == dh))) + f32(w * (dw * dh)))
+        close_y = f32(f32(f32(py * (dw == dh)) + f32(y * (dw != dh))) + f32(h * (dh > dw)))
+        corners.append(((px, py), points + [(close_x, close_y)]))
+    return corners
+
+
+@lru_cache(maxsize=512)
+def rounded_mesh(x: float, y: float, w: float, h: float, radius: float,
+                 segments: int = SEGMENTS) -> tuple[list[float], list[int]]:
+    """Kivy ``Mesh`` vertices (x, y, u, v) and indices (mode ``"triangles"``) of a rounded
+    rectangle at (``x``, ``y``) of ``w`` × ``h`` with corners of ``radius``: the pixels of
+    ``RoundedRectangle(pos=(x, y), size=(w, h), radius=[radius], segments=segments)``.
+    Nothing (empty lists) for a rectangle of no size, as Kivy draws nothing then."""
+    x, y, w, h = f32(x), f32(y), f32(w), f32(h)
+    if w == 0 or h == 0:
+        return [], []
+    if not (radius and segments):  # sharp corners: a rectangle
+        outline = [(x, f32(y + h)), (f32(x + w), f32(y + h)), (f32(x + w), y), (x, y)]
+        return [c for px, py in outline for c in (px, py, 0.0, 0.0)], [0, 1, 2, 0, 2, 3]
+    vertices: list[float] = []
+    indices: list[int] = []
+    ends: list[tuple[int, int, int]] = []  # per corner: its centre's, first and closing point's index
+
+    def add(point: tuple[float, float]) -> int:
+        vertices.extend((point[0], point[1], 0.0, 0.0))
+        return len(vertices) // 4 - 1
+
+    for centre, points in _corners(x, y, w, h, radius, segments):
+        middle = add(centre)
+        outline = [add(point) for point in points]
+        for a, b in zip(outline, outline[1:]):  # the corner's own small fan
+            indices.extend((middle, a, b))
+        ends.append((middle, outline[0], outline[-1]))
+    for corner in range(4):  # the strip along each edge, from one corner's closing point to the next one's first
+        middle, _first, closing = ends[corner]
+        next_middle, next_first, _closing = ends[(corner + 1) % 4]
+        indices.extend((middle, closing, next_first, middle, next_first, next_middle))
+    centres = [end[0] for end in ends]
+    indices.extend((centres[0], centres[1], centres[2], centres[0], centres[2], centres[3]))
+    return vertices, indices
