@@ -20,6 +20,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The start of a child program that runs the real App at 800×480 (``run_app_child``): Kivy
+#: configured before its window, Clock and the in-memory store imported; the program fills
+#: ``seen`` and writes it with ``json.dump(seen, open(sys.argv[1], "w"))``.
+APP_CHILD_HEADER = r"""
+import gc, json, os, sys, time
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+from kivy.config import Config
+Config.set("graphics", "width", "800")
+Config.set("graphics", "height", "480")
+Config.set("kivy", "log_level", "error")
+from kivy.clock import Clock
+from device.table.service import TableService
+from drivers.store import MemoryDisk, MemoryEventStore
+from ui.table.app import TableApp
+
+seen = {}
+"""
 ARTIFACTS = ROOT / "tests" / "artifacts" / "screens"
 SIZES = ("800x480", "1280x720")
 
@@ -99,3 +117,12 @@ def run_table(display: str, steps: Sequence[str], *, size: str = "800x480", lang
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
         lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()] if report.exists() else []
     return Run(done.returncode, done.stdout, done.stderr, lines)
+
+
+def run_app_child(program: str, display: str, tmp_path: Path) -> dict[str, object]:
+    """Run ``APP_CHILD_HEADER + program`` on the test's Xvfb display; what it wrote to ``seen``."""
+    out = tmp_path / "seen.json"
+    env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(tmp_path / "kivy")}
+    subprocess.run([sys.executable, "-c", APP_CHILD_HEADER + program, str(out)], cwd=ROOT, env=env, check=True,
+                   timeout=120, stdout=subprocess.DEVNULL)
+    return json.loads(out.read_text())  # type: ignore[no-any-return]

@@ -7,34 +7,17 @@ The real App in a child process on the test's Xvfb display, on a memory store.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.ui.harness import run_app_child
+
 pytestmark = pytest.mark.ui
 
-ROOT = Path(__file__).resolve().parents[2]
-
 CHILD = r"""
-import gc, json, os, sys
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-from kivy.config import Config
-Config.set("graphics", "width", "800")
-Config.set("graphics", "height", "480")
-Config.set("kivy", "log_level", "error")
-from kivy.clock import Clock
 from kivy.core.window import Window
 from device.table import commands as cmd
-from device.table.service import TableService
-from drivers.store import MemoryDisk, MemoryEventStore
-from ui.table.app import TableApp
-
-seen = {}
 
 def after_next_frame(then):
     def flipped(*_args):
@@ -68,11 +51,7 @@ json.dump(seen, open(sys.argv[1], "w"))
 
 
 def test_the_lists_first_open_pauses_the_collector_until_its_frame(display: str, tmp_path: Path) -> None:
-    out = tmp_path / "seen.json"
-    env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(tmp_path / "kivy")}
-    subprocess.run([sys.executable, "-c", CHILD, str(out)], cwd=ROOT, env=env, check=True, timeout=120,
-                   stdout=subprocess.DEVNULL)
-    seen = json.loads(out.read_text())
+    seen = run_app_child(CHILD, display, tmp_path)
     assert seen["collecting_before"] is True
     assert seen["collecting_while_built"] is False  # paused while the rows are made
     assert seen["screen"] == "list" and seen["rows"] == ["row_1"]  # the frame showed the list's row

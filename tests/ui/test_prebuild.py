@@ -8,34 +8,17 @@ The real App in a child process on the test's Xvfb display, on a memory store.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.ui.harness import run_app_child
+
 pytestmark = pytest.mark.ui
 
-ROOT = Path(__file__).resolve().parents[2]
-
 CHILD = r"""
-import json, os, sys, time
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_NO_FILELOG", "1")
-from kivy.config import Config
-Config.set("graphics", "width", "800")
-Config.set("graphics", "height", "480")
-Config.set("kivy", "log_level", "error")
-from kivy.clock import Clock
-from device.table.service import TableService
-from drivers.store import MemoryDisk, MemoryEventStore
 from ui.table import app as app_module
-from ui.table.app import TableApp
 from ui.table import widgets
-
-seen = {}
 
 def built(app):
     return sorted(screen.name for screen in app.manager.screens)
@@ -65,11 +48,7 @@ json.dump({**seen, "prebuilt": list(app_module.PREBUILT_SCREENS), "spares": widg
 
 
 def test_first_frame_builds_one_screen_and_idle_builds_the_games_screens(display: str, tmp_path: Path) -> None:
-    out = tmp_path / "seen.json"
-    env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(tmp_path / "kivy")}
-    subprocess.run([sys.executable, "-c", CHILD, str(out)], cwd=ROOT, env=env, check=True, timeout=120,
-                   stdout=subprocess.DEVNULL)
-    seen = json.loads(out.read_text())
+    seen = run_app_child(CHILD, display, tmp_path)
     # the first frame: the setup screen alone (a new table), none of the game's
     assert seen["current"] == "setup"
     assert seen["first_frame"] == ["setup"]
