@@ -34,3 +34,4 @@ def test_the_pi_class_calibration_loop_runs_pinned_and_reports_wall_and_cpu_seco
     wall, cpu = pi.loop_seconds(quota=False, runs=1)
     assert 0 < cpu <= wall * 1.05
     assert pi.describe() == "Pi-class: core 0, no CPU quota"
+    assert pi.measure_slowdown(pairs=1) >= 0.9  # no quota: the loop's wall time against its CPU time
