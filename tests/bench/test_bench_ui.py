@@ -34,4 +34,20 @@ def test_the_pi_class_calibration_loop_runs_pinned_and_reports_wall_and_cpu_seco
     wall, cpu = pi.loop_seconds(quota=False, runs=1)
     assert 0 < cpu <= wall * 1.05
     assert pi.describe() == "Pi-class: core 0, no CPU quota"
-    assert pi.measure_slowdown(pairs=1) >= 0.9  # no quota: the loop's wall time against its CPU time
+
+
+
+def test_the_pi_class_slowdown_is_the_median_of_constrained_wall_over_free_cpu_taken_in_turn() -> None:
+    pi = bench_ui.PiClass(core=0)
+    runs = iter([(4.0, 3.0), (0.0, 1.0),  # (wall, CPU): constrained, then free, in turn
+                 (9.0, 2.0), (0.0, 1.0),
+                 (3.0, 1.0), (0.0, 1.0)])
+    taken: list[bool] = []
+
+    def loop_seconds(*, quota: bool = True, **_kw: object) -> tuple[float, float]:
+        taken.append(quota)
+        return next(runs)
+
+    pi.loop_seconds = loop_seconds  # type: ignore[method-assign]
+    assert pi.measure_slowdown(pairs=3) == 4.0  # ratios 4, 9, 3: the median
+    assert taken == [True, False] * 3
