@@ -285,9 +285,14 @@ def test_the_image_scripts_explain_themselves(script: Path) -> None:
     assert os.access(script, os.X_OK)
 
 
+def unit_lines(unit: Path) -> list[str]:
+    """A systemd unit's settings, one per line, without comments and blank lines."""
+    text = unit.read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
 def test_the_first_boot_unit_runs_before_the_table_and_never_holds_it_back() -> None:
-    text = FIRST_BOOT_UNIT.read_text(encoding="utf-8")
-    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    lines = unit_lines(FIRST_BOOT_UNIT)
     assert "Before=skattisch.service" in lines and "Type=oneshot" in lines
     assert "ExecStart=/opt/skattisch/venv/bin/skattisch first-boot" in lines
     assert not [line for line in lines if line.startswith(("Requires=", "RequiredBy=", "BindsTo="))]
@@ -314,14 +319,13 @@ def test_the_pi5_check_explains_itself_and_the_guide_names_it() -> None:
     # and whether the kernel's own release's debianutils would (it pre-depends on a newer libc6)
     assert "libc6" in result.stdout and "base-files" in result.stdout
     assert os.access(PI5_CHECK, os.X_OK)
-    guide = (DEPLOY / "README.md").read_text(encoding="utf-8")
-    assert "deploy/pi5-kernel-check.sh" in guide and "debianutils 5.21 or\nlater" in guide
-    assert "pre-depends on\nlibc6 >= 2.38" in guide
+    guide = " ".join((DEPLOY / "README.md").read_text(encoding="utf-8").split())  # as read, not as wrapped
+    assert "deploy/pi5-kernel-check.sh" in guide and "debianutils 5.21 or later" in guide
+    assert "pre-depends on libc6 >= 2.38" in guide
 
 
 def test_the_root_grows_before_the_table_starts_and_the_image_has_what_it_needs() -> None:
-    text = GROW_ROOT_UNIT.read_text(encoding="utf-8")
-    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    lines = unit_lines(GROW_ROOT_UNIT)
     assert "Type=oneshot" in lines and "ExecStart=/usr/local/sbin/skattisch-grow-root" in lines
     assert "Before=skattisch-first-boot.service skattisch.service" in lines
     assert not [line for line in lines if line.startswith(("Requires=", "RequiredBy=", "BindsTo="))]
