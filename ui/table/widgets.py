@@ -292,7 +292,7 @@ class Chart(Widget):
         low, high = min(values), max(values)
         span = (high - low) or 1
         count = max(len(s) for s in self.series)
-        scale = App.get_running_app().scale if App.get_running_app() else 1.0
+        scale = app_scale()
         inset = 8 * scale  # the marks stay inside the panel
         x0, y0, width, height = self.x + inset, self.y + inset, self.width - 2 * inset, self.height - 2 * inset
         step = width / max(1, count - 1)
