@@ -103,7 +103,7 @@ def visible_widgets() -> Iterator[Any]:
 def visible_texts() -> list[str]:
     """The texts drawn on screen now (as they show: cut-off or shortened texts as drawn): the
     labels', and those a widget draws itself and tells (``drawn_texts()``: the list's rows)."""
-    texts = []
+    texts: list[str] = []
     for widget in visible_widgets():
         if isinstance(widget, Label):
             if plain(widget.text):
