@@ -81,7 +81,7 @@ def _score_colour(line: ListLine) -> Any:
 
 _LABEL_DEFAULTS: dict[str, Any] = {}
 _TEXTS: dict[tuple[Any, ...], Any] = {}  # (text, options) → the core label that drew it
-TEXTS_KEPT = 400  # distinct texts kept drawn (about 2 MiB of textures at most); then drawn anew
+TEXTS_KEPT = 400  # distinct texts kept drawn (a few MiB of textures at most); then drawn anew
 
 
 def _hashable(value: Any) -> Any:
