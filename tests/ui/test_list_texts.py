@@ -59,3 +59,45 @@ def test_the_lists_drawn_texts_are_the_pixels_a_label_draws(display: str, tmp_pa
     assert seen["same"] == 90
     assert seen["shortened"] > 10  # texts cut short are among them (drawn by the markup renderer)
     assert seen["again"] is True  # a text with the same properties is drawn once
+
+
+ROWS = r"""
+from ui.table.screens.listing import Columns, ListRow
+from ui.table.viewmodels import ListCell, ListLine
+
+def line(number, struck):
+    cells = (ListCell("", False), ListCell("", False), ListCell("−48", True))
+    return ListLine(number, "Bernd", "Carla", "Kreuz", "C", "12", "m1", "1", "−48", -1, cells, struck, False, "")
+
+def where(row):
+    # each drawn text's bottom edge and width, by its text (the instructions are Color, Rectangle pairs)
+    rects = [i for i in row._drawing.children if type(i).__name__ == "Rectangle"]
+    return {text: [rect.pos[1] - row.y, rect.size[0]] for (text, _core), rect in zip(row._texts, rects[-len(row._texts):])}
+
+def draw_rows(app):
+    columns = Columns(1.0, 90.0, 90.0, 3)
+    struck = ("Kreuz mit 1, Spiel 2 = 24, gewonnen +24", "Pik mit 1, Spiel 2 = 22, gewonnen +22")  # oldest first
+    for name, row_line, height in (("plain", line("2", ()), 33), ("corrected", line("2", struck), 99)):
+        row = ListRow(size_hint=(None, None), size=(780, height), pos=(10, 50))
+        row.show_line(row_line, columns)
+        row._draw()
+        seen[name] = where(row)
+    app.stop()
+
+store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
+TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=draw_rows).run()
+json.dump(seen, open(sys.argv[1], "w"))
+"""
+
+
+def test_a_corrected_row_shows_its_earlier_entries_above_its_game_not_beside_it(display: str,
+                                                                                  tmp_path: Path) -> None:
+    seen = run_app_child(ROWS, display, tmp_path)
+    plain, corrected = seen["plain"], seen["corrected"]
+    older, newer = "[s]Kreuz mit 1, Spiel 2 = 24, gewonnen +24[/s]", "[s]Pik mit 1, Spiel 2 = 22, gewonnen +22[/s]"
+    assert set(corrected) == set(plain) | {older, newer}
+    for text, (y, width) in plain.items():  # the game's own line: where and as wide as an uncorrected row's
+        assert corrected[text] == [y, width], text
+    line_y = plain["Carla"][0]
+    assert corrected[newer][0] > line_y and corrected[older][0] > corrected[newer][0]  # a line each, oldest on top
+    assert corrected[newer][1] > plain["Kreuz"][1]  # as wide as the row leaves from the game's column

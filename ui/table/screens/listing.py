@@ -262,11 +262,11 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
     The list is a recycle view: only the rows in view have widgets, and a row scrolled away
     lends its widget to the one scrolled in (:meth:`show_line`). A row is one widget that
     draws its cells' texts itself (:func:`drawn_label`, each distinct text drawn once), where
-    and as the widgets it stands for drew them: a horizontal box (padded by 4 and 14) of
-    the earlier entries struck through (a :class:`~ui.table.widgets.GameText` each) and a
-    line of cells (number, dealer, declarer, the game's :class:`~ui.table.widgets.GameText`,
-    Grundwert, Spitzen, Gewinnstufen, Wert, each player's total: labels). A
-    label per cell (about 140 for the rows in view) made the list's first open several
+    and as labels would: in a box padded by 4 and 14, a line of cells (number, dealer,
+    declarer, the game as a :class:`~ui.table.widgets.GameText` draws it, Grundwert, Spitzen,
+    Gewinnstufen, Wert, each player's total) and, a line each above the game's column, the
+    entries a correction replaced, struck through. A label per cell (about 140 for the rows
+    in view) made the list's first open several
     times slower than its texts."""
 
     odd = BooleanProperty(False)
@@ -298,10 +298,7 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
             return
         scale, ls = self._scale(), columns.ls
         height = ls * ROW_H
-        parts = _box(self.x, self.width, 0, [None] * (len(line.struck) + 1), (scale * 4, scale * 14))
-        for (x, width), text in zip(parts, line.struck):
-            self._game_text(x, self.y, width, height, scale, ls, f"[s]{text}[/s]", "", theme.STRUCK)
-        x, width = parts[-1]
+        [(x, width)] = _box(self.x, self.width, 0, [None], (scale * 4, scale * 14))
         dim, name_w = theme.TEXT_DIM, ls * columns.name_w
         cells = [CellText(line.number, ls * NUMBER_W, colour=dim), CellText(escape(line.dealer), name_w, "left", dim),
                  CellText(escape(line.declarer), name_w, "left"), CellText("", None),
@@ -310,9 +307,18 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
                  CellText(f"[b]{line.score}[/b]" if line.score else "", ls * VALUE_W, colour=_score_colour(line)),
                  *(CellText(cell.text, columns.player_w, bold=True) for cell in line.cells)]
         self._line(cells, x, self.y, width, height, ls, ls * GAP,
-                   other=lambda game_x, game_w: self._game_text(
-                       game_x, self.y, game_w, height, scale, ls, _game_text(line), line.suit,
-                       theme.TEXT_DIM if line.passed_in else theme.TEXT))
+                   other=lambda game_x, game_w: self._game_column(line, game_x, game_w, x + width - game_x,
+                                                                  height, scale, ls))
+
+    def _game_column(self, line: ListLine, x: float, width: float, struck_width: float, height: float,
+                     scale: float, ls: float) -> None:
+        """The game in its column; above it, a line each, the entries it had before a correction,
+        struck through (the oldest on top), as wide as the row leaves them from the game's column."""
+        self._game_text(x, self.y, width, height, scale, ls, _game_text(line), line.suit,
+                        theme.TEXT_DIM if line.passed_in else theme.TEXT)
+        for above, text in enumerate(reversed(line.struck), start=1):
+            self._game_text(x, self.y + above * height, struck_width, height, scale, ls, f"[s]{text}[/s]", "",
+                            theme.STRUCK)
 
     def _game_text(self, x: float, y: float, width: float, height: float, scale: float, ls: float, text: str,
                    suit: str, colour: Any) -> None:
