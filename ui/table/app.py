@@ -46,7 +46,7 @@ from device.cards import Card
 from device.hardware import Button, ButtonPressed, CardScanned
 from device.table import commands as cmd
 from device.table.state import Phase
-from ui import i18n
+from ui import codecache, i18n
 from ui.i18n import tr
 from ui.table import errors, theme
 from ui.table.viewmodels import status_of
@@ -235,6 +235,7 @@ class TableApp(App):
         self._update_scale()
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=lambda *_: self._update_scale())
+        codecache.cover_kv()  # the kv files' expressions compiled once, not at every start
         Builder.load_file(str(HERE / "widgets.kv"))
         Builder.load_file(str(HERE / "app.kv"))
         root = Root()
@@ -271,6 +272,7 @@ class TableApp(App):
         gc.enable()  # off since build (collect_after_first_frame)
         if self._on_started is not None:
             self._on_started(self)
+        codecache.save()  # what start-up compiled, for the next start (once, after an update)
         Clock.schedule_once(self._prebuild_next, PREBUILD_DELAY)
         self._started_up = True
 
@@ -283,6 +285,7 @@ class TableApp(App):
         missing = [name for name in PREBUILT_SCREENS if not self.manager.has_screen(name)]
         if not missing and not spare_buttons_wanted():
             freeze_long_lived()  # the screens and buttons built ahead live on too
+            codecache.save()  # and their kv rules' code
             return
         if self.in_flight or time.perf_counter() - self._last_input_at < PREBUILD_IDLE:
             self._prebuild_later()

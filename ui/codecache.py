@@ -1,0 +1,149 @@
+"""Code that Python compiles at every start from generated text, kept compiled between starts.
+
+The table's cold start (issue 20) compiled some thousand small functions from source text at
+every start, besides its modules (those come compiled, as ``.pyc``):
+
+- ``dataclasses`` writes the methods of every dataclass (``__init__``, ``__repr__``,
+  ``__eq__``, ``__hash__``, and for a frozen one ``__setattr__`` and ``__delattr__``) as text
+  and compiles each with ``exec``: about 960 for ``device``'s ~160 frozen dataclasses, most of
+  the time ``device`` took to import;
+- Kivy's kv parser compiles every expression of a kv file (``widgets.kv``, ``app.kv``, a
+  screen's) with ``compile``.
+
+:func:`install` makes both take the code from a cache when the same text was compiled before:
+the same text compiled the same way (file name, mode, no inherited ``__future__`` flags, the
+interpreter's optimisation level) gives the same code object, so the classes, their methods and
+the kv rules are what they were, only not compiled again. Text not in the cache is compiled as
+before and kept; :func:`save` writes what was new (after the first frame, when nobody waits) with
+:mod:`marshal`, as Python writes its ``.pyc`` files, and like them only when bytecode may be
+written (not under ``PYTHONDONTWRITEBYTECODE``). The file sits under ``sys.pycache_prefix``
+when one is set, else in the user's cache directory (``$XDG_CACHE_HOME`` or ``~/.cache``),
+named by the interpreter (``cpython-311``) and checked against its bytecode magic number, so
+an interpreter update starts a new cache. A cache that cannot be read or written is left
+alone: the code is compiled as without it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import marshal
+import os
+import sys
+import tempfile
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+MAX_ENTRIES = 8000  # a file with more (texts of older versions piling up) starts again with this process's
+_Key = tuple[str, str, str]  # (source text, file name, mode)
+
+
+def cache_path(name: str) -> Path:
+    """Where the cache called ``name`` is kept for this interpreter."""
+    file = f"{name}.{sys.implementation.cache_tag}.codes"
+    if sys.pycache_prefix:
+        return Path(sys.pycache_prefix) / "skattisch" / file
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "skattisch" / "codes" / file
+
+
+class CodeCache:
+    """Compiled code by its source text, file name and mode; loaded from ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.codes: dict[_Key, CodeType] = self._load()
+        self.written = set(self.codes)  # what the file holds
+        self.used: set[_Key] = set()
+        self.hits = 0
+        self.compiled = 0
+
+    def _load(self) -> dict[_Key, CodeType]:
+        try:
+            data = self.path.read_bytes()
+        except OSError:
+            return {}
+        magic = importlib.util.MAGIC_NUMBER
+        if not data.startswith(magic):
+            return {}
+        try:
+            codes = marshal.loads(data[len(magic):])
+        except (EOFError, ValueError, TypeError) as exc:
+            log.warning("%s cannot be read (%s): compiled again", self.path, exc)
+            return {}
+        return codes if isinstance(codes, dict) else {}
+
+    def compile(self, source: Any, filename: str, mode: str) -> CodeType:
+        """``compile(source, filename, mode)`` as called from a module without ``__future__``
+        imports (dataclasses', Kivy's parser), from the cache when compiled before."""
+        if not isinstance(source, str):
+            return compile(source, filename, mode, dont_inherit=True)
+        key = (source, filename, mode)
+        code = self.codes.get(key)
+        if code is None:
+            code = self.codes[key] = compile(source, filename, mode, dont_inherit=True)
+            self.compiled += 1
+        else:
+            self.hits += 1
+        self.used.add(key)
+        return code
+
+    def exec(self, source: Any, globals: dict[str, Any] | None = None, locals: Any = None) -> None:
+        """``exec`` of a text (as dataclasses runs the methods it writes), compiled through the
+        cache; its code named ``<string>`` as ``exec`` names the text it compiles."""
+        if isinstance(source, str):
+            source = self.compile(source, "<string>", "exec")
+        exec(source, globals, locals)
+
+    def save(self) -> None:
+        """Write the cache if this process compiled something it did not hold (atomically: a
+        start reading it meanwhile finds the old file or the new one)."""
+        new = self.used - self.written
+        if not new or sys.dont_write_bytecode:
+            return
+        keep = self.written | self.used if len(self.written) + len(new) <= MAX_ENTRIES else set(self.used)
+        codes = {key: self.codes[key] for key in keep}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            with tempfile.NamedTemporaryFile(dir=self.path.parent, prefix=self.path.name, delete=False) as file:
+                file.write(importlib.util.MAGIC_NUMBER + marshal.dumps(codes))
+            os.replace(file.name, self.path)
+        except OSError as exc:
+            log.info("%s not written (%s): compiled again at the next start", self.path, exc)
+            return
+        self.written = set(keep)
+
+
+_installed: CodeCache | None = None
+
+
+def install(name: str) -> CodeCache:
+    """Let ``dataclasses`` (from now on) and Kivy's kv parser (once imported: :func:`cover_kv`)
+    take compiled code from the cache called ``name`` (one per command: the table's start and
+    the laptop's load different classes). Call it before the modules with dataclasses are
+    imported."""
+    global _installed
+    import dataclasses
+
+    if _installed is None or _installed.path != cache_path(name):
+        _installed = CodeCache(cache_path(name))
+    dataclasses.exec = _installed.exec  # type: ignore[attr-defined]  # found before the builtin
+    cover_kv()
+    return _installed
+
+
+def cover_kv() -> None:
+    """Kivy's kv parser compiles through the installed cache too (if one is, and Kivy's parser
+    is imported: importing it here would load Kivy before its options are set)."""
+    parser = sys.modules.get("kivy.lang.parser")
+    if _installed is not None and parser is not None:
+        parser.compile = _installed.compile  # type: ignore[attr-defined]
+
+
+def save() -> None:
+    """Write the installed cache if this process compiled something new (else nothing)."""
+    if _installed is not None:
+        _installed.save()
