@@ -7,8 +7,9 @@ every start, besides its modules (those come compiled, as ``.pyc``):
   ``__eq__``, ``__hash__``, and for a frozen one ``__setattr__`` and ``__delattr__``) as text
   and compiles each with ``exec``: about 960 for ``device``'s ~160 frozen dataclasses, most of
   the time ``device`` took to import;
-- Kivy's kv parser compiles every expression of a kv file (``widgets.kv``, ``app.kv``, a
-  screen's) with ``compile``.
+- Kivy's kv parser compiles every expression of a kv file with ``compile``: Kivy's own
+  ``style.kv`` (about 760, while Kivy's ``Builder`` is imported), ``widgets.kv``, ``app.kv``
+  and the first screen's.
 
 :func:`install` makes both take the code from a cache when the same text was compiled before:
 the same text compiled the same way (file name, mode, no inherited ``__future__`` flags, the
@@ -25,6 +26,8 @@ alone: the code is compiled as without it.
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import logging
 import marshal
@@ -32,7 +35,8 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from types import CodeType
+from collections.abc import Sequence
+from types import CodeType, ModuleType
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -131,7 +135,10 @@ def install(name: str) -> CodeCache:
     if _installed is None or _installed.path != cache_path(name):
         _installed = CodeCache(cache_path(name))
     dataclasses.exec = _installed.exec  # type: ignore[attr-defined]  # found before the builtin
-    cover_kv()
+    if "kivy.lang.parser" in sys.modules:
+        cover_kv()
+    elif not any(isinstance(finder, _KvParserFinder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _KvParserFinder())
     return _installed
 
 
@@ -141,6 +148,28 @@ def cover_kv() -> None:
     parser = sys.modules.get("kivy.lang.parser")
     if _installed is not None and parser is not None:
         parser.compile = _installed.compile  # type: ignore[attr-defined]
+
+
+class _KvParserFinder(importlib.abc.MetaPathFinder):
+    """Finds nothing of its own: when Kivy's kv parser is imported, it is covered by the cache
+    as soon as it is loaded (:func:`cover_kv`), before Kivy's ``Builder`` loads Kivy's own rules
+    (``style.kv``, some 760 expressions) while it is imported."""
+
+    def find_spec(self, name: str, path: Sequence[str] | None, target: ModuleType | None = None) -> Any:
+        if name != "kivy.lang.parser":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        loader = spec.loader if spec is not None else None
+        if loader is not None and hasattr(loader, "exec_module"):
+            exec_module = loader.exec_module
+
+            def exec_and_cover(module: ModuleType) -> None:
+                exec_module(module)
+                cover_kv()
+
+            loader.exec_module = exec_and_cover  # type: ignore[method-assign]  # this spec's loader only
+        return spec
 
 
 def save() -> None:
