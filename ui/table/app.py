@@ -272,8 +272,9 @@ class TableApp(App):
         gc.enable()  # off since build (collect_after_first_frame)
         if self._on_started is not None:
             self._on_started(self)
-        codecache.save()  # what start-up compiled, for the next start (once, after an update)
         Clock.schedule_once(self._prebuild_next, PREBUILD_DELAY)
+        # what start-up compiled, for the next start (written once, after an update; not before the first frame)
+        Clock.schedule_once(lambda _dt: codecache.save(), PREBUILD_DELAY)
         self._started_up = True
 
     def _prebuild_next(self, _dt: float) -> None:
