@@ -26,6 +26,7 @@ alone: the code is compiled as without it.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import importlib.util
 import logging
@@ -40,7 +41,6 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 MAX_ENTRIES = 8000  # a file with more (texts of older versions piling up) starts again with this process's
-_Key = tuple[str, str, str]  # (source text, file name, mode)
 
 
 def cache_path(name: str) -> Path:
@@ -53,17 +53,22 @@ def cache_path(name: str) -> Path:
 
 
 class CodeCache:
-    """Compiled code by its source text, file name and mode; loaded from ``path``."""
+    """Compiled code by a digest of its source text, file name and mode; loaded from ``path``.
+
+    Kept in memory as the file holds it, each code marshalled (about 1 MiB for the table's
+    start): a code is made from its bytes when asked for, and belongs to whoever asked (the
+    function or the kv rule), as compiled code would. (The codes themselves, with their texts
+    as keys, were 4.8 MiB: a few percent of the table's resident memory.)"""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.codes: dict[_Key, CodeType] = self._load()
-        self.written = set(self.codes)  # what the file holds
-        self.used: set[_Key] = set()
+        self.blobs: dict[bytes, bytes] = self._load()  # digest -> marshalled code
+        self.written = set(self.blobs)  # what the file holds
+        self.used: set[bytes] = set()
         self.hits = 0
         self.compiled = 0
 
-    def _load(self) -> dict[_Key, CodeType]:
+    def _load(self) -> dict[bytes, bytes]:
         try:
             data = self.path.read_bytes()
         except OSError:
@@ -72,24 +77,34 @@ class CodeCache:
         if not data.startswith(magic):
             return {}
         try:
-            codes = marshal.loads(data[len(magic):])
+            blobs = marshal.loads(data[len(magic):])
         except (EOFError, ValueError, TypeError) as exc:
             log.warning("%s cannot be read (%s): compiled again", self.path, exc)
             return {}
-        return codes if isinstance(codes, dict) else {}
+        if not isinstance(blobs, dict):
+            return {}
+        return {key: blob for key, blob in blobs.items() if isinstance(key, bytes) and isinstance(blob, bytes)}
 
     def compile(self, source: Any, filename: str, mode: str) -> CodeType:
         """``compile(source, filename, mode)`` as called from a module without ``__future__``
         imports (dataclasses', Kivy's parser), from the cache when compiled before."""
         if not isinstance(source, str):
             return compile(source, filename, mode, dont_inherit=True)
-        key = (source, filename, mode)
-        code = self.codes.get(key)
-        if code is None:
-            code = self.codes[key] = compile(source, filename, mode, dont_inherit=True)
-            self.compiled += 1
-        else:
+        key = _digest(source, filename, mode)
+        blob = self.blobs.get(key)
+        code = None
+        if blob is not None:
+            try:
+                code = marshal.loads(blob)
+            except (EOFError, ValueError, TypeError):
+                code = None
+        if isinstance(code, CodeType):
             self.hits += 1
+        else:
+            code = compile(source, filename, mode, dont_inherit=True)
+            self.blobs[key] = marshal.dumps(code)
+            self.written.discard(key)  # (a damaged entry is written again)
+            self.compiled += 1
         self.used.add(key)
         return code
 
@@ -107,18 +122,25 @@ class CodeCache:
         if not new or sys.dont_write_bytecode:
             return
         keep = self.written | self.used if len(self.written) + len(new) <= MAX_ENTRIES else set(self.used)
-        codes = {key: self.codes[key] for key in keep}
+        blobs = {key: self.blobs[key] for key in keep}
         import tempfile  # here: its imports (random, shutil) cost the start a few ms
 
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             with tempfile.NamedTemporaryFile(dir=self.path.parent, prefix=self.path.name, delete=False) as file:
-                file.write(importlib.util.MAGIC_NUMBER + marshal.dumps(codes))
+                file.write(importlib.util.MAGIC_NUMBER + marshal.dumps(blobs))
             os.replace(file.name, self.path)
         except OSError as exc:
             log.info("%s not written (%s): compiled again at the next start", self.path, exc)
             return
         self.written = set(keep)
+
+
+def _digest(source: str, filename: str, mode: str) -> bytes:
+    """What a code is found by: 16 bytes of BLAKE2b over its text, file name and mode (a text
+    the cache did not compile is never taken for one it did)."""
+    return hashlib.blake2b(f"{mode}\0{filename}\0{source}".encode("utf-8", "surrogatepass"),
+                           digest_size=16).digest()
 
 
 _installed: CodeCache | None = None
