@@ -33,8 +33,8 @@ import logging
 import marshal
 import os
 import sys
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
 
@@ -137,9 +137,10 @@ class CodeCache:
 
 
 def _digest(source: str, filename: str, mode: str) -> bytes:
-    """What a code is found by: 16 bytes of BLAKE2b over its text, file name and mode (a text
-    the cache did not compile is never taken for one it did)."""
-    return hashlib.blake2b(f"{mode}\0{filename}\0{source}".encode("utf-8", "surrogatepass"),
+    """What a code is found by: 16 bytes of BLAKE2b over its text, file name, mode and the
+    interpreter's optimisation level (``-O`` drops asserts): a text the cache did not compile
+    is never taken for one it did."""
+    return hashlib.blake2b(f"{sys.flags.optimize}\0{mode}\0{filename}\0{source}".encode("utf-8", "surrogatepass"),
                            digest_size=16).digest()
 
 
