@@ -31,6 +31,7 @@ import importlib.machinery
 import importlib.util
 import logging
 import marshal
+import mmap
 import os
 import sys
 from collections.abc import Sequence
@@ -40,7 +41,6 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-MAX_ENTRIES = 8000  # a file with more (texts of older versions piling up) starts again with this process's
 
 
 def cache_path(name: str) -> Path:
@@ -69,17 +69,19 @@ class CodeCache:
         self.compiled = 0
 
     def _load(self) -> dict[bytes, bytes]:
-        try:
-            data = self.path.read_bytes()
-        except OSError:
-            return {}
+        """The file's codes, read through ``mmap``: a read into one large buffer would raise the
+        C library's threshold for giving freed memory back (glibc's dynamic mmap threshold),
+        and buffers of a few hundred kB freed later (the texts' textures) would stay resident."""
         magic = importlib.util.MAGIC_NUMBER
-        if not data.startswith(magic):
-            return {}
         try:
-            blobs = marshal.loads(data[len(magic):])
-        except (EOFError, ValueError, TypeError) as exc:
-            log.warning("%s cannot be read (%s): compiled again", self.path, exc)
+            with open(self.path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                if data[:len(magic)] != magic:
+                    return {}
+                with memoryview(data) as view, view[len(magic):] as body:
+                    blobs = marshal.loads(body)
+        except (OSError, ValueError, EOFError, TypeError) as exc:  # no file, an empty one, or damaged
+            if not isinstance(exc, FileNotFoundError):
+                log.warning("%s cannot be read (%s): compiled again", self.path, exc)
             return {}
         if not isinstance(blobs, dict):
             return {}
@@ -116,12 +118,14 @@ class CodeCache:
         exec(source, globals, locals)
 
     def save(self) -> None:
-        """Write the cache if this process compiled something it did not hold (atomically: a
-        start reading it meanwhile finds the old file or the new one)."""
-        new = self.used - self.written
-        if not new or sys.dont_write_bytecode:
+        """Write the codes this process used if it used one the file does not hold (atomically:
+        a start reading it meanwhile finds the old file or the new one). Called at start-up's end
+        and again when the screens built ahead are done: after an update the first call writes
+        start-up's codes, the second adds the screens' (a start finds them all; nothing is
+        written while the file holds what is used)."""
+        if not (self.used - self.written) or sys.dont_write_bytecode:
             return
-        keep = self.written | self.used if len(self.written) + len(new) <= MAX_ENTRIES else set(self.used)
+        keep = set(self.used)  # what this process used so far: texts of older versions are left out
         blobs = {key: self.blobs[key] for key in keep}
         import tempfile  # here: its imports (random, shutil) cost the start a few ms
 

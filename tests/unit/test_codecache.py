@@ -111,3 +111,15 @@ assert mine == codes(), (mine, codes())
 '''
     _run(tmp_path, body)
     assert _run(tmp_path, body)[1] == "0"
+
+
+def test_texts_no_longer_compiled_leave_the_cache(tmp_path: Path) -> None:
+    """After an update (other classes), the file holds what the new version uses, not the old
+    version's texts besides."""
+    import marshal
+
+    _run(tmp_path, CLASSES)
+    old = set(marshal.loads(_cache_file(tmp_path).read_bytes()[4:]))
+    _run(tmp_path, CLASSES.replace("y: int = 0", "z: int = 0"))  # Point's methods name another field
+    new = set(marshal.loads(_cache_file(tmp_path).read_bytes()[4:]))
+    assert len(new) == len(old) and 0 < len(old - new) < len(old)
