@@ -104,8 +104,9 @@ class CodeCache:
             self.hits += 1
         else:
             code = compile(source, filename, mode, dont_inherit=True)
+            if blob is not None:
+                self.written.discard(key)  # a damaged entry: written again
             self.blobs[key] = marshal.dumps(code)
-            self.written.discard(key)  # (a damaged entry is written again)
             self.compiled += 1
         self.used.add(key)
         return code
@@ -126,7 +127,9 @@ class CodeCache:
         if not (self.used - self.written) or sys.dont_write_bytecode:
             return
         keep = set(self.used)  # what this process used so far: texts of older versions are left out
-        blobs = {key: self.blobs[key] for key in keep}
+        if not keep <= self.blobs.keys():  # let go of after start-up (:meth:`let_go_of_used`): read again
+            self.blobs = {**self._load(), **self.blobs}
+        blobs = {key: self.blobs[key] for key in keep if key in self.blobs}
         import tempfile  # here: its imports (random, shutil) cost the start a few ms
 
         try:
@@ -137,7 +140,14 @@ class CodeCache:
         except OSError as exc:
             log.info("%s not written (%s): compiled again at the next start", self.path, exc)
             return
-        self.written = set(keep)
+        self.written = set(blobs)
+
+    def let_go_of_used(self) -> None:
+        """Let go of the codes used so far (start-up's: its classes and kv rules are made; a
+        text seldom comes twice after it): their bytes are memory the screens may use. A text
+        let go of and asked for again is compiled; :meth:`save` reads them from the file."""
+        for key in self.used:
+            self.blobs.pop(key, None)
 
 
 def _digest(source: str, filename: str, mode: str) -> bytes:
@@ -204,3 +214,10 @@ def save() -> None:
     """Write the installed cache if this process compiled something new (else nothing)."""
     if _installed is not None:
         _installed.save()
+
+
+def let_go_of_used() -> None:
+    """Start-up is done: the installed cache lets go of the codes it used
+    (:meth:`CodeCache.let_go_of_used`)."""
+    if _installed is not None:
+        _installed.let_go_of_used()

@@ -123,3 +123,19 @@ def test_texts_no_longer_compiled_leave_the_cache(tmp_path: Path) -> None:
     _run(tmp_path, CLASSES.replace("y: int = 0", "z: int = 0"))  # Point's methods name another field
     new = set(marshal.loads(_cache_file(tmp_path).read_bytes()[4:]))
     assert len(new) == len(old) and 0 < len(old - new) < len(old)
+
+
+def test_codes_let_go_of_after_start_up_are_written_again(tmp_path: Path) -> None:
+    """After start-up the cache lets go of the codes it used; a later save (something new
+    compiled) still writes them all, read again from the file."""
+    import marshal
+
+    _run(tmp_path, CLASSES)
+    before = set(marshal.loads(_cache_file(tmp_path).read_bytes()[4:]))
+    hits, compiled = _run(tmp_path, CLASSES + "codecache.let_go_of_used()\n@dataclass(frozen=True)\nclass Later:\n"
+                          "    a: int\n")
+    after = set(marshal.loads(_cache_file(tmp_path).read_bytes()[4:]))
+    assert int(compiled) >= 4 and before < after and len(after) >= len(before) + 4
+    written = _cache_file(tmp_path).read_bytes()
+    hits, compiled = _run(tmp_path, CLASSES + "codecache.let_go_of_used()\n" + CLASSES)  # the classes again
+    assert int(compiled) >= 12 and _cache_file(tmp_path).read_bytes() == written  # compiled, nothing new to write

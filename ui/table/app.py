@@ -268,6 +268,7 @@ class TableApp(App):
 
     def _started(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
+        codecache.let_go_of_used()  # start-up's compiled code is made: its bytes are memory for the screens
         freeze_long_lived()
         gc.enable()  # off since build (collect_after_first_frame)
         if self._on_started is not None:
