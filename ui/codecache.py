@@ -42,7 +42,6 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
-
 def cache_path(name: str) -> Path:
     """Where the cache called ``name`` is kept for this interpreter."""
     file = f"{name}.{sys.implementation.cache_tag}.codes"
