@@ -142,10 +142,11 @@ class CodeCache:
         self.written = set(blobs)
 
     def let_go_of_used(self) -> None:
-        """Let go of the codes used so far (start-up's: its classes and kv rules are made; a
-        text seldom comes twice after it): their bytes are memory the screens may use. A text
-        let go of and asked for again is compiled; :meth:`save` reads them from the file."""
-        for key in self.used:
+        """Let go of the codes used so far that the file holds (start-up's: its classes and kv
+        rules are made; a text seldom comes twice after it): their bytes are memory the screens
+        may use. A text let go of and asked for again is compiled; :meth:`save` reads them from
+        the file. (Codes compiled here and not written yet are kept for :meth:`save`.)"""
+        for key in self.used & self.written:
             self.blobs.pop(key, None)
 
 

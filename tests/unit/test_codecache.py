@@ -139,3 +139,13 @@ def test_codes_let_go_of_after_start_up_are_written_again(tmp_path: Path) -> Non
     written = _cache_file(tmp_path).read_bytes()
     hits, compiled = _run(tmp_path, CLASSES + "codecache.let_go_of_used()\n" + CLASSES)  # the classes again
     assert int(compiled) >= 12 and _cache_file(tmp_path).read_bytes() == written  # compiled, nothing new to write
+
+
+def test_the_first_start_writes_start_ups_codes_let_go_of_or_not(tmp_path: Path) -> None:
+    """With no file yet (the first start, or after an update), the codes compiled before the
+    first frame are written although start-up then lets go of the codes it used."""
+    import marshal
+
+    _run(tmp_path, CLASSES + "codecache.let_go_of_used()\n")
+    assert len(marshal.loads(_cache_file(tmp_path).read_bytes()[4:])) >= 12
+    assert _run(tmp_path, CHECK)[1] == "0"
