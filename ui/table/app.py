@@ -46,7 +46,7 @@ from device.cards import Card
 from device.hardware import Button, ButtonPressed, CardScanned
 from device.table import commands as cmd
 from device.table.state import Phase
-from ui import i18n
+from ui import codecache, i18n
 from ui.i18n import tr
 from ui.table import errors, theme
 from ui.table.viewmodels import status_of
@@ -235,6 +235,7 @@ class TableApp(App):
         self._update_scale()
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=lambda *_: self._update_scale())
+        codecache.cover_kv()  # the kv files' expressions compiled once, not at every start
         Builder.load_file(str(HERE / "widgets.kv"))
         Builder.load_file(str(HERE / "app.kv"))
         root = Root()
@@ -267,11 +268,14 @@ class TableApp(App):
 
     def _started(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
+        codecache.let_go_of_used()  # start-up's compiled code is made: its bytes are memory for the screens
         freeze_long_lived()
         gc.enable()  # off since build (collect_after_first_frame)
         if self._on_started is not None:
             self._on_started(self)
         Clock.schedule_once(self._prebuild_next, PREBUILD_DELAY)
+        # what start-up compiled, for the next start (written once, after an update; not before the first frame)
+        Clock.schedule_once(lambda _dt: codecache.save(), PREBUILD_DELAY)
         self._started_up = True
 
     def _prebuild_next(self, _dt: float) -> None:
@@ -283,6 +287,7 @@ class TableApp(App):
         missing = [name for name in PREBUILT_SCREENS if not self.manager.has_screen(name)]
         if not missing and not spare_buttons_wanted():
             freeze_long_lived()  # the screens and buttons built ahead live on too
+            codecache.save()  # and their kv rules' code
             return
         if self.in_flight or time.perf_counter() - self._last_input_at < PREBUILD_IDLE:
             self._prebuild_later()
