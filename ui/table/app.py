@@ -177,6 +177,13 @@ class TableApp(App):
     table_number = NumericProperty(1)
     language = StringProperty("de")
     snapshot = ObjectProperty(None, allownone=True)
+    # What the screens' kv rules read of the snapshot, set from each one (_show_flags): a rule
+    # bound to ``app.snapshot`` itself ran again at every card on every screen built (issue 20).
+    may_undo = BooleanProperty(False)
+    may_end_series = BooleanProperty(False)
+    bock_enabled = BooleanProperty(False)
+    may_pick_skat = BooleanProperty(False)  # declaring: the skat taken (or a card may be turned)
+    may_add_skat = BooleanProperty(False)  # the result asks for the skat's cards
     can_leave_setup = BooleanProperty(False)
 
     def __init__(
@@ -371,6 +378,7 @@ class TableApp(App):
         """Show the service's current snapshot on the screen in view (main thread only)."""
         snap = self.service.snapshot()
         self.snapshot = snap
+        self._show_flags(snap)
         self.counters.refreshes += 1
         self._update_status(snap)
         self._update_panel()
@@ -389,6 +397,15 @@ class TableApp(App):
         self._update_picker(snap)
         if self._started_up and spare_buttons_wanted():
             self._prebuild_later()  # the buttons made ahead were used: more when idle again
+
+    def _show_flags(self, snap: Any) -> None:
+        """The snapshot's flags the kv rules read (a property only dispatches when it changes)."""
+        declaration, result = snap.declaration, snap.result
+        self.may_undo = bool(snap.may_undo)
+        self.may_end_series = bool(snap.may_end_series)
+        self.bock_enabled = bool(snap.bock_enabled)
+        self.may_pick_skat = declaration is not None and bool(declaration.skat_taken or declaration.may_turn)
+        self.may_add_skat = result is not None and bool(result.may_add_skat)
 
     def _switch(self, name: str, snap: Any = None) -> None:
         screen = self.screen(name)
