@@ -178,13 +178,20 @@ install_sh_packages() {
     bash -c 'eval "$(sed -n "/^APT_PACKAGES=(/,/^)/p" "$1")"; echo "${APT_PACKAGES[*]}"' _ "$SRC/deploy/install.sh"
 }
 
-image_root_tarball() {
-    local base key tarball
-    base=$(root_tarball)
-    # (kernel_sources and kernel_pin say nothing for the Pi 4: its key is as it was)
-    key=$( { basename "$base"; echo "${IMAGE_PACKAGES[*]}"; install_sh_packages; echo "$INITRAMFS_CONF"; echo "$INITRAMFS_MODULES"
+# The cached image root's name: the suite, and a hash of the base root's name (its suite, its
+# packages, its sources) and of everything added to it (kernel_sources and kernel_pin say
+# nothing for the Pi 4: its name is as it was before there was a Pi 5)
+image_root_name() {  # image_root_name BASE-TARBALL
+    local key
+    key=$( { basename "$1"; echo "${IMAGE_PACKAGES[*]}"; install_sh_packages; echo "$INITRAMFS_CONF"; echo "$INITRAMFS_MODULES"
              firmware_sources; kernel_sources; kernel_pin; } | sha256sum | cut -c1-16)
-    tarball=$CACHE/arm64-$SUITE-image-root-$key.tar
+    echo "arm64-$SUITE-image-root-$key.tar"
+}
+
+image_root_tarball() {
+    local base tarball
+    base=$(root_tarball)
+    tarball=$CACHE/$(image_root_name "$base")
     if [ -s "$tarball" ]; then
         bi_note "cached: $tarball"
         echo "$tarball"
@@ -305,6 +312,7 @@ configure_pi5_boot() {
     [ -e "$boot/$PI5_DTB" ] || die "no $PI5_DTB on the boot partition: the kernel has none"
     [ -e "$boot/$PI5_D0_DTB_DEBIAN" ] || die "no $PI5_D0_DTB_DEBIAN on the boot partition: the kernel has none"
     cp "$boot/$PI5_D0_DTB_DEBIAN" "$boot/$PI5_D0_DTB"
+    # shellcheck disable=SC2016  # dpkg-query's own field
     kernel=$(in_root dpkg-query -W -f '${Version}' linux-image-arm64)
     case $kernel in
         *bpo13*) bi_note "kernel: linux-image-arm64 $kernel ($KERNEL_SUITE)" ;;
