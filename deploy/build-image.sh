@@ -304,6 +304,18 @@ configure_boot() {
     if [ "$BOARD" = pi5 ]; then configure_pi5_boot; fi
 }
 
+# Python 3.13 (trixie): Kivy from its wheel, lgpio built from its sources (install.sh) load
+check_venv_imports() {
+    local said
+    said=$(in_root env KIVY_HOME=/tmp/kivy-check KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 /opt/skattisch/venv/bin/python -c '
+import sys, lgpio, gpiozero, kivy, kivy._event
+version = getattr(lgpio, "LGPIO_PY_VERSION", 0)
+print(f"Python {sys.version_info[0]}.{sys.version_info[1]}: lgpio {version:#x} ({lgpio.__file__}), Kivy {kivy.__version__}")' 2>&1) \
+        || die "the venv's lgpio or Kivy does not load: $said"
+    rm -rf "$R/tmp/kivy-check"
+    bi_note "$said"
+}
+
 # What a Pi 5 needs beyond what raspi-firmware's hook wrote: its DTB (the kernel's, copied by
 # the hook), the D0-chip Pi 5's under the name its firmware asks for, the kernel from
 # trixie-backports, and the SD card's driver in the initrd.
@@ -440,6 +452,7 @@ build_image() {
     say "Skattisch: deploy/install.sh --no-start, as deploy/README.md says"
     t0=$(now)
     install_skattisch
+    if [ "$BOARD" = pi5 ]; then check_venv_imports; fi
     configure_boot
     install_s=$(( $(now) - t0 ))
     say "the image: $out"
