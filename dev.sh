@@ -9,6 +9,7 @@
 #                         root under qemu (deploy/test-arm64.sh; root, or sudo)
 #   ./dev.sh image-test   build the SD-card image (deploy/build-image.sh, reusing pi-test's cached
 #                         root) and boot it in qemu-system-aarch64 (deploy/test-image.sh; root, or sudo)
+#   ./dev.sh image-test --board pi5   the same for the Pi 5's image (Debian 13, trixie-backports' kernel)
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=${SKATTISCH_VENV:-.venv}
@@ -58,9 +59,15 @@ case "$cmd" in
         ;;
     image-test)
         sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-        image=${1:-build/skattisch-pi4.img}
-        $sudo deploy/build-image.sh --out "$image"
-        exec $sudo deploy/test-image.sh "$image"
+        board=pi4
+        if [ "${1:-}" = --board ]; then board=${2:?--board needs pi4 or pi5}; shift 2; fi
+        image=${1:-build/skattisch-$board.img}
+        if [ "$board" = pi4 ]; then
+            $sudo deploy/build-image.sh --out "$image"
+            exec $sudo deploy/test-image.sh "$image"
+        fi
+        $sudo deploy/build-image.sh --board "$board" --out "$image"
+        exec $sudo deploy/test-image.sh --board "$board" "$image"
         ;;
     *)
         echo "usage: ./dev.sh run|club|test|pi-test|image-test [ARGS]" >&2; exit 2 ;;

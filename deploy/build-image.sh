@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Build the SD-card image for a Raspberry Pi 4: flash it, edit one file, boot into the table.
+# Build the SD-card image for a Raspberry Pi 4 or 5: flash it, edit one file, boot into the table.
 #
-#   sudo deploy/build-image.sh [--out FILE]   build the image (default: build/skattisch-pi4.img)
+#   sudo deploy/build-image.sh [--out FILE]   the Pi 4's image (default: build/skattisch-pi4.img)
+#   sudo deploy/build-image.sh --board pi5 [--out FILE]
+#                                             the Pi 5's image (default: build/skattisch-pi5.img)
 #   deploy/build-image.sh --help              this text
 #
 # Made from Debian's packages alone: Debian bookworm arm64 (the root of deploy/test-arm64.sh,
@@ -14,6 +16,15 @@
 # boot partition at each boot (drivers/firstboot.py), and skattisch-grow-root.service, which
 # grows the root partition and file system to the card's size at the first boot (growpart from
 # cloud-guest-utils, resize2fs).
+#
+# The Pi 5's image (--board pi5) departs from Debian 12: no kernel built for Debian 12 runs a
+# Pi 5 (none has its SD card's driver, sdhci-brcmstb, nor its RP1 chip; deploy/pi5-kernel-check.sh),
+# and the first Debian kernel that does, trixie-backports' linux-image-arm64 (7.3), does not
+# install on bookworm (its linux-base needs trixie's run-parts, and that trixie's C library).
+# So its root is Debian 13 (trixie) arm64, built the same way, with the kernel and its packages
+# from trixie-backports (pinned in /etc/apt/preferences.d/skattisch-kernel: only they come
+# from there, and kernel updates on the Pi follow it), raspi-firmware from trixie, the Pi 5's
+# SD card and USB drivers in the initrd and the D0-chip Pi 5's DTB name on the boot partition.
 #
 # The image: an MBR disk (id 5ca77150) with the boot partition (FAT32, label SKATBOOT: the
 # firmware, config.txt, cmdline.txt, the kernel, its initrd, the DTBs and
@@ -95,6 +106,59 @@ MulticastDNS=no"
 bi_note() { printf '    %s\n' "$*" >&2; }
 die() { printf 'build-image.sh: %s\n' "$*" >&2; exit 1; }
 
+# --- the board --------------------------------------------------------------------------------
+
+BOARD=pi4               # pi4 (Debian 12, the default) or pi5 (Debian 13 with trixie-backports' kernel)
+KERNEL_SUITE=""         # where the kernel comes from if not from SUITE (pi5: trixie-backports)
+# A Pi 5's kernel: the first Debian kernel with its SD card's and RP1's drivers is trixie-backports'
+PI5_SUITE=trixie
+PI5_KERNEL_SUITE=trixie-backports
+PI5_KERNEL_PACKAGES="linux-image-arm64 linux-modules-arm64 linux-base-arm64 linux-base linux-image-*-arm64 linux-binary-*-arm64 linux-modules-*-arm64 linux-base-*-arm64"
+PI5_INITRAMFS_MODULES="# a Pi 5 (deploy/build-image.sh --board pi5): its SD card is sdhci-brcmstb on the BCM2712,
+# with its pins and the GPIO-switched card supplies
+sdhci_brcmstb
+pinctrl_brcmstb_bcm2712
+gpio_brcmstb
+gpio_regulator
+# its USB ports (a USB disk) are on the RP1 chip behind PCIe
+rp1_pci
+clk_rp1
+pinctrl_rp1
+dwc3
+xhci_plat_hcd"
+# What the Pi 5's firmware looks for besides the Pi 4's: its DTB (a D0-chip Pi 5, 2 GB and 16 GB,
+# asks for bcm2712d0-rpi-5-b.dtb, which Debian's kernel ships as bcm2712-d-rpi-5-b.dtb)
+PI5_DTB=bcm2712-rpi-5-b.dtb
+PI5_D0_DTB=bcm2712d0-rpi-5-b.dtb
+PI5_D0_DTB_DEBIAN=bcm2712-d-rpi-5-b.dtb
+
+use_board() {  # use_board pi4|pi5
+    case "$1" in
+        pi4) BOARD=pi4 ;;
+        pi5)
+            BOARD=pi5
+            SUITE=$PI5_SUITE
+            KERNEL_SUITE=$PI5_KERNEL_SUITE
+            INITRAMFS_MODULES="$INITRAMFS_MODULES
+$PI5_INITRAMFS_MODULES" ;;
+        *) die "unknown board $1 (pi4 or pi5)" ;;
+    esac
+}
+
+# The apt source of the kernel's suite and the pin that takes only the kernel's packages from
+# it (nothing for the Pi 4: its kernel is bookworm's own)
+kernel_sources() {
+    [ -n "$KERNEL_SUITE" ] || return 0
+    printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+        "$(debian_mirror)" "$KERNEL_SUITE"
+}
+
+kernel_pin() {
+    [ -n "$KERNEL_SUITE" ] || return 0
+    printf '# Skattisch (deploy/build-image.sh --board %s): the kernel from %s, the first Debian\n# kernel that runs a Raspberry Pi 5; every other package from %s\nPackage: %s\nPin: release n=%s\nPin-Priority: 600\n' \
+        "$BOARD" "$KERNEL_SUITE" "$SUITE" "$PI5_KERNEL_PACKAGES" "$KERNEL_SUITE"
+}
+
 # --- the root with the kernel and the firmware (cached) --------------------------------------
 
 # This machine's Debian mirror with the non-free-firmware component (raspi-firmware lives there).
@@ -114,12 +178,20 @@ install_sh_packages() {
     bash -c 'eval "$(sed -n "/^APT_PACKAGES=(/,/^)/p" "$1")"; echo "${APT_PACKAGES[*]}"' _ "$SRC/deploy/install.sh"
 }
 
+# The cached image root's name: the suite, and a hash of the base root's name (its suite, its
+# packages, its sources) and of everything added to it (kernel_sources and kernel_pin say
+# nothing for the Pi 4: its name is as it was before there was a Pi 5)
+image_root_name() {  # image_root_name BASE-TARBALL
+    local key
+    key=$( { basename "$1"; echo "${IMAGE_PACKAGES[*]}"; install_sh_packages; echo "$INITRAMFS_CONF"; echo "$INITRAMFS_MODULES"
+             firmware_sources; kernel_sources; kernel_pin; } | sha256sum | cut -c1-16)
+    echo "arm64-$SUITE-image-root-$key.tar"
+}
+
 image_root_tarball() {
-    local base key tarball
+    local base tarball
     base=$(root_tarball)
-    key=$( { basename "$base"; echo "${IMAGE_PACKAGES[*]}"; install_sh_packages; echo "$INITRAMFS_CONF"; echo "$INITRAMFS_MODULES"
-             firmware_sources; } | sha256sum | cut -c1-16)
-    tarball=$CACHE/arm64-$SUITE-image-root-$key.tar
+    tarball=$CACHE/$(image_root_name "$base")
     if [ -s "$tarball" ]; then
         bi_note "cached: $tarball"
         echo "$tarball"
@@ -134,6 +206,10 @@ image_root_tarball() {
 make_image_root() {
     unpack_root "$1"
     firmware_sources >"$R/etc/apt/sources.list.d/debian-firmware.sources"
+    if [ -n "$KERNEL_SUITE" ]; then
+        kernel_sources >"$R/etc/apt/sources.list.d/debian-$KERNEL_SUITE.sources"
+        kernel_pin >"$R/etc/apt/preferences.d/skattisch-kernel"
+    fi
     mkdir -p "$R/boot/firmware" "$R/etc/initramfs-tools/conf.d" "$R/usr/share/initramfs-tools/modules.d"
     printf '%s\n' "$INITRAMFS_CONF" >"$R/etc/initramfs-tools/conf.d/skattisch.conf"
     printf '%s\n' "$INITRAMFS_MODULES" >"$R/usr/share/initramfs-tools/modules.d/skattisch"
@@ -225,6 +301,39 @@ configure_boot() {
     printf '%s\n' "$RASPI_EXTRA_CMDLINE" >"$R/etc/default/raspi-extra-cmdline"
     in_root env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware \
         || die "raspi-firmware's hook failed"
+    if [ "$BOARD" = pi5 ]; then configure_pi5_boot; fi
+}
+
+# Python 3.13 (trixie): Kivy from its wheel, lgpio built from its sources (install.sh) load
+check_venv_imports() {
+    local said
+    said=$(in_root env KIVY_HOME=/tmp/kivy-check KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 /opt/skattisch/venv/bin/python -c '
+import sys, lgpio, gpiozero, kivy, kivy._event
+version = getattr(lgpio, "LGPIO_PY_VERSION", 0)
+print(f"Python {sys.version_info[0]}.{sys.version_info[1]}: lgpio {version:#x} ({lgpio.__file__}), Kivy {kivy.__version__}")' 2>&1) \
+        || die "the venv's lgpio or Kivy does not load: $said"
+    rm -rf "$R/tmp/kivy-check"
+    bi_note "$said"
+}
+
+# What a Pi 5 needs beyond what raspi-firmware's hook wrote: its DTB (the kernel's, copied by
+# the hook), the D0-chip Pi 5's under the name its firmware asks for, the kernel from
+# trixie-backports, and the SD card's driver in the initrd.
+configure_pi5_boot() {
+    local boot=$R/boot/firmware kernel
+    [ -e "$boot/$PI5_DTB" ] || die "no $PI5_DTB on the boot partition: the kernel has none"
+    [ -e "$boot/$PI5_D0_DTB_DEBIAN" ] || die "no $PI5_D0_DTB_DEBIAN on the boot partition: the kernel has none"
+    cp "$boot/$PI5_D0_DTB_DEBIAN" "$boot/$PI5_D0_DTB"
+    # shellcheck disable=SC2016  # dpkg-query's own field
+    kernel=$(in_root dpkg-query -W -f '${Version}' linux-image-arm64)
+    case $kernel in
+        *bpo13*) bi_note "kernel: linux-image-arm64 $kernel ($KERNEL_SUITE)" ;;
+        *) die "linux-image-arm64 is $kernel, not $KERNEL_SUITE's (the pin in /etc/apt/preferences.d/skattisch-kernel?)" ;;
+    esac
+    in_root sh -c 'lsinitramfs /boot/initrd.img-*' >"$R/tmp/initrd.txt"
+    grep -q '/sdhci-brcmstb\.ko' "$R/tmp/initrd.txt" || die "the initrd has no sdhci-brcmstb (the Pi 5's SD card)"
+    grep -q '/virtio_blk\.ko' "$R/tmp/initrd.txt" || die "the initrd has no virtio_blk (the boot test's disk)"
+    rm -f "$R/tmp/initrd.txt"
 }
 
 configure_system() {
@@ -335,7 +444,7 @@ build_image() {
     setup_host
     need_apt dosfstools mtools e2fsprogs fdisk
     export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$SRC" log -1 --format=%ct)}
-    say "image root: Debian $SUITE arm64 with Debian's kernel and the Pi's firmware"
+    say "image root ($BOARD): Debian $SUITE arm64 with Debian's kernel${KERNEL_SUITE:+ from $KERNEL_SUITE} and the Pi's firmware"
     t0=$(now)
     tarball=$(image_root_tarball)
     unpack_root "$tarball"
@@ -343,6 +452,7 @@ build_image() {
     say "Skattisch: deploy/install.sh --no-start, as deploy/README.md says"
     t0=$(now)
     install_skattisch
+    if [ "$BOARD" = pi5 ]; then check_venv_imports; fi
     configure_boot
     install_s=$(( $(now) - t0 ))
     say "the image: $out"
@@ -373,10 +483,14 @@ build_image() {
 }
 
 main_build_image() {
-    local out=$SRC/build/skattisch-pi4.img
+    local out=""
     while [ $# -gt 0 ]; do
         case "$1" in
             -h|--help) usage; exit 0 ;;  # test-arm64.sh's: this script's own header
+            --board)
+                [ $# -ge 2 ] || die "--board needs pi4 or pi5"
+                use_board "$2"
+                shift ;;
             --out)
                 [ $# -ge 2 ] || die "--out needs a file"
                 out=$(realpath -m "$2")
@@ -385,7 +499,7 @@ main_build_image() {
         esac
         shift
     done
-    build_image "$out"
+    build_image "${out:-$SRC/build/skattisch-$BOARD.img}"
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then main_build_image "$@"; fi

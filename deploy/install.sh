@@ -183,8 +183,11 @@ step_packages() {
     if [ -r /etc/os-release ]; then
         # shellcheck disable=SC1091
         . /etc/os-release
-        [ "${VERSION_CODENAME:-}" = bookworm ] \
-            || warn "made for Raspberry Pi OS Bookworm, this is ${PRETTY_NAME:-unknown}"
+        # Bookworm (Pi OS, the Pi 4 image); Trixie (Debian 13: the Pi 5 image, deploy/build-image.sh)
+        case "${VERSION_CODENAME:-}" in
+            bookworm|trixie) ;;
+            *) warn "made for Raspberry Pi OS Bookworm or Debian Trixie, this is ${PRETTY_NAME:-unknown}" ;;
+        esac
     fi
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${APT_PACKAGES[@]}"
@@ -193,7 +196,7 @@ step_packages() {
         if apt-cache policy "$pkg" 2>/dev/null | grep -q '^ *Candidate: [^(]'; then
             DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg"
         else
-            note "$pkg is not in this system's archive (plain Debian): pip's ready-built lgpio is used"
+            note "$pkg is not in this system's archive (plain Debian): pip's lgpio is used (its wheel, or built with the library inside)"
         fi
     done
 }
@@ -231,7 +234,12 @@ step_venv() {
     build=$(mktemp -d)
     tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude='*.egg-info' --exclude=./build -cf - . \
         | tar -C "$build" -xf -
-    (cd "$build" && "$ROOT$VENV/bin/pip" install --quiet --upgrade ".[ui,pi]") || { rm -rf "$build"; exit 1; }
+    # lgpio has wheels for some Pythons only (none for Debian 13's 3.13): pip then builds it from
+    # its sources, which link against liblgpio, a library plain Debian lacks; PYPI=1 makes its
+    # build put the library inside the module instead (as its own wheels are made)
+    local lgpio_build=()
+    if ! staged && ! ldconfig -p 2>/dev/null | grep -q 'liblgpio\.so'; then lgpio_build=(env PYPI=1); fi
+    (cd "$build" && "${lgpio_build[@]}" "$ROOT$VENV/bin/pip" install --quiet --upgrade ".[ui,pi]") || { rm -rf "$build"; exit 1; }
     rm -rf "$build"
     note "$VENV/bin/skattisch"
 }

@@ -10,18 +10,20 @@
 # them and looks for what a Pi 5 needs from its kernel: the device tree bcm2712-rpi-5-b.dtb,
 # the SD card's driver (sdhci-brcmstb), the RP1 chip behind USB, Ethernet and the GPIO header
 # (rp1_pci, pinctrl-rp1, clk-rp1), and HDMI (vc4 knowing brcm,bcm2712-hdmi0). Then whether
-# those packages install on the image's root, Debian bookworm (Pi OS Bookworm): a linux-base
+# those packages install on the Pi 4 image's root, Debian bookworm (Pi OS Bookworm): a linux-base
 # that keeps kernel hooks in /usr/share/kernel runs them with run-parts on two folders, which
 # needs debianutils 5.21 or later (linux-run-hooks says so; its package does not depend on it),
 # and bookworm's is older: the kernel's postinst then fails ("run-parts: missing operand").
 # Then whether the newer debianutils of the kernel's own release (trixie's for trixie-backports)
 # would install on the root by itself: it pre-depends on a libc6 newer than bookworm's, and that
 # libc6 breaks bookworm's base-files, so taking it means the C library and base-files too.
+# That is why the Pi 5's image (deploy/build-image.sh --board pi5) is Debian 13 (trixie) with
+# trixie-backports' kernel instead: the kernel installs there as it is (ROOT_SUITE=trixie shows it).
 # One line per suite; deploy/README.md (3a) has the table this printed. About 100 MB per suite.
 set -euo pipefail
 
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
-ROOT_SUITE=bookworm        # the image's root (deploy/test-arm64.sh's SUITE)
+ROOT_SUITE=${ROOT_SUITE:-bookworm}  # the Pi 4 image's root (deploy/test-arm64.sh's default SUITE)
 RUN_PARTS_DIRS=5.21        # the debianutils whose run-parts takes more than one folder
 
 case "${1:-}" in

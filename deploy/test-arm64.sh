@@ -9,6 +9,11 @@
 #   sudo deploy/test-arm64.sh --build-root   only build (or reuse) the cached root
 #   deploy/test-arm64.sh --help          this text
 #
+# SKATTISCH_SUITE=trixie (or --suite trixie before the other options) takes Debian 13 instead
+# of bookworm (the Pi 5 image's root, deploy/build-image.sh --board pi5). This machine's apt
+# sources name the suite, or else its Debian mirror is asked for it (SUITE, SUITE-updates,
+# SUITE-security, written to the cache as sources-SUITE.sources).
+#
 # The root is built once with mmdebstrap from this machine's own Debian apt sources and kept
 # in ${XDG_CACHE_HOME:-~/.cache}/skattisch/, named by a hash of everything that goes into it:
 # a rerun only unpacks it. It holds what Raspberry Pi OS Lite has that matters here: sudo,
@@ -27,7 +32,7 @@ set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/skattisch
-SUITE=bookworm
+SUITE=${SKATTISCH_SUITE:-bookworm}
 # What Raspberry Pi OS Lite has that install.sh and the guide rely on.
 ROOT_PACKAGES=(
     sudo python3 python3-venv git ca-certificates netbase
@@ -119,14 +124,37 @@ setup_host() {
 
 # --- the root --------------------------------------------------------------------------------
 
-# This machine's Debian sources (deb.debian.org or its mirror), in deb822 or one-line form.
+# This machine's Debian sources (deb.debian.org or its mirror), in deb822 or one-line form,
+# that name SUITE; if none does, one for SUITE on the same mirror (suite_sources).
 debian_sources() {
-    local file
+    local file found=""
     for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
         [ -f "$file" ] || continue
-        grep -qE "^[^#]*($SUITE)" "$file" && grep -qE '^[^#]*/debian(-security)?/?( |$)' "$file" \
-            && echo "$file"
+        if grep -qE "^[^#]*\b$SUITE\b" "$file" && grep -qE '^[^#]*/debian(-security)?/?( |$)' "$file"; then
+            echo "$file"
+            found=yes
+        fi
     done
+    [ -n "$found" ] || suite_sources
+}
+
+# The first Debian mirror among this machine's apt sources (deb.debian.org if there is none).
+debian_mirror() {
+    local uri
+    uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
+        | grep -v '^ *#' | grep -oE 'https?://[^ ]*/debian/?( |$)' | head -1 | tr -d ' ')
+    echo "${uri:-http://deb.debian.org/debian}"
+}
+
+# SUITE, its updates and its security archive on this machine's Debian mirror, as a deb822
+# file in the cache (its path printed; the same content each time)
+suite_sources() {
+    local mirror file=$CACHE/sources-$SUITE.sources
+    mirror=$(debian_mirror)
+    mkdir -p "$CACHE"
+    printf 'Types: deb\nURIs: %s\nSuites: %s %s-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n\nTypes: deb\nURIs: %s-security\nSuites: %s-security\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+        "$mirror" "$SUITE" "$SUITE" "${mirror%/}" "$SUITE" >"$file"
+    echo "$file"
 }
 
 root_tarball() {
@@ -484,6 +512,11 @@ main() {
 
 # Sourced (deploy/build-image.sh uses the root and the helpers above), it only defines them.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    if [ "${1:-}" = --suite ]; then
+        [ $# -ge 2 ] || die "--suite needs a Debian suite (bookworm, trixie)"
+        SUITE=$2
+        shift 2
+    fi
     case "${1:-}" in
         -h|--help) usage; exit 0 ;;
         --can-run)

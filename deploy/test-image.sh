@@ -2,6 +2,8 @@
 # Boot the SD-card image (deploy/build-image.sh) in qemu and check its first boot.
 #
 #   sudo deploy/test-image.sh [IMAGE]    default: build/skattisch-pi4.img
+#   sudo deploy/test-image.sh --board pi5 [IMAGE]
+#                                        the Pi 5's image (default: build/skattisch-pi5.img)
 #   deploy/test-image.sh --help          this text
 #
 # A copy of the image gets a filled-in skattisch-settings.txt on its boot partition (table 7,
@@ -23,6 +25,12 @@
 # one host core busy, measured: two at once take little longer than one); the test's unit
 # powers the guest off with --force (no orderly stop of every service: its checks are read
 # from the disk, synced before).
+#
+# The Pi 5's image (Debian 13 with trixie-backports' kernel) boots the same way, on a Cortex-A76
+# (the Pi 5's core), with the same checks; its boot partition is checked for what a Pi 5's
+# firmware reads (config.txt, cmdline.txt, bcm2712-rpi-5-b.dtb and the D0 chip's
+# bcm2712d0-rpi-5-b.dtb, the kernel from trixie-backports) and its root for the pin that keeps
+# the kernel coming from trixie-backports.
 #
 # What it does not show: the Pi's own firmware booting (qemu starts the kernel directly), the
 # DSI touchscreen and the table's window (there is no screen: skattisch.service starts, its
@@ -57,7 +65,19 @@ check() {  # check WHAT CMD...
 case "${1:-}" in
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 esac
-[ -f "$IMAGE" ] || die "no image at $IMAGE (build it: sudo deploy/build-image.sh)"
+BOARD=pi4
+CPU=cortex-a72  # the Pi 4's core
+if [ "${1:-}" = --board ]; then
+    case "${2:-}" in
+        pi4) ;;
+        pi5) BOARD=pi5; CPU=cortex-a76 ;;  # the Pi 5's core
+        *) die "--board needs pi4 or pi5" ;;
+    esac
+    shift 2
+    IMAGE=${1:-$SRC/build/skattisch-$BOARD.img}
+fi
+BUILD_ARGS=""; [ "$BOARD" = pi4 ] || BUILD_ARGS=" --board $BOARD"
+[ -f "$IMAGE" ] || die "no image at $IMAGE (build it: sudo deploy/build-image.sh$BUILD_ARGS)"
 
 need_apt() {
     local missing=() pkg
@@ -173,7 +193,7 @@ take_kernel() {
 }
 
 start_boot() {  # start_boot NAME: boot $W/NAME.img in qemu, in the background
-    qemu-system-aarch64 -M virt -cpu cortex-a72 -smp 2 -m 1536 -nographic -no-reboot \
+    qemu-system-aarch64 -M virt -cpu "$CPU" -smp 2 -m 1536 -nographic -no-reboot \
         -kernel "$W/vmlinuz" -initrd "$W/initrd" \
         -append "root=PARTUUID=$DISK_ID-02 rw console=ttyAMA0 systemd.wants=$TEST_UNIT systemd.show_status=1" \
         -drive "file=$W/$1.img,format=raw,if=none,id=disk,cache=unsafe" -device virtio-blk-pci,drive=disk \
@@ -244,6 +264,29 @@ check_boot_files() {
         return 0
     fi
     cat "$W/cmdline.txt" "$W/config.txt"
+    return 1
+}
+
+# how a Pi 5's firmware starts it: as a Pi 4's (the 64-bit kernel, its initrd, the root by
+# partition id), with the Pi 5's DTB and the D0 chip's under its firmware's name, the kernel
+# from trixie-backports (7.x, "+deb13"), and the pin that keeps it coming from there
+check_pi5_boot_files() {
+    mcopy -n -i "$(boot_fs)" ::cmdline.txt "$W/cmdline.txt"
+    mcopy -n -i "$(boot_fs)" ::config.txt "$W/config.txt"
+    local files pin
+    files=$(mdir -b -i "$(boot_fs)" :: | sed -n 's#^::/##p')
+    pin=$(root_cat /etc/apt/preferences.d/skattisch-kernel)
+    if grep -q "root=PARTUUID=$DISK_ID-02 " "$W/cmdline.txt" \
+        && grep -q '^arm_64bit=1' "$W/config.txt" && grep -q '^kernel=vmlinuz-[0-9.]*+deb13-arm64$' "$W/config.txt" \
+        && grep -q '^initramfs initrd.img-[0-9.]*+deb13-arm64' "$W/config.txt" \
+        && grep -qx 'bcm2712-rpi-5-b.dtb' <<<"$files" && grep -qx 'bcm2712d0-rpi-5-b.dtb' <<<"$files" \
+        && grep -qx 'vmlinuz-[7-9].[0-9.]*+deb13-arm64' <<<"$files" \
+        && grep -qx 'Pin: release n=trixie-backports' <<<"$pin" && grep -q '^Package: linux-image-arm64 ' <<<"$pin"; then
+        return 0
+    fi
+    cat "$W/cmdline.txt" "$W/config.txt"
+    echo "the boot partition: $files"
+    echo "/etc/apt/preferences.d/skattisch-kernel: $pin"
     return 1
 }
 
@@ -333,7 +376,7 @@ main() {
     copy_image bad
     fill_in_settings "table=sieben" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=000000" "pin=12"
     add_test_unit
-    say "both boots: qemu-system-aarch64 -M virt -cpu cortex-a72, the image's kernel"
+    say "both boots: qemu-system-aarch64 -M virt -cpu $CPU, the image's kernel"
     start_boot good
     start_boot bad
     wait_boot good
@@ -344,7 +387,11 @@ main() {
     boot_report
     started_us=$(sed -n 's/.*BOOT-TEST skattisch started at: \([0-9]*\) us.*/\1/p' "$CONSOLE" | head -1)
     check_booted
-    check "the boot partition starts a Pi 4 (config.txt, cmdline.txt without cma=, its DTB)" check_boot_files
+    if [ "$BOARD" = pi5 ]; then
+        check "the boot partition starts a Pi 5 (config.txt, cmdline.txt, its DTBs, trixie-backports' kernel, pinned)" check_pi5_boot_files
+    else
+        check "the boot partition starts a Pi 4 (config.txt, cmdline.txt without cma=, its DTB)" check_boot_files
+    fi
     check "the first boot says what it applied" \
         console_has 'skattisch first-boot: applied table, laptop, pin, pairing_code from /boot/firmware/skattisch-settings.txt'
     check "the table's number, the laptop and the PIN's hash are in the config" check_config
