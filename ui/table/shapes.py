@@ -98,3 +98,65 @@ def rounded_mesh(x: float, y: float, w: float, h: float, radius: float,
     centres = [end[0] for end in ends]
     indices.extend((centres[0], centres[1], centres[2], centres[0], centres[2], centres[3]))
     return vertices, indices
+
+
+# --------------------------------------------------------------------------- filled by clears
+
+EDGE_MARGIN = 0.01  # an edge this close to a pixel centre is left to the rasteriser (its tie rule decides)
+
+
+def pixel_span(low: float, high: float) -> tuple[int, int] | None:
+    """The pixels (first, end) whose centres (``i + 0.5``) lie between ``low`` and ``high``:
+    those a triangle edge at each of them covers. None if an edge lies within
+    :data:`EDGE_MARGIN` of a pixel centre (where the rasteriser's tie rule and vertex
+    snapping decide, so only the triangles themselves say which pixels they cover).
+
+    >>> pixel_span(8.0, 264.0), pixel_span(12.3, 20.0), pixel_span(12.5, 20.0)
+    ((8, 264), (12, 20), None)
+    """
+    for edge in (low, high):
+        if abs(edge - 0.5 - round(edge - 0.5)) < EDGE_MARGIN:
+            return None
+    return math.ceil(low - 0.5), math.ceil(high - 0.5)
+
+
+def pixel_box(x: float, y: float, w: float, h: float) -> tuple[int, int, int, int] | None:
+    """The pixels (x, y, width, height) a rectangle covers, or None (see :func:`pixel_span`)."""
+    across, up = pixel_span(x, x + w), pixel_span(y, y + h)
+    if across is None or up is None:
+        return None
+    return across[0], up[0], across[1] - across[0], up[1] - up[0]
+
+
+Box = tuple[float, float, float, float]
+
+
+@lru_cache(maxsize=512)
+def rounded_parts(x: float, y: float, w: float, h: float, radius: float,
+                  segments: int = SEGMENTS) -> tuple[tuple[Box, ...], list[float], list[int]]:
+    """:func:`rounded_mesh`'s polygon cut into its axis-aligned middle (up to three
+    rectangles, x, y, width, height: the column between the corners' centres from bottom to
+    top, and the two sides between the centres) and the four corners' fans (mesh vertices and
+    indices, the very triangles of :func:`rounded_mesh`). The rectangles' edges are the
+    polygon's and the fans' own (the same single-precision values), so the parts together
+    cover the pixels of the whole."""
+    x, y, w, h = f32(x), f32(y), f32(w), f32(h)
+    if w == 0 or h == 0:
+        return (), [], []
+    if not (radius and segments):
+        return ((x, y, w, h),), [], []
+    corners = _corners(x, y, w, h, radius, segments)
+    (left, top), (right, _top), (_right, bottom), _ = (centre for centre, _points in corners)
+    right_edge, top_edge = f32(x + w), f32(y + h)
+    boxes = ((left, y, f32(right - left), f32(top_edge - y)),  # the middle column, bottom to top
+             (x, bottom, f32(left - x), f32(top - bottom)),  # the left side between the corners
+             (right, bottom, f32(right_edge - right), f32(top - bottom)))  # the right side
+    vertices: list[float] = []
+    indices: list[int] = []
+    for centre, points in corners:
+        first = len(vertices) // 4
+        for px, py in [centre, *points]:
+            vertices.extend((px, py, 0.0, 0.0))
+        for n in range(1, len(points)):
+            indices.extend((first, first + n, first + n + 1))
+    return tuple(box for box in boxes if box[2] > 0 and box[3] > 0), vertices, indices
