@@ -115,18 +115,19 @@ class Fill:
         self._shown: tuple[Any, ...] = ()
 
     def show(self, widget: Widget, rgba: Sequence[float], x: float, y: float, w: float, h: float,
-             radius: float = 0) -> None:
+             radius: float = 0, *, clears: bool = True) -> None:
         """Fill (``x``, ``y``, ``w``, ``h``) of ``widget``'s coordinates in ``rgba``, with
-        corners of ``radius``."""
-        offset = widget.to_window(0, 0)
-        key = (tuple(rgba), x, y, w, h, radius, offset)
+        corners of ``radius``; ``clears=False``: the whole mesh (a widget that may be scrolled,
+        animated or drawn transparent)."""
+        offset = widget.to_window(0, 0) if clears else (0, 0)
+        key = (tuple(rgba), x, y, w, h, radius, offset, clears)
         if key == self._shown:
             return
         self._shown = key
         self.group.clear()
         boxes, vertices, indices = shapes.rounded_parts(x, y, w, h, radius)
         cleared = [shapes.pixel_box(bx + offset[0], by + offset[1], bw, bh) for bx, by, bw, bh in boxes]
-        if rgba[3] < 1 or not boxes or None in cleared or _multisampled():
+        if not clears or rgba[3] < 1 or not boxes or None in cleared or _multisampled():
             vertices, indices = shapes.rounded_mesh(x, y, w, h, radius)
             cleared = []
         if cleared:
@@ -179,8 +180,20 @@ class TButton(ButtonBehavior, Label):
         self.fbind("kind", self._update_face)
         self.fbind("greyed", self._update_face)
         self._update_face()
+        self._face_fill = Fill(self.canvas.before)  # before the frame
+        for name in ("pos", "size", "face", "opacity", "parent"):
+            self.fbind(name, self._fill_face)
+        self._fill_face()
         self._frame = framed(self, self._update_frame, "marked")
         self._update_frame()
+
+    def _fill_face(self, *_args: Any) -> None:
+        """The face, inset by 2 and rounded by 8 (scaled); cleared in a bar's row of buttons
+        (which neither scrolls nor moves but with its bar), as a mesh elsewhere."""
+        s = app_scale()
+        steady = self.opacity == 1 and isinstance(self.parent, (BottomBar, StatusBar))
+        self._face_fill.show(self, self.face, self.x + s * 2, self.y + s * 2, self.width - s * 4,
+                             self.height - s * 4, s * 8, clears=steady)
 
     def _update_frame(self, *_args: Any) -> None:
         s = app_scale()
@@ -211,11 +224,21 @@ class CardChip(Label):
     code = StringProperty("")
     selected = BooleanProperty(False)
     hidden = BooleanProperty(False)  # face down (a pushed skat card)
+    steady = BooleanProperty(False)  # placed where it neither scrolls nor moves (a seat): its face may be cleared
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self._face = Fill(self.canvas.before)  # before the frame
+        for name in ("pos", "size", "code", "hidden", "opacity", "steady"):
+            self.fbind(name, self._fill_face)
+        self._fill_face()
         self._frame = framed(self, self._update_frame, "selected")
         self._update_frame()
+
+    def _fill_face(self, *_args: Any) -> None:
+        colour = theme.BUTTON_SELECTED if self.hidden else (theme.CARD_FACE if self.code else theme.PANEL_ALT)
+        self._face.show(self, colour, self.x, self.y, self.width, self.height, app_scale() * 8,
+                        clears=self.steady and self.opacity == 1)
 
     def _update_frame(self, *_args: Any) -> None:
         s = app_scale()
