@@ -155,11 +155,69 @@ def framed(widget: Widget, update: Callable[..., None], *names: str) -> Frame:
     return frame
 
 
-class TLabel(Label):
+class TightText:
+    """A Label drawn only over the columns of its texture that its text's lines reach.
+
+    Kivy draws a label's whole texture, which is as wide as its ``text_size`` (a seat's name:
+    244 px for a word of 50; a party's line 477), and a software rasteriser blends every
+    transparent texel of it. This draws the texture's region from the first line's start to
+    the last line's end (the lines' places as Kivy rendered them, a pixel to spare each side)
+    at the place Kivy's ``<Label>`` rule gives the whole texture: the same texels on the same
+    pixels, the transparent ones left out."""
+
+    texture: Any
+    texture_size: Any
+    _label: Any
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._text_colour = Color(1, 1, 1, 1)
+        self._text_rect = Rectangle(size=(0, 0))
+        self._rule_drawing = True  # Kivy's <Label> rule's drawing is still in the canvas
+        super().__init__(**kwargs)
+        self.canvas.add(self._text_colour)  # type: ignore[attr-defined]
+        self.canvas.add(self._text_rect)  # type: ignore[attr-defined]
+        for name in ("pos", "size", "texture", "texture_size"):
+            self.fbind(name, self._place_text)  # type: ignore[attr-defined]
+        self._place_text()
+
+    def _drop_rule_drawing(self) -> None:
+        """Take the <Label> rule's colour and whole-texture rectangle out of the canvas (a
+        widget made by a kv rule gets its class rules after its constructor)."""
+        canvas = self.canvas  # type: ignore[attr-defined]
+        mine = (self._text_colour, self._text_rect)
+        theirs = [part for part in canvas.children if isinstance(part, (Color, Rectangle)) and part not in mine]
+        for part in theirs:
+            canvas.remove(part)
+        self._rule_drawing = not theirs
+
+    def _place_text(self, *_args: Any) -> None:
+        if self._rule_drawing:
+            self._drop_rule_drawing()
+        texture, rect = self.texture, self._text_rect
+        if texture is None:
+            rect.texture, rect.size = None, (0, 0)
+            return
+        width, height = self.texture_size
+        x = int((self.x + self.width / 2.0) - width / 2.0)  # type: ignore[attr-defined]  # Kivy's <Label> rule
+        y = int((self.y + self.height / 2.0) - height / 2.0)  # type: ignore[attr-defined]
+        low, high = self._text_columns(width)
+        rect.texture = texture if (low, high) == (0, width) else texture.get_region(low, 0, high - low, height)
+        rect.pos, rect.size = (x + low, y), (high - low, height)
+
+    def _text_columns(self, width: int) -> tuple[int, int]:
+        """The texture's columns the rendered lines reach (all of them if unknown)."""
+        lines = getattr(self._label, "_cached_lines", None) or []
+        spans = [(line.x, line.x + line.w) for line in lines if line.w > 0]
+        if not spans or self.halign == "justify":  # type: ignore[attr-defined]
+            return 0, width
+        return max(0, min(start for start, _end in spans) - 1), min(width, max(end for _start, end in spans) + 1)
+
+
+class TLabel(TightText, Label):
     """A label in the table's font and colours that wraps to its width."""
 
 
-class TButton(ButtonBehavior, Label):
+class TButton(ButtonBehavior, TightText, Label):
     """A big flat button. Bind ``on_act`` (not ``on_press``): it fires once per tap and
     never for a greyed button."""
 
