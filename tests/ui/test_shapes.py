@@ -49,18 +49,16 @@ def _triangles(vertices: list[float], indices: list[int]) -> set[tuple[tuple[flo
     return {tuple(points[i] for i in indices[t:t + 3]) for t in range(0, len(indices), 3)}
 
 
-def test_the_parts_are_the_mesh_corners_and_its_axis_aligned_middle() -> None:
+def test_the_parts_are_the_mesh_corners_and_sides_and_its_middle_column() -> None:
     for x, y, w, h, r in ((8, 152, 256, 202, 10), (10.5, 20.25, 410.67, 303.0, 15.0)):
         boxes, vertices, indices = rounded_parts(x, y, w, h, r)
         whole = _triangles(*rounded_mesh(x, y, w, h, r))
-        corners = _triangles(vertices, indices)
-        assert corners < whole and len(corners) == 40  # the very triangles of the four fans
-        fans = sum(_area(*t) for t in corners)
-        assert math.isclose(sum(bw * bh for _x, _y, bw, bh in boxes) + fans, sum(_area(*t) for t in whole),
+        rest = _triangles(vertices, indices)
+        assert rest < whole and len(rest) == 40 + 4  # the very triangles of the four fans and the two sides
+        (column,) = boxes
+        assert column == (f32(x + r), f32(y), f32(f32(f32(x + w) - r) - f32(x + r)), f32(h))
+        assert math.isclose(column[2] * column[3] + sum(_area(*t) for t in rest), sum(_area(*t) for t in whole),
                             rel_tol=1e-6)
-        middle, left, right = boxes
-        assert middle == (f32(x + r), f32(y), f32(f32(f32(x + w) - r) - f32(x + r)), f32(h))
-        assert left[0] == f32(x) and left[0] + left[2] == middle[0] and right[0] == middle[0] + middle[2]
     assert rounded_parts(0, 0, 40, 30, 0) == (((0, 0, 40, 30),), [], [])
     assert rounded_parts(5, 5, 0, 30, 8) == ((), [], [])
 
@@ -98,7 +96,7 @@ from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
 from ui.table.widgets import Fill
 
-CASES = [(8, 152, 256, 202, 10), (12.0, 9.5, 410.67, 303.33, 15), (0.3, 0.7, 99.4, 60.6, 12),
+CASES = [(8, 152, 256, 202, 10), (104, 184, 64, 84, 8), (10, 20, 120, 80, 8), (12.0, 9.5, 410.67, 303.33, 15), (0.3, 0.7, 99.4, 60.6, 12),
          (5, 5, 300, 40, 0), (20.5, 30, 100, 50, 8), (40, 60, 120.25, 80.75, 8)]
 COLOUR = (0.11, 0.137, 0.169, 1.0)
 
@@ -150,4 +148,5 @@ def test_a_fill_draws_the_pixels_of_kivys_rounded_rectangle(display: str, tmp_pa
     assert seen and all(same for same, _cleared in seen.values()), seen
     cleared = {case for case, (_same, by_clears) in seen.items() if by_clears}
     assert "(8, 152, 256, 202, 10)" in cleared and "(5, 5, 300, 40, 0)" in cleared, seen  # the clears were used
+    assert "(104, 184, 64, 84, 8)" not in cleared, seen  # a card chip: too small a middle to clear
     assert "(20.5, 30, 100, 50, 8)" not in cleared, seen  # an edge on pixel centres: the mesh

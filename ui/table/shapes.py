@@ -134,29 +134,24 @@ Box = tuple[float, float, float, float]
 @lru_cache(maxsize=512)
 def rounded_parts(x: float, y: float, w: float, h: float, radius: float,
                   segments: int = SEGMENTS) -> tuple[tuple[Box, ...], list[float], list[int]]:
-    """:func:`rounded_mesh`'s polygon cut into its axis-aligned middle (up to three
-    rectangles, x, y, width, height: the column between the corners' centres from bottom to
-    top, and the two sides between the centres) and the four corners' fans (mesh vertices and
-    indices, the very triangles of :func:`rounded_mesh`). The rectangles' edges are the
-    polygon's and the fans' own (the same single-precision values), so the parts together
-    cover the pixels of the whole."""
+    """:func:`rounded_mesh`'s polygon cut into its middle column (x, y, width, height: from
+    the left corners' centres to the right ones', bottom to top; the whole rectangle if the
+    corners are sharp) and the rest as mesh vertices and indices: the very triangles of
+    :func:`rounded_mesh` for the four corners' fans and the left and right edge strips. The
+    column's edges are the polygon's and the strips' own (the same single-precision values),
+    so the parts together cover the pixels of the whole."""
     x, y, w, h = f32(x), f32(y), f32(w), f32(h)
     if w == 0 or h == 0:
         return (), [], []
     if not (radius and segments):
         return ((x, y, w, h),), [], []
-    corners = _corners(x, y, w, h, radius, segments)
-    (left, top), (right, _top), (_right, bottom), _ = (centre for centre, _points in corners)
-    right_edge, top_edge = f32(x + w), f32(y + h)
-    boxes = ((left, y, f32(right - left), f32(top_edge - y)),  # the middle column, bottom to top
-             (x, bottom, f32(left - x), f32(top - bottom)),  # the left side between the corners
-             (right, bottom, f32(right_edge - right), f32(top - bottom)))  # the right side
-    vertices: list[float] = []
-    indices: list[int] = []
-    for centre, points in corners:
-        first = len(vertices) // 4
-        for px, py in [centre, *points]:
-            vertices.extend((px, py, 0.0, 0.0))
-        for n in range(1, len(points)):
-            indices.extend((first, first + n, first + n + 1))
-    return tuple(box for box in boxes if box[2] > 0 and box[3] > 0), vertices, indices
+    vertices, indices = rounded_mesh(x, y, w, h, radius, segments)
+    per_corner = segments + 2  # its centre, its arc's points and its closing point
+    fans = indices[:4 * 3 * segments]
+    strips = indices[4 * 3 * segments:4 * 3 * segments + 4 * 6]  # top, right, bottom, left edge
+    sides = strips[6:12] + strips[18:24]
+    centres = [vertices[4 * per_corner * corner:4 * per_corner * corner + 2] for corner in range(4)]
+    (left, top), (right, _top) = centres[0], centres[1]
+    column = (left, y, f32(right - left), f32(f32(y + h) - y))
+    boxes = (column,) if column[2] > 0 and column[3] > 0 else ()
+    return boxes, vertices, fans + sides

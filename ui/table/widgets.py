@@ -37,6 +37,7 @@ from kivy.uix.widget import Widget
 from ui.table import shapes, theme
 
 GL_SAMPLES = 0x80A9
+CLEAR_AT_LEAST = 4096  # pixels: a smaller face is drawn as triangles (a clear costs the main thread ~20 µs)
 KINDS = ("normal", "confirm", "selected", "danger", "card", "flat")
 
 
@@ -99,8 +100,10 @@ class Fill:
     rounded corners) in its ``canvas.before``, drawn with the pixels of Kivy's
     ``RoundedRectangle`` but cheaper to rasterise in software: its axis-aligned middle is
     cleared (``ScissorPush`` + ``ClearBuffers``, a fill that blends nothing and samples no
-    texture: about a third of a rectangle's CPU under Mesa's llvmpipe), only the corners are
-    triangles (:func:`shapes.rounded_parts`). Where an edge falls on a pixel centre (the
+    texture: about a third of a rectangle's CPU in Mesa's llvmpipe rasteriser, but 15–25 µs
+    of the main thread's: Mesa draws it as a quad of its own, with its own state), only the
+    corners and the sides between them are triangles (:func:`shapes.rounded_parts`); a face
+    whose middle is smaller than :data:`CLEAR_AT_LEAST` pixels is all triangles. Where an edge falls on a pixel centre (the
     rasteriser's tie rule decides) or the colour is not opaque, it is the whole mesh, as
     before.
 
@@ -127,7 +130,8 @@ class Fill:
         self.group.clear()
         boxes, vertices, indices = shapes.rounded_parts(x, y, w, h, radius)
         cleared = [shapes.pixel_box(bx + offset[0], by + offset[1], bw, bh) for bx, by, bw, bh in boxes]
-        if not clears or rgba[3] < 1 or not boxes or None in cleared or _multisampled():
+        if (not clears or rgba[3] < 1 or not boxes or None in cleared or _multisampled()
+                or sum(box[2] * box[3] for box in cleared if box) < CLEAR_AT_LEAST):
             vertices, indices = shapes.rounded_mesh(x, y, w, h, radius)
             cleared = []
         if cleared:
