@@ -135,6 +135,18 @@ class Probe(App):
             fill.show(self.widget, COLOUR, x, y, w, h, r)
             cleared = any(isinstance(part, ClearBuffers) for part in fill.group.children)
             seen[str((x, y, w, h, r))] = [pixels() == kivy_drawn, cleared]
+            fill.show(self.widget, (0.5, 0.25, 0.75, 1.0), x, y, w, h, r)  # another colour, the parts kept
+            canvas.clear()
+            with canvas:
+                Color(0.5, 0.25, 0.75, 1.0)
+                if r:
+                    RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
+                else:
+                    Rectangle(pos=(x, y), size=(w, h))
+            kivy_recoloured = pixels()
+            canvas.clear()
+            canvas.add(fill.group)
+            seen[str((x, y, w, h, r))][0] &= pixels() == kivy_recoloured
         json.dump(seen, open(sys.argv[1], "w"))
         self.stop()
 

@@ -115,7 +115,9 @@ class Fill:
     def __init__(self, canvas: Any) -> None:
         self.group = InstructionGroup()
         canvas.add(self.group)
-        self._shown: tuple[Any, ...] = ()
+        self._shape: tuple[Any, ...] = ()
+        self._rgba: tuple[float, ...] = ()
+        self._colours: list[Any] = []  # the ClearColor and Color instructions
 
     def show(self, widget: Widget, rgba: Sequence[float], x: float, y: float, w: float, h: float,
              radius: float = 0, *, clears: bool = True) -> None:
@@ -123,11 +125,19 @@ class Fill:
         corners of ``radius``; ``clears=False``: the whole mesh (a widget that may be scrolled,
         animated or drawn transparent)."""
         offset = widget.to_window(0, 0) if clears else (0, 0)
-        key = (tuple(rgba), x, y, w, h, radius, offset, clears)
-        if key == self._shown:
+        shape = (x, y, w, h, radius, offset, clears, rgba[3] < 1)
+        if shape == self._shape:  # the same parts: at most another colour (a card chip's at each card)
+            if tuple(rgba) != self._rgba:
+                self._rgba = tuple(rgba)
+                for colour in self._colours:
+                    if isinstance(colour, ClearColor):
+                        colour.r, colour.g, colour.b, colour.a = rgba
+                    else:
+                        colour.rgba = rgba
             return
-        self._shown = key
+        self._shape, self._rgba = shape, tuple(rgba)
         self.group.clear()
+        self._colours = []
         boxes, vertices, indices = shapes.rounded_parts(x, y, w, h, radius)
         cleared = [shapes.pixel_box(bx + offset[0], by + offset[1], bw, bh) for bx, by, bw, bh in boxes]
         if (not clears or rgba[3] < 1 or not boxes or None in cleared or _multisampled()
@@ -135,12 +145,14 @@ class Fill:
             vertices, indices = shapes.rounded_mesh(x, y, w, h, radius)
             cleared = []
         if cleared:
-            self.group.add(ClearColor(*rgba))
+            self._colours.append(ClearColor(*rgba))
+            self.group.add(self._colours[-1])
         for px, py, pw, ph in cleared:
             for part in (ScissorPush(x=px, y=py, width=pw, height=ph), ClearBuffers(clear_color=True), ScissorPop()):
                 self.group.add(part)
         if vertices:
-            self.group.add(Color(rgba=rgba))
+            self._colours.append(Color(rgba=rgba))
+            self.group.add(self._colours[-1])
             self.group.add(Mesh(vertices=vertices, indices=indices, mode="triangles"))
 
 
