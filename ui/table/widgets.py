@@ -78,6 +78,7 @@ class Frame:
         self.group.add(self.color)
         self.group.add(self.line)
         self.shown = False
+        self._drawn: tuple[float, tuple[float, ...]] = (1, ())  # the line's width and rounded rectangle
 
     def show(self, rgba: Sequence[float] | None, rounded_rectangle: tuple[float, ...] = (), width: float = 1) -> None:
         """Draw the frame in ``rgba`` (a ``Line`` of ``width`` along ``rounded_rectangle``), or
@@ -88,8 +89,10 @@ class Frame:
                 self.shown = False
             return
         self.color.rgba = rgba
-        self.line.width = width
-        self.line.rounded_rectangle = rounded_rectangle
+        if (width, tuple(rounded_rectangle)) != self._drawn:  # Kivy builds a line's triangles anew at each set
+            self._drawn = (width, tuple(rounded_rectangle))
+            self.line.width = width
+            self.line.rounded_rectangle = rounded_rectangle
         if not self.shown:
             self.canvas.add(self.group)
             self.shown = True
