@@ -142,9 +142,10 @@ class Fill:
         self.group.clear()
         self._colours = []
         boxes, vertices, indices = shapes.rounded_parts(x, y, w, h, radius)
-        cleared = [shapes.pixel_box(bx + offset[0], by + offset[1], bw, bh) for bx, by, bw, bh in boxes]
-        if (not clears or rgba[3] < 1 or not boxes or None in cleared or _multisampled()
-                or sum(box[2] * box[3] for box in cleared if box) < CLEAR_AT_LEAST):
+        exact = [shapes.pixel_box(bx + offset[0], by + offset[1], bw, bh) for bx, by, bw, bh in boxes]
+        cleared = [box for box in exact if box is not None]
+        if (not clears or rgba[3] < 1 or not boxes or len(cleared) < len(exact) or _multisampled()
+                or sum(box[2] * box[3] for box in cleared) < CLEAR_AT_LEAST):
             vertices, indices = shapes.rounded_mesh(x, y, w, h, radius)
             cleared = []
         if cleared:
