@@ -33,7 +33,7 @@ from device.games import POSITION_NAMES, GameType
 __all__ = [
     "SEAT_NAMES", "TRUMP", "FalseFollowing", "FollowClass", "PlayedGame", "PlayedTrick", "Trump",
     "beats", "follow_class", "is_trump", "legal_cards", "matadors", "next_to_play", "play_game",
-    "sort_hand", "sort_key", "trick_winner", "trump_order",
+    "sort_hand", "sort_key", "trick_leaders", "trick_winner", "trump_order",
 ]
 
 SEAT_NAMES: Final = POSITION_NAMES
@@ -489,3 +489,40 @@ def next_to_play(game: GameType, tricks: Iterable[Sequence[Card]],
     if len(current) >= 3:
         raise PlayError("the current trick is already complete: pass it with the tricks")
     return (leader + len(current)) % 3
+
+
+class _LeadersMemo:
+    """The leaders of the last complete tricks asked for (one entry). A card at the table asks
+    for them several times (whose turn, who played what, the voids, the trick on view), and
+    two cards of three leave the complete tricks as they were: without the memo each asked
+    for every trick's winner again (issue 20). The key is compared by identity (tuples are
+    immutable and kept here, so the same identity is the same tricks)."""
+
+    def __init__(self) -> None:
+        self._entry: tuple[Sequence[Sequence[Card]], GameType, tuple[int, ...]] | None = None  # one object: thread-safe
+
+    def get(self, tricks: Sequence[Sequence[Card]], game: GameType) -> tuple[int, ...]:
+        entry = self._entry
+        if entry is not None and entry[0] is tricks and entry[1] is game:
+            return entry[2]
+        leaders = [0]
+        for trick in tricks:
+            leaders.append((leaders[-1] + trick_winner(trick, game)) % 3)
+        value = tuple(leaders)
+        if isinstance(tricks, tuple):  # a list may change in place: not kept
+            self._entry = (tricks, game, value)
+        return value
+
+
+_LEADERS = _LeadersMemo()
+
+
+def trick_leaders(tricks: Sequence[Sequence[Card]], game: GameType) -> tuple[int, ...]:
+    """The position (0 = Vorhand) that led each of the complete ``tricks``, then the leader
+    of the trick after them.
+
+    >>> from device.cards import parse_cards
+    >>> trick_leaders((parse_cards("CK H7 C8"), parse_cards("SA S7 CJ")), GameType.HEARTS)
+    (0, 1, 0)
+    """
+    return _LEADERS.get(tricks, game)

@@ -22,7 +22,7 @@ from device.profile import RuleProfile, find_profile
 from device.record import RECORD_VERSION, ScoredRecord, score_record
 from device.skatform import SkatForm, TourneeGame
 from device.table.state import Deal
-from device.tricks import trick_winner, trump_order
+from device.tricks import trick_leaders, trump_order
 from device.value import is_overbid_null, level_needed, overbid_null_game, reachable_level
 
 __all__ = ["Counts", "Preview", "counts", "declaration_fields", "entry_matador_choices", "game_record",
@@ -46,15 +46,13 @@ def counts(game: GameType, declarer: int, tricks: Iterable[tuple[Card, ...]]) ->
     >>> counts(GameType.GRAND, 0, [parse_cards("CA C7 CT"), parse_cards("SA S7 CJ")])
     Counts(declarer_points=21, declarer_tricks=1, defender_points=13, defender_tricks=1)
     """
-    leader = 0
+    done = tricks if isinstance(tricks, tuple) else tuple(tricks)  # the deal's own tuple: its leaders are known
     dp = dt = fp = ft = 0
-    for trick in tricks:
-        winner = (leader + trick_winner(trick, game)) % 3
+    for trick, winner in zip(done, trick_leaders(done, game)[1:]):  # each trick's winner leads the next
         if winner == declarer:
             dp, dt = dp + points(trick), dt + 1
         else:
             fp, ft = fp + points(trick), ft + 1
-        leader = winner
     return Counts(dp, dt, fp, ft)
 
 

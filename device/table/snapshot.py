@@ -122,13 +122,15 @@ def _play(state: TableState, deal: Deal) -> PlayView:
     to_play = deal.to_play
     current = _trick_view(state, deal, len(deal.tricks) + 1, deal.trick, leaders[-1])
     last = (_trick_view(state, deal, len(deal.tricks), deal.tricks[-1], leaders[-2]) if deal.tricks else None)
+    played = deal.cards_played
     may_kontra = tuple(p for p in range(3) if deal.kontra is None and may_say_kontra(
-        state.profile, seat=p, declarer=deal.declarer, cards_played=len(deal.cards_played), auction=deal.auction))
+        state.profile, seat=p, declarer=deal.declarer, cards_played=len(played), auction=deal.auction))
     question = None
     if deal.query is not None:
         q = deal.query
         question = QuestionView(q.position, state.seating[deal.active[q.position]], q.trick_index + 1,
                                 q.discarded.code, q.led.code, q.card.code)
+    offer, decline, accept, play_on, automatic = _gift_options(state, deal.declarer)
     # Hidden information stays hidden: during play the declarer's points are his tricks only
     # (the pushed skat is his secret until the game ends), and only played cards are "seen".
     return PlayView(
@@ -143,20 +145,33 @@ def _play(state: TableState, deal: Deal) -> PlayView:
             state.profile, seat=deal.declarer, declarer=deal.declarer, kontra_said=True,
             cards_since_kontra=cards_since_kontra(deal)),
         null_lost=deal.game.is_null and deal.declarer in leaders[1:], question=question,
-        cards_seen=tuple(c.code for c in deal.cards_played),
-        may_enter_result=not deal.cards_played and deal.query is None,
-        may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not deal.cards_played,
+        cards_seen=tuple(c.code for c in played),
+        may_enter_result=not played and deal.query is None,
+        may_push_skat=deal.skat_taken and len(deal.skat) < 2 and not played,
         game=deal.game.value, matador_choices=matador_choices(deal.game),
         declaration_en=describe_declaration_en(deal.declaration), discards=_discards(state, deal),
         schenken=deal.schenken, gift_offers=deal.gift_offers,
-        may_offer_gift=tuple(p for p in range(3) if gift_allowed(state, OfferGift(p))),
-        may_decline_gift=tuple(p for p in range(3) if gift_allowed(state, DeclineGift(p))),
-        may_accept_gift=gift_allowed(state, AcceptGift(deal.declarer)),
-        may_play_on=gift_allowed(state, PlayOn(deal.declarer)),
-        may_automatic_gift=gift_allowed(state, AutomaticGift()),
+        may_offer_gift=offer, may_decline_gift=decline, may_accept_gift=accept, may_play_on=play_on,
+        may_automatic_gift=automatic,
         spitze=deal.spitze, spitze_cards=tuple(c.code for c in spitze_cards(deal.game, deal.spitze)) if deal.spitze else (),
         spitze_lost=spitze_lost(deal), spitze_choices=spitze_choices(state, deal),
     )
+
+
+GiftOptions = tuple[tuple[int, ...], tuple[int, ...], bool, bool, bool]
+
+
+def _gift_options(state: TableState, declarer: int) -> GiftOptions:
+    """Which Schenken taps the table would take now: who may offer, who may decline, whether
+    the declarer may accept or play on, the automatic gift (PlayView's ``may_*`` fields). A
+    profile without Schenken takes none (every handler refuses them first), so none is asked:
+    nine refusals a card (issue 20)."""
+    if not state.profile.schenken:
+        return (), (), False, False, False
+    return (tuple(p for p in range(3) if gift_allowed(state, OfferGift(p))),
+            tuple(p for p in range(3) if gift_allowed(state, DeclineGift(p))),
+            gift_allowed(state, AcceptGift(declarer)), gift_allowed(state, PlayOn(declarer)),
+            gift_allowed(state, AutomaticGift()))
 
 
 def _discards(state: TableState, deal: Deal) -> tuple[str, ...]:
@@ -397,6 +412,27 @@ class _ListMemo:
 _LIST_MEMO = _ListMemo()
 
 
+class _EndMemo:
+    """The end-of-series view for the last list figures, list and confirmations seen (one
+    entry): all it reads. Built on every snapshot, it changed only with the list (a card
+    changes none of it). The key is compared by identity, as :class:`_ListMemo`'s."""
+
+    def __init__(self) -> None:
+        self._entry: tuple[tuple[object, ...], EndView] | None = None  # one object: thread-safe
+
+    def get(self, state: TableState, figs: ListFigures) -> EndView:
+        key = (figs, state.rows, state.seating, state.setup, state.list_confirmations, state.series_over, state.closed)
+        entry = self._entry
+        if entry is not None and all(a is b for a, b in zip(key, entry[0])):
+            return entry[1]
+        view = _end(state, figs)
+        self._entry = (key, view)
+        return view
+
+
+_END_MEMO = _EndMemo()
+
+
 def build_snapshot(
     state: TableState, *, device: str, reader: ReaderView, acked_seq: int = 0, last_seq: int = 0,
     synced_games: int = 0, refusal: Refusal | None = None, laptop: str = "", laptop_reachable: bool = False,
@@ -436,7 +472,7 @@ def build_snapshot(
         play=_play(state, deal) if deal is not None and phase == Phase.PLAYING else None,
         result=_result(state, deal) if deal is not None and phase == Phase.RESULT else None,
         list=list_view,
-        end=_end(state, figs) if figs is not None else None,
+        end=_END_MEMO.get(state, figs) if figs is not None else None,
         correction=_correction(state), reader=reader,
         sync=SyncView(acked_seq, last_seq, synced_games, laptop, laptop_reachable), refusal=refusal_view,
         setup=SetupView(roster=roster, scoring=SCORING_SYSTEMS, profiles=profiles,

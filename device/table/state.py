@@ -45,7 +45,7 @@ from device.table.events import (
 )
 from device.table.rotation import POSITION_NAMES, Rotation, active_seats
 from device.table.rules import entered_ramsch_counts, make_declaration, start_auction
-from device.tricks import follow_class, next_to_play, trick_winner
+from device.tricks import follow_class, trick_leaders, trick_winner
 from device.value import GameResult, is_overbid_null, null_value
 from device.variants import BockState, bock_triggers, total_triggers
 
@@ -178,18 +178,15 @@ class Deal:
 
     @property
     def to_play(self) -> int | None:
-        """The position whose card comes next while playing."""
+        """The position whose card comes next while playing (as device.tricks.next_to_play)."""
         if self.game is None or self.finished:
             return None
-        return next_to_play(self.game, self.tricks, self.trick)
+        return (self.trick_leaders()[-1] + len(self.trick)) % 3
 
     def trick_leaders(self) -> tuple[int, ...]:
         """The position that led each complete trick, then the leader of the current one."""
         assert self.game is not None
-        leaders = [0]
-        for trick in self.tricks:
-            leaders.append((leaders[-1] + trick_winner(trick, self.game)) % 3)
-        return tuple(leaders)
+        return trick_leaders(self.tricks, self.game)
 
     def who_played(self) -> dict[Card, tuple[int, int]]:
         """Each card played so far: (trick index, position)."""

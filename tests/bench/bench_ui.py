@@ -181,6 +181,9 @@ def child_table(store_dir: str, samples: int, *, memory: bool = False, deal: flo
     # Started as `skattisch run` starts the table (ui/commands/run.py): no garbage collection
     # from the process's start; the App turns it on after its first frame.
     gc.disable()
+    from ui import codecache
+
+    codecache.install("run")  # as `skattisch run`: dataclasses' and kv code compiled at an earlier start
     _kivy_setup()
     from kivy.clock import Clock
 

@@ -112,7 +112,7 @@ def run_table(display: str, steps: Sequence[str], *, size: str = "800x480", lang
                    "--exit-when-done", "--seed", str(seed), *(("--lang", lang) if lang else ()), *args]
         env = {**os.environ, "DISPLAY": display, "KIVY_NO_ARGS": "1", "KIVY_HOME": str(Path(tmp) / "kivy"),
                "XDG_DATA_HOME": str(Path(tmp) / "data"), "XDG_CONFIG_HOME": str(Path(tmp) / "config"),
-               "SKATTISCH_CONFIG": ""}
+               "XDG_CACHE_HOME": str(Path(tmp) / "cache"), "SKATTISCH_CONFIG": ""}  # (ui/codecache.py's file)
         env.pop("SKATTISCH_CONFIG")
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
         lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()] if report.exists() else []

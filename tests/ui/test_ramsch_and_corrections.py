@@ -1,7 +1,7 @@
 """A club evening's extras through the real table screen, under Xvfb: a Ramsch entered on
 the number pad and confirmed like a game (profile "kneipe"), and a list entry corrected with
 every player's consent (ISkO 5.5.3) — proposed, withdrawn, proposed again, agreed to by
-taps and the panel's ✔, and then shown beside its struck-through original."""
+taps and the panel's ✔, and then shown under its struck-through original."""
 
 from __future__ import annotations
 

@@ -30,6 +30,7 @@ from device.tricks import (
     next_to_play,
     play_game,
     sort_hand,
+    trick_leaders,
     trick_winner,
     trump_order,
 )
@@ -365,3 +366,20 @@ def test_legal_cards_agree_with_the_reference(rng: random.Random, game: GameType
         assert (follow_class(card, game) is TRUMP) is (reference_class(card, game) == "trump")
     full = pool[:3]
     assert trick_winner(full, game) == reference_winner(full, game)
+
+
+def test_trick_leaders_follow_each_winner_and_are_not_kept_for_other_tricks() -> None:
+    """The leaders are remembered for the last tricks asked for (by identity): the same
+    tricks give the same leaders, other tricks (even equal ones, or a list changed in place)
+    their own, as next_to_play computes them."""
+    first = (parse_cards("CK H7 C8"), parse_cards("SA S7 CJ"))
+    assert trick_leaders(first, GameType.HEARTS) == (0, 1, 0)
+    assert trick_leaders(first, GameType.HEARTS) == (0, 1, 0)
+    assert trick_leaders(first, GameType.NULL) == (0, 0, 0)  # the same tricks in another game
+    longer = (*first, parse_cards("D7 DA D8"))
+    assert trick_leaders(longer, GameType.HEARTS) == (0, 1, 0, 1)
+    assert trick_leaders(longer, GameType.HEARTS)[-1] == next_to_play(GameType.HEARTS, longer)
+    growing = [list(first[0])]
+    assert trick_leaders(growing, GameType.HEARTS) == (0, 1)
+    growing.append(list(first[1]))
+    assert trick_leaders(growing, GameType.HEARTS) == (0, 1, 0)

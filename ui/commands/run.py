@@ -135,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
     # No garbage collection during start-up (imports, the store's replay, the first frame):
     # it all lives as long as the table; the App turns it on after its first frame.
     gc.disable()
+    from ui import codecache
+
+    codecache.install("run")  # before the imports: device's dataclasses, the table's kv files
     try:
         return _start(args)
     finally:

@@ -46,7 +46,7 @@ from device.cards import Card
 from device.hardware import Button, ButtonPressed, CardScanned
 from device.table import commands as cmd
 from device.table.state import Phase
-from ui import i18n
+from ui import codecache, i18n
 from ui.i18n import tr
 from ui.table import errors, theme
 from ui.table.viewmodels import status_of
@@ -177,6 +177,13 @@ class TableApp(App):
     table_number = NumericProperty(1)
     language = StringProperty("de")
     snapshot = ObjectProperty(None, allownone=True)
+    # What the screens' kv rules read of the snapshot, set from each one (_show_flags): a rule
+    # bound to ``app.snapshot`` itself ran again at every card on every screen built (issue 20).
+    may_undo = BooleanProperty(False)
+    may_end_series = BooleanProperty(False)
+    bock_enabled = BooleanProperty(False)
+    may_pick_skat = BooleanProperty(False)  # declaring: the skat taken (or a card may be turned)
+    may_add_skat = BooleanProperty(False)  # the result asks for the skat's cards
     can_leave_setup = BooleanProperty(False)
 
     def __init__(
@@ -235,6 +242,7 @@ class TableApp(App):
         self._update_scale()
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=lambda *_: self._update_scale())
+        codecache.cover_kv()  # the kv files' expressions compiled once, not at every start
         Builder.load_file(str(HERE / "widgets.kv"))
         Builder.load_file(str(HERE / "app.kv"))
         root = Root()
@@ -267,11 +275,14 @@ class TableApp(App):
 
     def _started(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
+        codecache.let_go_of_used()  # start-up's compiled code is made: its bytes are memory for the screens
         freeze_long_lived()
         gc.enable()  # off since build (collect_after_first_frame)
         if self._on_started is not None:
             self._on_started(self)
         Clock.schedule_once(self._prebuild_next, PREBUILD_DELAY)
+        # what start-up compiled, for the next start (written once, after an update; not before the first frame)
+        Clock.schedule_once(lambda _dt: codecache.save(), PREBUILD_DELAY)
         self._started_up = True
 
     def _prebuild_next(self, _dt: float) -> None:
@@ -283,6 +294,7 @@ class TableApp(App):
         missing = [name for name in PREBUILT_SCREENS if not self.manager.has_screen(name)]
         if not missing and not spare_buttons_wanted():
             freeze_long_lived()  # the screens and buttons built ahead live on too
+            codecache.save()  # and their kv rules' code
             return
         if self.in_flight or time.perf_counter() - self._last_input_at < PREBUILD_IDLE:
             self._prebuild_later()
@@ -366,6 +378,7 @@ class TableApp(App):
         """Show the service's current snapshot on the screen in view (main thread only)."""
         snap = self.service.snapshot()
         self.snapshot = snap
+        self._show_flags(snap)
         self.counters.refreshes += 1
         self._update_status(snap)
         self._update_panel()
@@ -384,6 +397,15 @@ class TableApp(App):
         self._update_picker(snap)
         if self._started_up and spare_buttons_wanted():
             self._prebuild_later()  # the buttons made ahead were used: more when idle again
+
+    def _show_flags(self, snap: Any) -> None:
+        """The snapshot's flags the kv rules read (a property only dispatches when it changes)."""
+        declaration, result = snap.declaration, snap.result
+        self.may_undo = bool(snap.may_undo)
+        self.may_end_series = bool(snap.may_end_series)
+        self.bock_enabled = bool(snap.bock_enabled)
+        self.may_pick_skat = declaration is not None and bool(declaration.skat_taken or declaration.may_turn)
+        self.may_add_skat = result is not None and bool(result.may_add_skat)
 
     def _switch(self, name: str, snap: Any = None) -> None:
         screen = self.screen(name)

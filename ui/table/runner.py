@@ -101,8 +101,16 @@ def visible_widgets() -> Iterator[Any]:
 
 
 def visible_texts() -> list[str]:
-    """The texts drawn on screen now (as they show: cut-off or shortened texts as drawn)."""
-    return [drawn_text(w) for w in visible_widgets() if isinstance(w, Label) and plain(w.text)]
+    """The texts drawn on screen now (as they show: cut-off or shortened texts as drawn): the
+    labels', and those a widget draws itself and tells (``drawn_texts()``: the list's rows)."""
+    texts: list[str] = []
+    for widget in visible_widgets():
+        if isinstance(widget, Label):
+            if plain(widget.text):
+                texts.append(drawn_text(widget))
+        elif hasattr(widget, "drawn_texts"):
+            texts += [plain(text) for text in widget.drawn_texts() if plain(text)]
+    return texts
 
 
 def find_named(name: str) -> Any | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import struct
+from array import array
 from functools import lru_cache
 
 SEGMENTS = 10  # Kivy's RoundedRectangle default: points per corner
@@ -27,23 +28,37 @@ def f32(value: float) -> float:
     return result
 
 
-def _arc(cx: float, cy: float, rx: float, ry: float, start: float, segments: int) -> list[tuple[float, float]]:
-    """Kivy's ``RoundedRectangle.draw_arc`` from ``start`` degrees 90 clockwise, step for
-    step in single precision (the sum of two floats in double precision rounds to the same
-    single-precision value as the C ``float`` sum)."""
+@lru_cache(maxsize=None)
+def _unit_arc(start: float, segments: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The unit circle's points of Kivy's ``RoundedRectangle.draw_arc`` from ``start`` degrees
+    90 clockwise, step for step in single precision: the same for every corner that starts
+    there, whatever its place and size."""
     angle_start = f32(f32(start) * 0.017453292519943295)
     angle_end = f32(f32(start - 90) * 0.017453292519943295)
     theta = f32((angle_end - angle_start) / segments)
     tangential, radial = f32(math.tan(theta)), f32(math.cos(theta))
     x, y = f32(math.cos(angle_start)), f32(math.sin(angle_start))
-    points = []
+    xs, ys = [], []
     for _ in range(segments):
-        points.append((f32(cx + f32(x * rx)), f32(cy + f32(y * ry))))
+        xs.append(x)
+        ys.append(y)
         fx, fy = -y, x
         x = f32(x + f32(fx * tangential))
         y = f32(y + f32(fy * tangential))
         x, y = f32(x * radial), f32(y * radial)
-    return points
+    return tuple(xs), tuple(ys)
+
+
+def _arc(cx: float, cy: float, rx: float, ry: float, start: float, segments: int) -> list[tuple[float, float]]:
+    """Kivy's ``RoundedRectangle.draw_arc``: each point ``(cx + x * rx, cy + y * ry)`` of the
+    unit arc, every product and sum rounded to single precision (the sum of two floats in double
+    precision rounds to the same single-precision value as the C ``float`` sum; ``array("f")``
+    rounds a whole list the way :func:`f32` rounds one value, a C cast, at a fraction of the cost:
+    the start-up's first layout makes a hundred of these meshes)."""
+    xs, ys = _unit_arc(start, segments)
+    px = array("f", [cx + p for p in array("f", [x * rx for x in xs])])
+    py = array("f", [cy + p for p in array("f", [y * ry for y in ys])])
+    return list(zip(px.tolist(), py.tolist()))
 
 
 def _corners(x: float, y: float, w: float, h: float, radius: float,
@@ -81,16 +96,13 @@ def rounded_mesh(x: float, y: float, w: float, h: float, radius: float,
     indices: list[int] = []
     ends: list[tuple[int, int, int]] = []  # per corner: its centre's, first and closing point's index
 
-    def add(point: tuple[float, float]) -> int:
-        vertices.extend((point[0], point[1], 0.0, 0.0))
-        return len(vertices) // 4 - 1
-
     for centre, points in _corners(x, y, w, h, radius, segments):
-        middle = add(centre)
-        outline = [add(point) for point in points]
-        for a, b in zip(outline, outline[1:]):  # the corner's own small fan
-            indices.extend((middle, a, b))
-        ends.append((middle, outline[0], outline[-1]))
+        middle = len(vertices) // 4  # the centre's index, then its outline's points one after the other
+        for px, py in (centre, *points):
+            vertices.extend((px, py, 0.0, 0.0))
+        for a in range(middle + 1, middle + len(points)):  # the corner's own small fan
+            indices.extend((middle, a, a + 1))
+        ends.append((middle, middle + 1, middle + len(points)))
     for corner in range(4):  # the strip along each edge, from one corner's closing point to the next one's first
         middle, _first, closing = ends[corner]
         next_middle, next_first, _closing = ends[(corner + 1) % 4]

@@ -10,17 +10,23 @@ The proposal waits on top of the list with a consent button per player and "zur�
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color, Rectangle
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.core.text import Label as CoreLabel
+from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
+from kivy.graphics import Color, InstructionGroup, Rectangle, RoundedRectangle
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty, VariableListProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
+from kivy.uix.widget import Widget
+from kivy.utils import get_hex_from_color
 
 from ui.i18n import pick, tr
 from ui.table_words import game_text, scoring_label
@@ -28,7 +34,7 @@ from ui.table import theme
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import SHORT_NAME, ListLine, entry_words, escape, is_null, list_lines, short_names, stand_lines
-from ui.table.widgets import GameText, TLabel, make_button, make_label
+from ui.table.widgets import make_button, make_label
 
 # Column widths at 800×480 (multiplied by the list's scale): number, dealer, declarer,
 # Grundwert, Spitzen, Gewinnstufen, Wert; the game takes what is left. A player's column by
@@ -57,50 +63,10 @@ class Columns:
     players: int
 
 
-class ListCell(Label):
-    """A column of a list line: a :class:`~ui.table.widgets.TLabel` as the list sets it
-    (its font and size, cut short, markup), made without TLabel's kv rule, whose bindings
-    (to the app's scale and its own width) cost more than the text: a list has hundreds."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("color", theme.TEXT)
-        kwargs.setdefault("shorten", True)
-        super().__init__(valign="middle", markup=True, font_name=theme.LIST_FONT, **kwargs)
-        with self.canvas:  # what Kivy's <Label> rule draws, without the rule's bindings
-            Color(1, 1, 1, 1)
-            self._drawn = Rectangle()
-        for name in ("texture", "texture_size", "pos", "size"):
-            self.fbind(name, self._place)
-        self._place()
-
-    def apply_class_lang_rules(self, *_args: Any, **_kwargs: Any) -> None:
-        """No kv rule: :meth:`_place` draws the texture as Kivy's ``<Label>`` rule would
-        (its bindings, made per label, cost a list's first open more than the texts)."""
-
-    def _place(self, *_args: Any) -> None:
-        """The rule's ``pos: int(self.center_x - …), …``, the centre computed as Kivy's
-        ``center_x`` computes it: read from ``center_x`` itself it can be stale here (a cached
-        alias, updated after this callback when ``y`` changes)."""
-        width, height = self.texture_size
-        drawn = self._drawn
-        drawn.texture, drawn.size = self.texture, (width, height)
-        drawn.pos = (int(self.x + self.width / 2.0 - width / 2.0), int(self.y + self.height / 2.0 - height / 2.0))
-
-
-def _cell(row: BoxLayout, text: str, width: float | None, ls: float, *, halign: str = "right",
-          **kwargs: Any) -> Label:
-    """One column of a list line: the list's font (``ls`` times the row's size unless
-    ``font_size`` is given), cut short rather than wrapped; a fixed width (pixels), or
-    (``None``) what the line leaves."""
-    kwargs.setdefault("font_size", ls * FONT_ROW)
-    if width is None:
-        label = ListCell(text=text, halign=halign, **kwargs)
-        label.fbind("width", lambda cell, w: setattr(cell, "text_size", (w, None)))
-        label.text_size = (label.width, None)
-    else:
-        label = ListCell(text=text, halign=halign, size_hint_x=None, width=width, text_size=(width, None), **kwargs)
-    row.add_widget(label)
-    return label
+def _centred(x: float, y: float, width: float, height: float, texture_w: int, texture_h: int) -> tuple[int, int]:
+    """Where Kivy's ``<Label>`` rule puts a label's texture: ``int(self.center_x - …)``, the
+    centre computed as Kivy's ``center_x`` computes it."""
+    return int(x + width / 2.0 - texture_w / 2.0), int(y + height / 2.0 - texture_h / 2.0)
 
 
 def _game_text(line: ListLine) -> str:
@@ -111,11 +77,197 @@ def _score_colour(line: ListLine) -> Any:
     return theme.PLUS if line.score_sign > 0 else (theme.MINUS if line.score_sign < 0 else theme.TEXT)
 
 
-class ListRow(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
+# -- the list's texts, drawn as Kivy's Label draws them --
+
+_LABEL_DEFAULTS: dict[str, Any] = {}
+_TEXTS: dict[tuple[Any, ...], Any] = {}  # (text, options) → the core label that drew it
+TEXTS_KEPT = 400  # distinct texts kept drawn (a few MiB of textures at most); then drawn anew
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def drawn_label(text: str, text_size: tuple[float | None, float | None], *, markup: bool = True,
+                **options: Any) -> Any | None:
+    """The core label (its ``texture``) a Kivy :class:`~kivy.uix.label.Label` with these
+    properties draws for ``text`` (``None``: no text, nothing drawn), the same pixels: made
+    with the options a Label passes to its core label, the colour wrapped round a marked-up
+    text as the Label wraps it. Drawn once per distinct text and options."""
+    if not text:
+        return None
+    key = (text, tuple(text_size), markup, *sorted((name, _hashable(v)) for name, v in options.items()))
+    core = _TEXTS.get(key)
+    if core is None:
+        if len(_TEXTS) >= TEXTS_KEPT:
+            _TEXTS.clear()
+        _TEXTS[key] = core = _render(text, text_size, markup, options)
+    return core
+
+
+def _render(text: str, text_size: tuple[float | None, float | None], markup: bool, options: dict[str, Any]) -> Any:
+    """What :meth:`kivy.uix.label.Label.texture_update` does for a label of these properties.
+    A marked-up label's text without markup that fits whole is drawn by Kivy's plain text
+    renderer, 3 to 5 times faster and the same pixels (checked over the list's texts, fonts,
+    widths and colours: only texts cut short differ, and those are drawn marked up)."""
+    if not _LABEL_DEFAULTS:
+        proto = Label()
+        _LABEL_DEFAULTS.update({name: getattr(proto, name) for name in Label._font_properties})
+    settings = {name: (list(v) if isinstance(v, list) else v) for name, v in _LABEL_DEFAULTS.items()}
+    settings.update(options, text=text, text_size=list(text_size), markup=markup)
+    settings["usersize"] = settings["text_size"]
+    if not markup or (settings["shorten"] and not _MARKUP_SIGNS.intersection(text)):
+        core = CoreLabel(**settings)
+        core.refresh()
+        if not (markup and core.is_shortened):
+            return core
+    core = CoreMarkupLabel(**settings)
+    core.text = f"[color={get_hex_from_color(settings['color'])}]{text}[/color]"
+    core.refresh()
+    if core.texture:
+        core.texture.bind()
+    return core
+
+
+_MARKUP_SIGNS = frozenset("[]&")  # a tag or an escaped sign: Kivy's markup renderer reads it
+
+
+def _box(x: float, width: float, spacing: float, widths: list[float | None], padding: tuple[float, float] = (0, 0)
+         ) -> list[tuple[float, float]]:
+    """Each child's x and width in a horizontal :class:`~kivy.uix.boxlayout.BoxLayout` at
+    ``x`` of ``width`` (``padding``: left, right), computed as Kivy's ``_iterate_layout`` does
+    (the same float operations in the same order, so the same pixels): ``None`` widths
+    (``size_hint_x`` 1) share what the fixed ones leave."""
+    left, right = padding
+    minimum = left + right + spacing * (len(widths) - 1)
+    stretch_sum = 0.
+    for fixed in reversed(widths):  # Kivy sums over its children, the last added first
+        if fixed is None:
+            stretch_sum += 1
+        else:
+            minimum += fixed
+    stretch_space = max(0.0, width - minimum)
+    placed = []
+    at = left + x
+    for fixed in widths:
+        w = max(0., stretch_space * 1 / stretch_sum) if fixed is None else fixed
+        placed.append((at, w))
+        at += w + spacing
+    return placed
+
+
+@dataclass(frozen=True, slots=True)
+class CellText:
+    """A cell of a drawn line, as a label of the list's font would show it: its text (markup), its
+    width (``None``: what the line leaves), alignment, colour, boldness, font size (0: the
+    list's row size) and whether it is cut short."""
+
+    text: str
+    width: float | None
+    halign: str = "right"
+    colour: Any = theme.TEXT
+    bold: bool = False
+    font_size: float = 0
+    shorten: bool = True
+
+
+class DrawnCells(Widget):
+    """A widget that draws texts itself, as labels would (:func:`drawn_label`), at its next
+    frame (when it has its place); :meth:`drawn_texts` gives them as drawn (the script runner
+    reads them as it reads labels')."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._texts: list[tuple[str, Any]] = []  # (text, core label) as drawn
+        self._drawing = InstructionGroup()
+        self.canvas.add(self._drawing)
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        self.fbind("pos", self._redraw)
+        self.fbind("size", self._redraw)
+
+    def drawn_texts(self) -> list[str]:
+        """The texts drawn, as drawn (a shortened one as it reads: "Ha…re")."""
+        return [_as_drawn(core, text) for text, core in self._texts]
+
+    def _draw(self, *_args: Any) -> None:
+        self._drawing.clear()
+        self._texts = []
+        self.draw()
+
+    def draw(self) -> None:
+        """Put the instructions in ``self._drawing`` (with :meth:`_texture`, :meth:`_line`)."""
+
+    def _line(self, cells: list[CellText], x: float, y: float, width: float, height: float, ls: float,
+              spacing: float, padding: tuple[float, float] = (0, 0),
+              other: Callable[[float, float], None] | None = None) -> None:
+        """A horizontal box of labels (the list's font, vertically centred, cut short unless
+        said); a cell of no text and no width is another
+        widget's place, drawn by ``other(x, width)`` in its turn."""
+        placed = _box(x, width, spacing, [cell.width for cell in cells], padding)
+        for cell, (at, w) in zip(cells, placed):
+            if cell.width is None and not cell.text:
+                if other is not None:
+                    other(at, w)
+                continue
+            core = drawn_label(cell.text, (w, None), font_size=cell.font_size or ls * FONT_ROW,
+                               font_name=theme.LIST_FONT, color=cell.colour, halign=cell.halign, valign="middle",
+                               shorten=cell.shorten, bold=cell.bold)
+            self._texture(core, cell.text, at, y, w, height)
+
+    def _texture(self, core: Any, text: str, x: float, y: float, width: float, height: float) -> None:
+        """A label's texture where its ``<Label>`` rule draws it, in white (the colour is drawn into it)."""
+        if core is None or core.texture is None:
+            return
+        texture = core.texture
+        tw, th = texture.size
+        self._drawing.add(Color(1, 1, 1, 1))
+        self._drawing.add(Rectangle(texture=texture, size=(tw, th), pos=_centred(x, y, width, height, tw, th)))
+        self._texts.append((text, core))
+
+
+class ListCells(DrawnCells):
+    """The list's header (one line, ``line_height`` 0) or footer (lines of ``line_height``
+    stacked top down): drawn where and as a box of labels drew them (a padded
+    horizontal box of ``spacing``; the footer a padded vertical box of such lines)."""
+
+    padding = VariableListProperty([0, 0, 0, 0])
+    spacing = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._lines: list[list[CellText]] = []
+        self._ls = 1.0
+        self._line_height = 0.0
+
+    def show(self, lines: list[list[CellText]], ls: float, line_height: float = 0) -> None:
+        self._lines, self._ls, self._line_height = lines, ls, line_height
+        self._redraw()
+
+    def draw(self) -> None:
+        left, top, right, bottom = self.padding
+        if not self._line_height:  # one line: the box itself
+            for cells in self._lines:
+                self._line(cells, self.x, self.y + bottom, self.width, max(0, 1 * (self.height - (top + bottom))),
+                           self._ls, self.spacing, (left, right))
+            return
+        y, width = bottom + self.y, max(0, 1 * (self.width - (left + right)))
+        for cells in reversed(self._lines):  # a vertical box lays its last child out at the bottom
+            self._line(cells, self.x + left, y, width, self._line_height, self._ls, self.spacing)
+            y += self._line_height
+
+
+class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
     """One line of the list; ``odd`` rows are shaded. A tap offers to correct the entry.
 
     The list is a recycle view: only the rows in view have widgets, and a row scrolled away
-    lends its widgets to the one scrolled in (its texts set in place, :meth:`show_line`)."""
+    lends its widget to the one scrolled in (:meth:`show_line`). A row is one widget that
+    draws its cells' texts itself (:func:`drawn_label`, each distinct text drawn once), where
+    and as labels would: in a box padded by 4 and 14, a line of cells (number, dealer,
+    declarer, the game as a :class:`~ui.table.widgets.GameText` draws it, Grundwert, Spitzen,
+    Gewinnstufen, Wert, each player's total) and, a line each above the game's column, the
+    entries a correction replaced, struck through. A label per cell (about 140 for the rows
+    in view) made the list's first open several
+    times slower than its texts."""
 
     odd = BooleanProperty(False)
     name = StringProperty("")
@@ -124,10 +276,7 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
         super().__init__(**kwargs)
         self.line: ListLine | None = None
         self.tapped: Any = None
-        self._shape: tuple[int, Columns] | None = None
-        self._struck: list[GameText] = []
-        self._cells: list[Label] = []  # number, dealer, declarer, base, tops, levels, value, players
-        self._game: GameText | None = None
+        self._columns: Columns | None = None
 
     def refresh_view_attrs(self, rv: Any, index: int, data: dict[str, Any]) -> None:
         self.odd, self.name, self.tapped = data["odd"], data["name"], data["tapped"]
@@ -138,52 +287,71 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
             self.tapped(int(self.line.number))
 
     def show_line(self, line: ListLine, columns: Columns) -> None:
-        """One game on one line; a corrected one has its earlier entry struck through above.
-        The widgets are kept while the shape (struck lines, columns) stays; only texts change."""
-        self.line = line
-        shape = (len(line.struck), columns)
-        if shape != self._shape:
-            self._shape = shape
-            self._build(line, columns)
-            return
-        for label, text in zip(self._struck, line.struck):
-            label.text = text
-        texts = (line.number, escape(line.dealer), escape(line.declarer), line.base, line.tops, line.levels,
-                 f"[b]{line.score}[/b]" if line.score else "", *(cell.text for cell in line.cells))
-        for label, text in zip(self._cells, texts):
-            label.text = text
-        self._cells[6].color = _score_colour(line)
-        assert self._game is not None
-        self._game.text, self._game.suit = _game_text(line), line.suit
-        self._game.color = theme.TEXT_DIM if line.passed_in else theme.TEXT
+        """One game on one line; a corrected one has its earlier entries struck through
+        (drawn at the next frame, when the row has its place)."""
+        self.line, self._columns = line, columns
+        self._redraw()
 
-    def _build(self, line: ListLine, columns: Columns) -> None:
-        self.clear_widgets()
-        ls = columns.ls
-        self._struck = []
-        for text in line.struck:
-            struck = GameText(text=text, struck=True, color=theme.STRUCK, font_size=ls * FONT_ROW,
-                              size_hint_y=None, height=ls * ROW_H, font_name=theme.LIST_FONT)
-            self._struck.append(struck)
-            self.add_widget(struck)
-        body = BoxLayout(spacing=ls * GAP, size_hint_y=None, height=ls * ROW_H)
-        dim = theme.TEXT_DIM
-        name_w = ls * columns.name_w
-        cells = [_cell(body, line.number, ls * NUMBER_W, ls, color=dim),
-                 _cell(body, escape(line.dealer), name_w, ls, halign="left", color=dim),
-                 _cell(body, escape(line.declarer), name_w, ls, halign="left")]
-        self._game = GameText(text=_game_text(line), suit=line.suit, font_size=ls * FONT_ROW,
-                              color=theme.TEXT_DIM if line.passed_in else theme.TEXT, font_name=theme.LIST_FONT)
-        body.add_widget(self._game)
-        cells += [_cell(body, line.base, ls * BASE_W, ls), _cell(body, line.tops, ls * TOPS_W, ls),
-                  _cell(body, line.levels, ls * LEVELS_W, ls),
-                  _cell(body, f"[b]{line.score}[/b]" if line.score else "", ls * VALUE_W, ls,
-                        color=_score_colour(line))]
-        width = columns.player_w
-        for cell in line.cells:
-            cells.append(_cell(body, cell.text, width, ls, bold=True))
-        self._cells = cells
-        self.add_widget(body)
+    def draw(self) -> None:
+        line, columns = self.line, self._columns
+        if line is None or columns is None:
+            return
+        scale, ls = self._scale(), columns.ls
+        height = ls * ROW_H
+        [(x, width)] = _box(self.x, self.width, 0, [None], (scale * 4, scale * 14))
+        dim, name_w = theme.TEXT_DIM, ls * columns.name_w
+        cells = [CellText(line.number, ls * NUMBER_W, colour=dim), CellText(escape(line.dealer), name_w, "left", dim),
+                 CellText(escape(line.declarer), name_w, "left"), CellText("", None),
+                 CellText(line.base, ls * BASE_W), CellText(line.tops, ls * TOPS_W),
+                 CellText(line.levels, ls * LEVELS_W),
+                 CellText(f"[b]{line.score}[/b]" if line.score else "", ls * VALUE_W, colour=_score_colour(line)),
+                 *(CellText(cell.text, columns.player_w, bold=True) for cell in line.cells)]
+        self._line(cells, x, self.y, width, height, ls, ls * GAP,
+                   other=lambda game_x, game_w: self._game_column(line, game_x, game_w, x + width - game_x,
+                                                                  height, scale, ls))
+
+    def _game_column(self, line: ListLine, x: float, width: float, struck_width: float, height: float,
+                     scale: float, ls: float) -> None:
+        """The game in its column; above it, a line each, the entries it had before a correction,
+        struck through (the oldest on top), as wide as the row leaves them from the game's column."""
+        self._game_text(x, self.y, width, height, scale, ls, _game_text(line), line.suit,
+                        theme.TEXT_DIM if line.passed_in else theme.TEXT)
+        for above, text in enumerate(reversed(line.struck), start=1):
+            self._game_text(x, self.y + above * height, struck_width, height, scale, ls, f"[s]{text}[/s]", "",
+                            theme.STRUCK)
+
+    def _game_text(self, x: float, y: float, width: float, height: float, scale: float, ls: float, text: str,
+                   suit: str, colour: Any) -> None:
+        """A :class:`~ui.table.widgets.GameText` (its kv rule in ``widgets.kv``): the suit chip
+        (none: no width, not drawn), then the words, cut short at the right."""
+        font_size = ls * FONT_ROW
+        chip_h = font_size * 1.4
+        chip_w = chip_h * 0.9 if suit else 0
+        (chip_x, _), (words_x, words_w) = _box(x, width, scale * 6, [chip_w, None])
+        if suit:
+            chip_y = y + (0.5 * height - chip_h / 2.)
+            self._drawing.add(Color(*theme.CARD_FACE))
+            self._drawing.add(RoundedRectangle(pos=(chip_x, chip_y + chip_h * 0.06), size=(chip_w, chip_h * 0.88),
+                                               radius=[chip_h * 0.15]))
+            symbol = theme.SUIT_SYMBOL.get(suit, "")
+            chip = drawn_label(symbol, (None, None), markup=False, font_size=chip_h * 0.72, halign="center",
+                               valign="middle", color=theme.SUIT_COLOUR.get(suit, theme.TEXT))
+            self._texture(chip, symbol, chip_x, chip_y, chip_w, chip_h)
+        words = drawn_label(text, (words_w, height), font_size=font_size, font_name=theme.LIST_FONT, color=colour,
+                            halign="left", valign="middle", shorten=True, shorten_from="right")
+        self._texture(words, text, words_x, y, words_w, height)
+
+    def _scale(self) -> float:
+        app = App.get_running_app()
+        return float(app.scale) if app is not None else 1.0
+
+
+def _as_drawn(core: Any, text: str) -> str:
+    """A text as its core label laid it out (as :func:`ui.table.runner.drawn_text` reads a label's)."""
+    lines = getattr(core, "_cached_lines", None)
+    if not lines:
+        return text
+    return " ".join("".join(str(word.text) for word in line.words) for line in lines)
 
 
 class ListScreen(TableScreen):
@@ -217,15 +385,16 @@ class ListScreen(TableScreen):
 
     # -- columns --
 
-    def _header_columns(self, row: BoxLayout, players: int) -> None:
+    def _header_columns(self, players: int) -> list[CellText]:
         """The paper list's column heads."""
         ls = list_scale(self.app.scale)
         name_w = self._width(NAME_W, players)
-        for text, width, halign in ((tr("col_no"), NUMBER_W, "right"), (tr("col_dealer"), name_w, "left"),
-                                    (tr("col_declarer"), name_w, "left"), (tr("col_game"), None, "left"),
-                                    (tr("col_base"), BASE_W, "right"), (tr("col_tops"), TOPS_W, "right"),
-                                    (tr("col_levels"), LEVELS_W, "right"), (tr("col_value"), VALUE_W, "right")):
-            _cell(row, text, None if width is None else ls * width, ls, halign=halign, color=theme.TEXT_DIM)
+        return [CellText(text, None if width is None else ls * width, halign, theme.TEXT_DIM)
+                for text, width, halign in ((tr("col_no"), NUMBER_W, "right"), (tr("col_dealer"), name_w, "left"),
+                                            (tr("col_declarer"), name_w, "left"), (tr("col_game"), None, "left"),
+                                            (tr("col_base"), BASE_W, "right"), (tr("col_tops"), TOPS_W, "right"),
+                                            (tr("col_levels"), LEVELS_W, "right"),
+                                            (tr("col_value"), VALUE_W, "right"))]
 
     def _width(self, widths: dict[int, int], players: int) -> int:
         return widths[3] if self.app.scale > 1.2 else widths.get(players, widths[5])
@@ -236,17 +405,16 @@ class ListScreen(TableScreen):
 
     def _build_header(self, view: Any) -> None:
         header = self.ids.header
-        header.clear_widgets()
         if view is None:
+            header.show([], 1.0)
             return
         ls = list_scale(self.app.scale)
         header.spacing = ls * GAP
         header.height = ls * 26
-        self._header_columns(header, len(view.players))
         short = short_names(view.players, self._name_limit())
         width = ls * self._width(PLAYER_W, len(view.players))
-        for name in view.players:
-            _cell(header, escape(short[name]), width, ls)
+        header.show([[*self._header_columns(len(view.players)),
+                      *(CellText(escape(short[name]), width) for name in view.players)]], ls)
 
     def _build_rows(self, view: Any) -> None:
         """The rows as the recycle view's data: it makes widgets for the rows in view only."""
@@ -275,22 +443,20 @@ class ListScreen(TableScreen):
 
     def _build_footer(self, view: Any) -> None:
         footer = self.ids.footer
-        footer.clear_widgets()
         if view is None:
+            footer.show([], 1.0)
             footer.height = 0
             return
         ls = list_scale(self.app.scale)
         width = ls * self._width(PLAYER_W, len(view.players))
         self.system_text = scoring_label(view.system)
         lines = stand_lines(view)
-        for index, stand in enumerate(lines):
-            line = BoxLayout(spacing=ls * GAP, size_hint_y=None, height=ls * ROW_H)
-            head = f"[b]{tr('standing')}[/b]   " if index == 0 else ""
-            _cell(line, f"{head}{stand.label}", None, ls, shorten=False)
-            for text in stand.cells:
-                _cell(line, f"[b]{text}[/b]" if stand.bold else text, width, ls,
-                      font_size=ls * (theme.FONT if stand.bold else FONT_ROW))
-            footer.add_widget(line)
+        footer.spacing = ls * GAP  # the lines' spacing (the footer's lines follow each other)
+        footer.show([[CellText((f"[b]{tr('standing')}[/b]   " if index == 0 else "") + stand.label, None,
+                                shorten=False),
+                       *(CellText(f"[b]{text}[/b]" if stand.bold else text, width,
+                                  font_size=ls * (theme.FONT if stand.bold else FONT_ROW)) for text in stand.cells)]
+                      for index, stand in enumerate(lines)], ls, ls * ROW_H)
         footer.height = ls * ROW_H * len(lines) + ls * 4
 
     def _build_correction(self, snap: Any) -> None:
