@@ -194,3 +194,64 @@ def test_a_fill_draws_the_pixels_of_kivys_rounded_rectangle(display: str, tmp_pa
     assert "(8, 152, 256, 202, 10)" in cleared and "(5, 5, 300, 40, 0)" in cleared, seen  # the clears were used
     assert "(104, 184, 64, 84, 8)" not in cleared, seen  # a card chip: too small a middle to clear
     assert "(20.5, 30, 100, 50, 8)" not in cleared, seen  # an edge on pixel centres: the mesh
+
+
+
+TEXT_CHILD = r"""
+import hashlib
+from kivy.app import App
+from kivy.core.window import Window
+from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
+from ui.table.widgets import TLabel
+
+CASES = [(halign, markup, text) for halign in ("left", "center", "right") for markup in (False, True)
+         for text in ("sticht: Carla", "Mittelhand · Alleinspieler", "zwei\nZeilen, die zweite länger")]
+STEPS = [(case, kind) for case in CASES for kind in (Label, TLabel)]
+
+
+def pixels():
+    Window.on_draw()
+    return hashlib.sha1(glReadPixels(0, 0, Window.width, Window.height, GL_RGB, GL_UNSIGNED_BYTE)).hexdigest()
+
+
+class Probe(App):
+    def load_kv(self, *_args, **_kwargs):
+        return None
+
+    def build(self):
+        self.layout = FloatLayout()
+        self.drawn = []
+        Clock.schedule_once(lambda _dt: self.place(0), 0.3)
+        return self.layout
+
+    def place(self, n):
+        if n == len(STEPS):
+            for i, case in enumerate(CASES):
+                seen[repr(case)] = self.drawn[2 * i] == self.drawn[2 * i + 1]
+            json.dump(seen, open(sys.argv[1], "w"))
+            self.stop()
+            return
+        (halign, markup, text), kind = STEPS[n]
+        self.layout.clear_widgets()
+        label = kind(text=text, markup=markup, halign=halign, valign="middle", bold=True, font_size=20,
+                     size_hint=(None, None), size=(392.5, 60), pos=(100.25, 200), color=(0.2, 0.8, 0.4, 1))
+        label.text_size = (label.width, None)
+        self.layout.add_widget(label)
+        Clock.schedule_once(lambda _dt: self.shoot(n), 0.15)  # laid out, its text rendered
+
+    def shoot(self, n):
+        self.drawn.append(pixels())
+        self.place(n + 1)
+
+
+Probe().run()
+"""
+
+
+def test_a_table_label_draws_the_pixels_of_kivys_label(display: str, tmp_path: Path) -> None:
+    """Only its text's columns drawn (TightText), plain or marked up, aligned left, centred or
+    right, one line or two: what Kivy's Label draws, pixel for pixel."""
+    seen = run_app_child(TEXT_CHILD, display, tmp_path, header=FILL_HEADER)
+    assert len(seen) == 18 and all(seen.values()), seen

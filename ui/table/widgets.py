@@ -11,6 +11,7 @@ Kivy's ``disabled`` which swallows the tap silently.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -225,12 +226,29 @@ class TightText:
         rect.pos, rect.size = (x + low, y), (high - low, height)
 
     def _text_columns(self, width: int) -> tuple[int, int]:
-        """The texture's columns the rendered lines reach (all of them if unknown)."""
-        lines = getattr(self._label, "_cached_lines", None) or []
-        spans = [(line.x, line.x + line.w) for line in lines if line.w > 0]
-        if not spans or self.halign == "justify":  # type: ignore[attr-defined]
+        """The texture's columns its lines reach: each line's start as Kivy's ``render_lines``
+        computes it from the line's width, the halign and the padding (the plain and the markup
+        renderer alike; the lines' own ``x`` is set only when the texture is filled, lazily at
+        its first draw), to its end, a pixel to spare each side. All of them if unknown."""
+        label = self._label
+        halign = label.options.get("halign")
+        lines = [line.w for line in getattr(label, "_cached_lines", None) or [] if line.w > 0]
+        if not lines or halign not in ("left", "center", "right"):
             return 0, width
-        return max(0, min(start for start, _end in spans) - 1), min(width, max(end for _start, end in spans) + 1)
+        padding = label.options["padding"]  # left, top, right, bottom
+        pad_left, pad_right = padding[0], padding[2]
+        starts = []
+        for line_width in lines:
+            if halign == "left":
+                starts.append(pad_left)
+            elif halign == "center":
+                starts.append(min(int(width - line_width),
+                                  max(int(pad_left), int((width - line_width + pad_left - pad_right) / 2.0))))
+            else:
+                starts.append(max(0, int(width - line_width - pad_right)))
+        low = min(starts)
+        high = max(start + line_width for start, line_width in zip(starts, lines))
+        return max(0, int(low) - 1), min(width, int(math.ceil(high)) + 1)
 
 
 class TLabel(TightText, Label):
