@@ -5,8 +5,10 @@ tests/ui/test_screens.py, which stayed the same pixel for pixel.)"""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
-from ui.table.shapes import f32, rounded_mesh
+from tests.ui.harness import run_app_child
+from ui.table.shapes import f32, pixel_box, pixel_span, rounded_mesh, rounded_parts
 
 
 def _points(vertices: list[float]) -> list[tuple[float, float]]:
@@ -72,3 +74,189 @@ def test_the_arcs_are_kivys_to_the_last_bit() -> None:
         rx, ry = r, f32(min(r, rnd.uniform(0.5, 60)))
         start, segments = rnd.choice([180, 90, 0, -90]), rnd.choice([10, 10, 4, 1, 20])
         assert _arc(cx, cy, rx, ry, start, segments) == _kivy_arc(cx, cy, rx, ry, start, segments)
+
+
+def _triangles(vertices: list[float], indices: list[int]) -> set[tuple[tuple[float, float], ...]]:
+    points = _points(vertices)
+    return {tuple(points[i] for i in indices[t:t + 3]) for t in range(0, len(indices), 3)}
+
+
+def test_the_parts_are_the_mesh_corners_and_sides_and_its_middle_column() -> None:
+    for x, y, w, h, r in ((8, 152, 256, 202, 10), (10.5, 20.25, 410.67, 303.0, 15.0)):
+        boxes, vertices, indices = rounded_parts(x, y, w, h, r)
+        whole = _triangles(*rounded_mesh(x, y, w, h, r))
+        rest = _triangles(vertices, indices)
+        assert rest < whole and len(rest) == 40 + 4  # the very triangles of the four fans and the two sides
+        (column,) = boxes
+        assert column == (f32(x + r), f32(y), f32(f32(f32(x + w) - r) - f32(x + r)), f32(h))
+        assert math.isclose(column[2] * column[3] + sum(_area(*t) for t in rest), sum(_area(*t) for t in whole),
+                            rel_tol=1e-6)
+    assert rounded_parts(0, 0, 40, 30, 0) == (((0, 0, 40, 30),), [], [])
+    assert rounded_parts(5, 5, 0, 30, 8) == ((), [], [])
+
+
+def test_a_pixel_span_holds_the_pixels_whose_centres_lie_inside() -> None:
+    for low in (0.0, 3.2, 7.47, 7.53, 10.99):
+        for high in (low + 0.33, low + 1.7, low + 20.05):
+            span = pixel_span(low, high)
+            assert span is not None
+            assert list(range(*span)) == [i for i in range(-1, 40) if low < i + 0.5 < high], (low, high)
+    assert pixel_span(7.5, 20) is None and pixel_span(7.0, 20.505) is None  # on a centre: the rasteriser's rule
+    assert pixel_box(8, 152.2, 256, 202) == (8, 152, 256, 202)
+    assert pixel_box(8, 152.5, 256, 202) is None
+
+
+FILL_HEADER = r"""
+import json, os, sys
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+from kivy.config import Config
+Config.set("graphics", "width", "800")
+Config.set("graphics", "height", "480")
+Config.set("graphics", "multisamples", "0")  # as the table runs (ui/commands/run.py)
+Config.set("kivy", "log_level", "error")
+from kivy.clock import Clock
+seen = {}
+"""
+FILL_CHILD = r"""
+import hashlib
+from kivy.app import App
+from kivy.core.window import Window
+from kivy.graphics import ClearBuffers, Color, Rectangle, RoundedRectangle
+from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.relativelayout import RelativeLayout
+from kivy.uix.widget import Widget
+from ui.table.widgets import Fill
+
+CASES = [(8, 152, 256, 202, 10), (104, 184, 64, 84, 8), (10, 20, 120, 80, 8), (12.0, 9.5, 410.67, 303.33, 15), (0.3, 0.7, 99.4, 60.6, 12),
+         (5, 5, 300, 40, 0), (20.5, 30, 100, 50, 8), (40, 60, 120.25, 80.75, 8)]
+COLOUR = (0.11, 0.137, 0.169, 1.0)
+
+
+def pixels():
+    Window.on_draw()
+    return hashlib.sha1(glReadPixels(0, 0, Window.width, Window.height, GL_RGB, GL_UNSIGNED_BYTE)).hexdigest()
+
+
+class Probe(App):
+    def load_kv(self, *_args, **_kwargs):
+        return None  # no kv file: the program is a string
+
+    def build(self):
+        root = FloatLayout()
+        screen = RelativeLayout(size_hint=(None, None), size=(600, 400), pos=(3, 7))  # a translated parent
+        self.widget = Widget()
+        screen.add_widget(self.widget)
+        root.add_widget(screen)
+        Clock.schedule_once(self.go, 0.3)
+        return root
+
+    def go(self, _dt):
+        for x, y, w, h, r in CASES:
+            canvas = self.widget.canvas
+            canvas.clear()
+            with canvas:
+                Color(*COLOUR)
+                if r:
+                    RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
+                else:
+                    Rectangle(pos=(x, y), size=(w, h))
+            kivy_drawn = pixels()
+            canvas.clear()
+            fill = Fill(canvas)
+            fill.show(self.widget, COLOUR, x, y, w, h, r)
+            cleared = any(isinstance(part, ClearBuffers) for part in fill.group.children)
+            seen[str((x, y, w, h, r))] = [pixels() == kivy_drawn, cleared]
+            fill.show(self.widget, (0.5, 0.25, 0.75, 1.0), x, y, w, h, r)  # another colour, the parts kept
+            canvas.clear()
+            with canvas:
+                Color(0.5, 0.25, 0.75, 1.0)
+                if r:
+                    RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
+                else:
+                    Rectangle(pos=(x, y), size=(w, h))
+            kivy_recoloured = pixels()
+            canvas.clear()
+            canvas.add(fill.group)
+            seen[str((x, y, w, h, r))][0] &= pixels() == kivy_recoloured
+        json.dump(seen, open(sys.argv[1], "w"))
+        self.stop()
+
+
+Probe().run()
+"""
+
+
+def test_a_fill_draws_the_pixels_of_kivys_rounded_rectangle(display: str, tmp_path: Path) -> None:
+    seen = run_app_child(FILL_CHILD, display, tmp_path, header=FILL_HEADER)
+    assert seen and all(same for same, _cleared in seen.values()), seen
+    cleared = {case for case, (_same, by_clears) in seen.items() if by_clears}
+    assert "(8, 152, 256, 202, 10)" in cleared and "(5, 5, 300, 40, 0)" in cleared, seen  # the clears were used
+    assert "(104, 184, 64, 84, 8)" not in cleared, seen  # a card chip: too small a middle to clear
+    assert "(20.5, 30, 100, 50, 8)" not in cleared, seen  # an edge on pixel centres: the mesh
+
+
+
+TEXT_CHILD = r"""
+import hashlib
+from kivy.app import App
+from kivy.core.window import Window
+from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
+from ui.table.widgets import TLabel
+
+CASES = [(halign, markup, text) for halign in ("left", "center", "right") for markup in (False, True)
+         for text in ("sticht: Carla", "Mittelhand · Alleinspieler", "zwei\nZeilen, die zweite länger")]
+STEPS = [(case, kind) for case in CASES for kind in (Label, TLabel)]
+
+
+def pixels():
+    Window.on_draw()
+    return hashlib.sha1(glReadPixels(0, 0, Window.width, Window.height, GL_RGB, GL_UNSIGNED_BYTE)).hexdigest()
+
+
+class Probe(App):
+    def load_kv(self, *_args, **_kwargs):
+        return None
+
+    def build(self):
+        self.layout = FloatLayout()
+        self.drawn = []
+        Clock.schedule_once(lambda _dt: self.place(0), 0.3)
+        return self.layout
+
+    def place(self, n):
+        if n == len(STEPS):
+            for i, case in enumerate(CASES):
+                seen[repr(case)] = self.drawn[2 * i] == self.drawn[2 * i + 1]
+            json.dump(seen, open(sys.argv[1], "w"))
+            self.stop()
+            return
+        (halign, markup, text), kind = STEPS[n]
+        self.layout.clear_widgets()
+        label = kind(text=text, markup=markup, halign=halign, valign="middle", bold=True, font_size=20,
+                     size_hint=(None, None), size=(392.5, 60), pos=(100.25, 200), color=(0.2, 0.8, 0.4, 1))
+        label.text_size = (label.width, None)
+        self.layout.add_widget(label)
+        Clock.schedule_once(lambda _dt: self.again(n, label), 0.15)  # laid out, its text rendered
+
+    def again(self, n, label):
+        pixels()
+        label.text = label.text.replace("a", "e")  # a text of the same size: Kivy fills the same texture again
+        Clock.schedule_once(lambda _dt: self.shoot(n), 0.15)
+
+    def shoot(self, n):
+        self.drawn.append(pixels())
+        self.place(n + 1)
+
+
+Probe().run()
+"""
+
+
+def test_a_table_label_draws_the_pixels_of_kivys_label(display: str, tmp_path: Path) -> None:
+    """Only its text's columns drawn (TightText), plain or marked up, aligned left, centred or
+    right, one line or two: what Kivy's Label draws, pixel for pixel."""
+    seen = run_app_child(TEXT_CHILD, display, tmp_path, header=FILL_HEADER)
+    assert len(seen) == 18 and all(seen.values()), seen

@@ -110,3 +110,60 @@ def rounded_mesh(x: float, y: float, w: float, h: float, radius: float,
     centres = [end[0] for end in ends]
     indices.extend((centres[0], centres[1], centres[2], centres[0], centres[2], centres[3]))
     return vertices, indices
+
+
+# --------------------------------------------------------------------------- filled by clears
+
+EDGE_MARGIN = 0.01  # an edge this close to a pixel centre is left to the rasteriser (its tie rule decides)
+
+
+def pixel_span(low: float, high: float) -> tuple[int, int] | None:
+    """The pixels (first, end) whose centres (``i + 0.5``) lie between ``low`` and ``high``:
+    those a triangle edge at each of them covers. None if an edge lies within
+    :data:`EDGE_MARGIN` of a pixel centre (where the rasteriser's tie rule and vertex
+    snapping decide, so only the triangles themselves say which pixels they cover).
+
+    >>> pixel_span(8.0, 264.0), pixel_span(12.3, 20.0), pixel_span(12.5, 20.0)
+    ((8, 264), (12, 20), None)
+    """
+    for edge in (low, high):
+        if abs(edge - 0.5 - round(edge - 0.5)) < EDGE_MARGIN:
+            return None
+    return math.ceil(low - 0.5), math.ceil(high - 0.5)
+
+
+def pixel_box(x: float, y: float, w: float, h: float) -> tuple[int, int, int, int] | None:
+    """The pixels (x, y, width, height) a rectangle covers, or None (see :func:`pixel_span`)."""
+    across, up = pixel_span(x, x + w), pixel_span(y, y + h)
+    if across is None or up is None:
+        return None
+    return across[0], up[0], across[1] - across[0], up[1] - up[0]
+
+
+Box = tuple[float, float, float, float]
+
+
+@lru_cache(maxsize=512)
+def rounded_parts(x: float, y: float, w: float, h: float, radius: float,
+                  segments: int = SEGMENTS) -> tuple[tuple[Box, ...], list[float], list[int]]:
+    """:func:`rounded_mesh`'s polygon cut into its middle column (x, y, width, height: from
+    the left corners' centres to the right ones', bottom to top; the whole rectangle if the
+    corners are sharp) and the rest as mesh vertices and indices: the very triangles of
+    :func:`rounded_mesh` for the four corners' fans and the left and right edge strips. The
+    column's edges are the polygon's and the strips' own (the same single-precision values),
+    so the parts together cover the pixels of the whole."""
+    x, y, w, h = f32(x), f32(y), f32(w), f32(h)
+    if w == 0 or h == 0:
+        return (), [], []
+    if not (radius and segments):
+        return ((x, y, w, h),), [], []
+    vertices, indices = rounded_mesh(x, y, w, h, radius, segments)
+    per_corner = segments + 2  # its centre, its arc's points and its closing point
+    fans = indices[:4 * 3 * segments]
+    strips = indices[4 * 3 * segments:4 * 3 * segments + 4 * 6]  # top, right, bottom, left edge
+    sides = strips[6:12] + strips[18:24]
+    centres = [vertices[4 * per_corner * corner:4 * per_corner * corner + 2] for corner in range(4)]
+    (left, top), (right, _top) = centres[0], centres[1]
+    column = (left, y, f32(right - left), f32(f32(y + h) - y))
+    boxes = (column,) if column[2] > 0 and column[3] > 0 else ()
+    return boxes, vertices, fans + sides

@@ -18,7 +18,7 @@ from ui.table import theme
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import game_suit, is_null
-from ui.table.widgets import app_scale, framed, make_button
+from ui.table.widgets import Fill, app_scale, framed, make_button
 
 END_HOWS = ("null_lost", "declarer_gave_up", "defenders_gave_up", "declarer_violation", "defenders_violation")
 
@@ -41,8 +41,15 @@ class SeatPlace(BoxLayout):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self._panel = Fill(self.canvas.before)  # before the frame
+        self.fbind("pos", self._update_panel)
+        self.fbind("size", self._update_panel)
+        self._update_panel()
         self._frame = framed(self, self._update_frame, "to_play", "winner")
         self._update_frame()
+
+    def _update_panel(self, *_args: Any) -> None:
+        self._panel.show(self, theme.PANEL, self.x, self.y, self.width, self.height, app_scale() * 10)
 
     def _update_frame(self, *_args: Any) -> None:
         s = app_scale()
