@@ -126,7 +126,7 @@ from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.widget import Widget
-from ui.table.widgets import Fill
+from ui.table.paint import Fill
 
 CASES = [(8, 152, 256, 202, 10), (104, 184, 64, 84, 8), (10, 20, 120, 80, 8), (12.0, 9.5, 410.67, 303.33, 15), (0.3, 0.7, 99.4, 60.6, 12),
          (5, 5, 300, 40, 0), (20.5, 30, 100, 50, 8), (40, 60, 120.25, 80.75, 8)]

@@ -18,7 +18,8 @@ from ui.table import theme
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import game_suit, is_null
-from ui.table.widgets import Fill, app_scale, framed, make_button
+from ui.table.paint import Fill
+from ui.table.widgets import app_scale, framed, make_button
 
 END_HOWS = ("null_lost", "declarer_gave_up", "defenders_gave_up", "declarer_violation", "defenders_violation")
 
