@@ -56,6 +56,19 @@ class Laptop:
             return data
 
 
+def body_once(driver: Any, words: str, timeout: float = 10) -> str:
+    """The page's text once it holds ``words``: after a click that loads a page (a form posted,
+    a link followed) the old page's body can go stale while the new one loads."""
+    text = ""
+
+    def holds(d: Any) -> bool:
+        nonlocal text
+        text = d.find_element(By.TAG_NAME, "body").text
+        return words in text
+    WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(holds)
+    return text
+
+
 def _fill_store(db: Path) -> dict[str, Any]:
     """Two earlier evenings for the season, then tonight's lists of tables 1 and 2."""
     from drivers.club.store import SqliteCollectorStore
@@ -283,9 +296,7 @@ def test_the_next_series_reaches_the_table_and_opens_its_list(laptop: Laptop, br
     for size in SIZES:
         _shot(browser, "serie", size)
     browser.find_element(By.ID, "freigeben").click()
-    # the click posts a form: the old page's body can go stale while the new one loads
-    WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda d: "freigegeben" in d.find_element(By.TAG_NAME, "body").text)
+    body_once(browser, "freigegeben")
     deadline = time.monotonic() + 20
     offer = None
     while time.monotonic() < deadline and not offer:

@@ -295,7 +295,7 @@ def test_the_pages_in_chromium_show_the_independent_ranking(setup: Setup) -> Non
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from tests.e2e.test_club_pages import _pdf_text, browser as make_browser
+    from tests.e2e.test_club_pages import _pdf_text, body_once, browser as make_browser
 
     _wait_all(setup, 90)
     players, clubs = _independent(setup)
@@ -324,15 +324,15 @@ def test_the_pages_in_chromium_show_the_independent_ranking(setup: Setup) -> Non
         driver.get(url + pages["liste"][0])
         driver.find_element(By.LINK_TEXT, "← " + CLUBS[1]).click()
         WebDriverWait(driver, 10).until(lambda d: "/verein/" in d.current_url)
-        assert table.players[0] in driver.find_element(By.TAG_NAME, "body").text
+        body_once(driver, table.players[0])
         _shot(driver, "verein")
         driver.get(url + "/verwaltung")  # the organiser's page: the password first
         assert "/anmelden" in driver.current_url
         driver.find_element(By.ID, "passwort").send_keys("liga-geheim")
         driver.find_element(By.ID, "anmelden").click()
         WebDriverWait(driver, 10).until(lambda d: d.current_url.endswith("/verwaltung"))
-        body = driver.find_element(By.TAG_NAME, "body").text
-        assert all(c in body for c in CLUBS) and "Beiseitegelegt" in body
+        body = body_once(driver, "Beiseitegelegt")
+        assert all(c in body for c in CLUBS)
         _shot(driver, "verwaltung")
     with urllib.request.urlopen(f"{url}/wertung.pdf?tag={setup.today}", timeout=10) as answer:
         pdf = _pdf_text(answer.read())
