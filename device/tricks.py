@@ -496,7 +496,7 @@ class _LeadersMemo:
     for them several times (whose turn, who played what, the voids, the trick on view), and
     two cards of three leave the complete tricks as they were: without the memo each asked
     for every trick's winner again (issue 20). The key is compared by identity (tuples are
-    immutable and kept here, so the same identity is the same tricks)."""
+    immutable and kept here, so the same identity is the same tricks; a trick inside too)."""
 
     def __init__(self) -> None:
         self._entry: tuple[Sequence[Sequence[Card]], GameType, tuple[int, ...]] | None = None  # one object: thread-safe
@@ -509,7 +509,8 @@ class _LeadersMemo:
         for trick in tricks:
             leaders.append((leaders[-1] + trick_winner(trick, game)) % 3)
         value = tuple(leaders)
-        if isinstance(tricks, tuple):  # a list may change in place: not kept
+        # kept only for tuples of tuples: a list (outer or a trick) may change in place
+        if isinstance(tricks, tuple) and all(isinstance(trick, tuple) for trick in tricks):
             self._entry = (tricks, game, value)
         return value
 

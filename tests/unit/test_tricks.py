@@ -383,3 +383,8 @@ def test_trick_leaders_follow_each_winner_and_are_not_kept_for_other_tricks() ->
     assert trick_leaders(growing, GameType.HEARTS) == (0, 1)
     growing.append(list(first[1]))
     assert trick_leaders(growing, GameType.HEARTS) == (0, 1, 0)
+    trick = list(first[0])
+    inner = (trick,)  # a tuple, but its trick a list
+    assert trick_leaders(inner, GameType.HEARTS) == (0, 1)
+    trick[:] = parse_cards("C7 CA H7")  # now Hinterhand's Herz 7 takes it
+    assert trick_leaders(inner, GameType.HEARTS) == (0, 2)
