@@ -138,6 +138,18 @@ def pixels():
     return hashlib.sha1(glReadPixels(0, 0, Window.width, Window.height, GL_RGB, GL_UNSIGNED_BYTE)).hexdigest()
 
 
+def kivy_pixels(canvas, colour, x, y, w, h, r):
+    # what Kivy's own RoundedRectangle (a Rectangle without corners) draws there
+    canvas.clear()
+    with canvas:
+        Color(*colour)
+        if r:
+            RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
+        else:
+            Rectangle(pos=(x, y), size=(w, h))
+    return pixels()
+
+
 class Probe(App):
     def load_kv(self, *_args, **_kwargs):
         return None  # no kv file: the program is a string
@@ -154,28 +166,14 @@ class Probe(App):
     def go(self, _dt):
         for x, y, w, h, r in CASES:
             canvas = self.widget.canvas
-            canvas.clear()
-            with canvas:
-                Color(*COLOUR)
-                if r:
-                    RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
-                else:
-                    Rectangle(pos=(x, y), size=(w, h))
-            kivy_drawn = pixels()
+            kivy_drawn = kivy_pixels(canvas, COLOUR, x, y, w, h, r)
             canvas.clear()
             fill = Fill(canvas)
             fill.show(self.widget, COLOUR, x, y, w, h, r)
             cleared = any(isinstance(part, ClearBuffers) for part in fill.group.children)
             seen[str((x, y, w, h, r))] = [pixels() == kivy_drawn, cleared]
             fill.show(self.widget, (0.5, 0.25, 0.75, 1.0), x, y, w, h, r)  # another colour, the parts kept
-            canvas.clear()
-            with canvas:
-                Color(0.5, 0.25, 0.75, 1.0)
-                if r:
-                    RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
-                else:
-                    Rectangle(pos=(x, y), size=(w, h))
-            kivy_recoloured = pixels()
+            kivy_recoloured = kivy_pixels(canvas, (0.5, 0.25, 0.75, 1.0), x, y, w, h, r)
             canvas.clear()
             canvas.add(fill.group)
             seen[str((x, y, w, h, r))][0] &= pixels() == kivy_recoloured
