@@ -5,7 +5,9 @@ screens; its intents, pumping and refresh share its state.)
 
 Threads: only the Kivy main thread touches widgets. The reader and the GPIO panel submit
 their commands to the service from their own threads; the App pumps the service on the main
-thread from a clock interval (every :data:`PUMP_SECONDS`) and, when something happened,
+thread before the next frame after a command arrives (Kivy's clock triggers may be set from any
+thread), besides a clock interval (every :data:`PUMP_SECONDS`, for what changes without a
+command: the sync's state, the reader's), and, when something happened,
 refreshes the screens from ``service.snapshot()`` once per frame at most (a clock trigger
 coalesces bursts of events).
 
@@ -323,8 +325,9 @@ class TableApp(App):
             self._last_input_at = time.perf_counter()
             self.counters.sent.append(Sent(source, command))
         self.service.submit(command)
-        if threading.current_thread() is threading.main_thread():
-            self._pump_trigger()  # a tap: pump before the next frame instead of at the next interval
+        # Pumped before the next frame, not at the next interval: a scanned card waited up to
+        # two of Kivy's frames for the interval (issue 20). Kivy's triggers are thread safe.
+        self._pump_trigger()
 
     @property
     def in_flight(self) -> int:
