@@ -66,13 +66,7 @@ class Fill:
         self._shape, self._rgba = shape, tuple(rgba)
         self.group.clear()
         self._colours = []
-        boxes, vertices, indices = shapes.rounded_parts(x, y, w, h, radius)
-        exact = [shapes.pixel_box(bx + offset[0], by + offset[1], bw, bh) for bx, by, bw, bh in boxes]
-        cleared = [box for box in exact if box is not None]
-        if (not clears or rgba[3] < 1 or not boxes or len(cleared) < len(exact) or _multisampled()
-                or sum(box[2] * box[3] for box in cleared) < CLEAR_AT_LEAST):
-            vertices, indices = shapes.rounded_mesh(x, y, w, h, radius)
-            cleared = []
+        vertices, indices, cleared = self._parts(x, y, w, h, radius, offset, clears and rgba[3] == 1)
         if cleared:
             self._colours.append(ClearColor(*rgba))
             self.group.add(self._colours[-1])
@@ -83,6 +77,21 @@ class Fill:
             self._colours.append(Color(rgba=rgba))
             self.group.add(self._colours[-1])
             self.group.add(Mesh(vertices=vertices, indices=indices, mode="triangles"))
+
+    @staticmethod
+    def _parts(x: float, y: float, w: float, h: float, radius: float, offset: tuple[float, float],
+               clears: bool) -> tuple[list[float], list[int], list[tuple[int, int, int, int]]]:
+        """The mesh's vertices and indices and the boxes cleared (window pixels): the whole
+        mesh and no box unless ``clears`` and the middle's edges fall between pixel centres."""
+        if clears:
+            boxes, vertices, indices = shapes.rounded_parts(x, y, w, h, radius)
+            exact = [shapes.pixel_box(bx + offset[0], by + offset[1], bw, bh) for bx, by, bw, bh in boxes]
+            cleared = [box for box in exact if box is not None]
+            if (boxes and len(cleared) == len(exact) and not _multisampled()
+                    and sum(box[2] * box[3] for box in cleared) >= CLEAR_AT_LEAST):
+                return vertices, indices, cleared
+        vertices, indices = shapes.rounded_mesh(x, y, w, h, radius)
+        return vertices, indices, []
 
 
 @lru_cache(maxsize=1)
