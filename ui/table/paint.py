@@ -8,7 +8,7 @@ Kivy's ``RoundedRectangle`` and ``Label``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +21,32 @@ from ui.table import shapes
 
 GL_SAMPLES = 0x80A9
 CLEAR_AT_LEAST = 4096  # pixels: a smaller face is drawn as triangles (a clear costs the main thread ~20 µs)
+
+
+_DUE: dict[Callable[[], None], None] = {}  # drawings made just before the next frame, once each
+_HOOKED: list[bool] = []  # _draw_due is bound to the window's on_draw
+
+
+def before_next_frame(draw: Callable[[], None]) -> None:
+    """Call ``draw()`` once just before the next frame is drawn (in the window's ``on_draw``,
+    after the clock's layout passes), however often asked until then: a widget's drawing that
+    depends on its place and size is made where the layout put it in the end, not at every
+    place and size it passed on the way. The window is asked for that frame."""
+    if not _DUE:
+        from kivy.core.window import Window
+
+        if not _HOOKED:
+            Window.fbind("on_draw", _draw_due)  # a bound handler runs before the window draws
+            _HOOKED.append(True)
+        Window.canvas.ask_update()
+    _DUE[draw] = None  # a bound method: equal for the same widget and method
+
+
+def _draw_due(*_args: Any) -> None:
+    while _DUE:
+        draw = next(iter(_DUE))
+        del _DUE[draw]
+        draw()
 
 
 class Fill:

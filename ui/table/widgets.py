@@ -32,7 +32,7 @@ from kivy.uix.screenmanager import ScreenManager
 from kivy.uix.widget import Widget
 
 from ui.table import theme
-from ui.table.paint import Fill, TightText, filled
+from ui.table.paint import Fill, TightText, before_next_frame, filled
 
 KINDS = ("normal", "confirm", "selected", "danger", "card", "flat")
 
@@ -107,28 +107,6 @@ class TLabel(TightText, Label):
     """A label in the table's font and colours that wraps to its width."""
 
 
-_FACES_DUE: dict[TButton, None] = {}  # buttons whose face is drawn before the next frame
-_FACES_HOOKED: list[bool] = []  # draw_due_faces is bound to the window's on_draw
-
-
-def _ask_for_faces() -> None:
-    """A frame is wanted (the window's canvas flagged) and its faces drawn before it."""
-    from kivy.core.window import Window
-
-    if not _FACES_HOOKED:
-        Window.fbind("on_draw", draw_due_faces)  # bound handlers run before the window draws
-        _FACES_HOOKED.append(True)
-    Window.canvas.ask_update()
-
-
-def draw_due_faces(*_args: Any) -> None:
-    """Draw the faces of the buttons moved, resized or recoloured since the last frame."""
-    while _FACES_DUE:
-        button = next(iter(_FACES_DUE))
-        del _FACES_DUE[button]
-        button._draw_face()
-
-
 class TButton(ButtonBehavior, TightText, Label):
     """A big flat button. Bind ``on_act`` (not ``on_press``): it fires once per tap and
     never for a greyed button."""
@@ -157,13 +135,10 @@ class TButton(ButtonBehavior, TightText, Label):
         self._draw_later()
 
     def _draw_later(self, *_args: Any) -> None:
-        """Draw the face and frame once, just before the next frame (:func:`draw_due_faces`),
-        where the layout put the button in the end: a button is moved and resized several
-        times while its screen is laid out (a face each time: the result's first frame made
-        about 110 for its 30 buttons)."""
-        if not _FACES_DUE:
-            _ask_for_faces()
-        _FACES_DUE[self] = None
+        """Draw the face and frame once, just before the next frame, where the layout put the
+        button in the end: a button is moved and resized several times while its screen is laid
+        out (a face each time: the result's first frame made about 110 for its 30 buttons)."""
+        before_next_frame(self._draw_face)
 
     def _draw_face(self) -> None:
         self._fill_face()

@@ -116,8 +116,9 @@ def _render(text: str, text_size: tuple[float | None, float | None], markup: boo
     settings = {name: (list(v) if isinstance(v, list) else v) for name, v in _LABEL_DEFAULTS.items()}
     settings.update(options, text=text, text_size=list(text_size), markup=markup)
     settings["usersize"] = settings["text_size"]
-    if not markup or (settings["shorten"] and not _MARKUP_SIGNS.intersection(text)):
-        core = CoreLabel(**settings)
+    plain = _plain_text(text, settings) if markup else (text, settings["bold"])
+    if plain is not None:
+        core = CoreLabel(**{**settings, "text": plain[0], "bold": plain[1]})
         core.refresh()
         if not (markup and core.is_shortened):
             return core
@@ -130,6 +131,19 @@ def _render(text: str, text_size: tuple[float | None, float | None], markup: boo
 
 
 _MARKUP_SIGNS = frozenset("[]&")  # a tag or an escaped sign: Kivy's markup renderer reads it
+
+
+def _plain_text(text: str, settings: dict[str, Any]) -> tuple[str, bool] | None:
+    """The text and boldness a marked-up text cut short if need be draws with Kivy's plain
+    renderer: a text without markup as it is, one all in ``[b]`` (a score) as its words in
+    bold; None for any other markup (or a text not cut short: wrapped lines may differ)."""
+    if not settings["shorten"]:
+        return None
+    if not _MARKUP_SIGNS.intersection(text):
+        return text, settings["bold"]
+    if text.startswith("[b]") and text.endswith("[/b]") and not _MARKUP_SIGNS.intersection(text[3:-4]):
+        return text[3:-4], True
+    return None
 
 
 def _box(x: float, width: float, spacing: float, widths: list[float | None], padding: tuple[float, float] = (0, 0)
