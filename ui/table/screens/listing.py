@@ -96,7 +96,9 @@ def drawn_label(text: str, text_size: tuple[float | None, float | None], *, mark
     text as the Label wraps it. Drawn once per distinct text and options."""
     if not text:
         return None
-    key = (text, tuple(text_size), markup, *sorted((name, _hashable(v)) for name, v in options.items()))
+    key = (text, *text_size, markup, *options.items())  # the callers name the options in one order each
+    if any(type(value) is list for value in options.values()):
+        key = (text, *text_size, markup, *((name, _hashable(v)) for name, v in options.items()))
     core = _TEXTS.get(key)
     if core is None:
         if len(_TEXTS) >= TEXTS_KEPT:
@@ -193,6 +195,7 @@ class DrawnCells(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._texts: list[tuple[str, Any]] = []  # (text, core label) as drawn
+        self._white = False  # the last colour in the drawing is white (the texts')
         self._drawing = InstructionGroup()
         self.canvas.add(self._drawing)
         self._redraw = Clock.create_trigger(self._draw, -1)
@@ -205,6 +208,7 @@ class DrawnCells(Widget):
 
     def _draw(self, *_args: Any) -> None:
         self._drawing.clear()
+        self._white = False
         self._texts = []
         self.draw()
 
@@ -234,9 +238,16 @@ class DrawnCells(Widget):
             return
         texture = core.texture
         tw, th = texture.size
-        self._drawing.add(Color(1, 1, 1, 1))
+        if not self._white:  # the colour is drawn into the texture: white, set once until another colour
+            self._drawing.add(Color(1, 1, 1, 1))
+            self._white = True
         self._drawing.add(Rectangle(texture=texture, size=(tw, th), pos=_centred(x, y, width, height, tw, th)))
         self._texts.append((text, core))
+
+    def _colour(self, rgba: Any) -> None:
+        """Draw what follows (a shape) in ``rgba``."""
+        self._drawing.add(Color(*rgba))
+        self._white = False
 
 
 class ListCells(DrawnCells):
@@ -344,7 +355,7 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
         (chip_x, _), (words_x, words_w) = _box(x, width, scale * 6, [chip_w, None])
         if suit:
             chip_y = y + (0.5 * height - chip_h / 2.)
-            self._drawing.add(Color(*theme.CARD_FACE))
+            self._colour(theme.CARD_FACE)
             self._drawing.add(RoundedRectangle(pos=(chip_x, chip_y + chip_h * 0.06), size=(chip_w, chip_h * 0.88),
                                                radius=[chip_h * 0.15]))
             symbol = theme.SUIT_SYMBOL.get(suit, "")
