@@ -60,22 +60,6 @@ def _kivy_arc(cx: float, cy: float, rx: float, ry: float, start: float, segments
     return points
 
 
-def test_the_arcs_are_kivys_to_the_last_bit() -> None:
-    """The arcs computed from a unit arc kept per corner and rounded a list at a time (issue 20's
-    cold start) are the reference's, bit for bit, at places and sizes of every kind."""
-    import random
-
-    from ui.table.shapes import _arc
-
-    rnd = random.Random(20)
-    for _ in range(3000):
-        cx, cy = f32(rnd.uniform(-20, 1300)), f32(rnd.choice([rnd.uniform(0, 720), float(rnd.randint(0, 720))]))
-        r = f32(rnd.choice([8.0, 10.0, 12.0, 15.0, rnd.uniform(0.1, 60)]))
-        rx, ry = r, f32(min(r, rnd.uniform(0.5, 60)))
-        start, segments = rnd.choice([180, 90, 0, -90]), rnd.choice([10, 10, 4, 1, 20])
-        assert _arc(cx, cy, rx, ry, start, segments) == _kivy_arc(cx, cy, rx, ry, start, segments)
-
-
 def _kivy_mesh(x: float, y: float, w: float, h: float, radius: float, segments: int) -> tuple[list[float], list[int]]:
     """The mesh step for step from Kivy's ``RoundedRectangle.build``, one ``f32`` at a time (the
     reference): each corner's centre, arc and closing point, a fan per corner, the edge strips

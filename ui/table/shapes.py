@@ -49,56 +49,6 @@ def _unit_arc(start: float, segments: int) -> tuple[tuple[float, ...], tuple[flo
     return tuple(xs), tuple(ys)
 
 
-def _arc(cx: float, cy: float, rx: float, ry: float, start: float, segments: int) -> list[tuple[float, float]]:
-    """Kivy's ``RoundedRectangle.draw_arc``: each point ``(cx + x * rx, cy + y * ry)`` of the
-    unit arc, every product and sum rounded to single precision (the sum of two floats in double
-    precision rounds to the same single-precision value as the C ``float`` sum; ``array("f")``
-    rounds a whole list the way :func:`f32` rounds one value, a C cast, at a fraction of the cost:
-    the start-up's first layout makes a hundred of these meshes)."""
-    xs, ys = _unit_arc(start, segments)
-    px = array("f", [cx + p for p in array("f", [x * rx for x in xs])])
-    py = array("f", [cy + p for p in array("f", [y * ry for y in ys])])
-    return list(zip(px.tolist(), py.tolist()))
-
-
-@lru_cache(maxsize=None)
-def _fan_indices(segments: int) -> tuple[int, ...]:
-    """The mesh's triangles (they do not depend on the place or size): each corner's small fan
-    from its centre over its points, the strip along each edge from one corner's closing point
-    to the next one's first, and the middle between the four centres."""
-    per_corner = segments + 2  # its centre, its arc's points and its closing point
-    indices: list[int] = []
-    for corner in range(4):
-        middle = corner * per_corner
-        for a in range(middle + 1, middle + per_corner - 1):
-            indices.extend((middle, a, a + 1))
-    for corner in range(4):
-        middle, closing = corner * per_corner, corner * per_corner + per_corner - 1
-        next_middle = (corner + 1) % 4 * per_corner
-        indices.extend((middle, closing, next_middle + 1, middle, next_middle + 1, next_middle))
-    centres = [corner * per_corner for corner in range(4)]
-    indices.extend((centres[0], centres[1], centres[2], centres[0], centres[2], centres[3]))
-    return tuple(indices)
-
-
-@lru_cache(maxsize=None)
-def _unit_arcs(segments: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """The four corners' unit arcs (top left, top right, bottom right, bottom left) one after
-    the other."""
-    arcs = [_unit_arc(180 - 90 * corner, segments) for corner in range(4)]
-    return tuple(x for xs, _ys in arcs for x in xs), tuple(y for _xs, ys in arcs for y in ys)
-
-
-def _repeat(values: tuple[float, ...], times: int) -> list[float]:
-    """Each value ``times`` times over, in order."""
-    return [value for value in values for _ in range(times)]
-
-
-def _f32s(*values: float) -> list[float]:
-    """Each value rounded to single precision (:func:`f32` for several at once)."""
-    return array("f", values).tolist()
-
-
 @lru_cache(maxsize=None)
 def _fan_indices(segments: int) -> tuple[int, ...]:
     """The mesh's triangles (they do not depend on the place or size): each corner's small fan
@@ -146,10 +96,11 @@ def rounded_mesh(x: float, y: float, w: float, h: float, radius: float,
     Nothing (empty lists) for a rectangle of no size, as Kivy draws nothing then.
 
     Each corner (top left, top right, bottom right, bottom left) is its arc's centre, its
-    points (:func:`_arc`) and its closing point, as Kivy's ``RoundedRectangle.build`` makes
-    them: every sum and product rounded to single precision, several independent ones at a
-    time (a sum or product of two single-precision values in double precision rounds to the
-    C ``float`` result)."""
+    points (``draw_arc``: each ``(cx + x * rx, cy + y * ry)`` of its unit arc) and its closing
+    point, as Kivy's ``RoundedRectangle.build`` makes them: every sum and product rounded to
+    single precision, several independent ones at a time (``array("f")`` rounds a list as a
+    C cast rounds one value; a sum or product of two single-precision values in double
+    precision rounds to the C ``float`` result)."""
     x, y, w, h = _f32s(x, y, w, h)
     if w == 0 or h == 0:
         return [], []
