@@ -30,7 +30,7 @@ from tests.e2e.club_table import running_table
 selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from selenium.webdriver.support.expected_conditions import staleness_of  # noqa: E402
@@ -155,12 +155,27 @@ def _shot(browser: Any, name: str, size: tuple[int, int]) -> Path:
     return path
 
 
+def _gone(element: Any) -> Any:
+    """Selenium's ``staleness_of``, also when chromium answers a node detached during the
+    navigation with "does not belong to the document" instead of a stale-element error."""
+    stale = staleness_of(element)
+
+    def check(driver: Any) -> bool:
+        try:
+            return bool(stale(driver))
+        except WebDriverException as problem:
+            if "does not belong to the document" in str(problem):
+                return True
+            raise
+    return check
+
+
 def _submit(browser: Any, button: Any) -> None:
     """Click a button that posts a form and wait until the answer has replaced the page: the
     old page may carry the same notice ids (#hinweis, #fehler) as the new one."""
     old = browser.find_element(By.TAG_NAME, "html")
     button.click()
-    WebDriverWait(browser, 10).until(staleness_of(old))
+    WebDriverWait(browser, 10).until(_gone(old))
     WebDriverWait(browser, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
