@@ -271,6 +271,32 @@ def test_the_memory_fake_refuses_a_damaged_list_and_recovers_its_last_good_copy(
     assert not again.restored and "nothing to do" in again.message
 
 
+def test_the_memory_fake_extends_its_own_text_as_dumping_every_event_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Appends to the text it wrote itself are spliced (issue 20: a card re-parsed and re-dumped
+    the whole list, 6 ms a card on a 48-game list); the text is what dumping all events gives,
+    and a text damaged in between is still read and refused."""
+    place = Place("memory", Path("/nonexistent"))
+    store = place.open()
+    parsed: list[str] = []
+    parse = MemoryEventStore._parse
+
+    def counted(self: MemoryEventStore, name: str, text: str) -> list[dict[str, Any]]:
+        parsed.append(name)
+        return parse(self, name, text)
+    monkeypatch.setattr(MemoryEventStore, "_parse", counted)
+    for n in range(1, 5):
+        store.append("a", game(n))
+        assert place.raw("a") == json.dumps(store.load("a"), ensure_ascii=False, separators=(",", ":")).encode()
+    assert len(parsed) == 4  # the four loads of this test; the appends parsed nothing
+    assert store.load("a") == game(1) + game(2) + game(3) + game(4)
+    place.damage("a", place.raw("a")[:-1])  # the same words as a string of the test's, cut short
+    with pytest.raises(StoreError):
+        store.append("a", game(5))
+    place.damage("a", place.raw("a") + b"]")  # mended: a text the store did not write, parsed again
+    store.append("a", game(5))
+    assert store.load("a") == game(1) + game(2) + game(3) + game(4) + game(5)
+
+
 # --- the contract: the chain head and the sync's view ---------------------------------------
 
 

@@ -8,7 +8,7 @@ Kivy's ``RoundedRectangle`` and ``Label``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +21,32 @@ from ui.table import shapes
 
 GL_SAMPLES = 0x80A9
 CLEAR_AT_LEAST = 4096  # pixels: a smaller face is drawn as triangles (a clear costs the main thread ~20 µs)
+
+
+_DUE: dict[Callable[[], None], None] = {}  # drawings made just before the next frame, once each
+_HOOKED: list[bool] = []  # _draw_due is bound to the window's on_draw
+
+
+def before_next_frame(draw: Callable[[], None]) -> None:
+    """Call ``draw()`` once just before the next frame is drawn (in the window's ``on_draw``,
+    after the clock's layout passes), however often asked until then: a widget's drawing that
+    depends on its place and size is made where the layout put it in the end, not at every
+    place and size it passed on the way. The window is asked for that frame."""
+    if not _DUE:
+        from kivy.core.window import Window
+
+        if not _HOOKED:
+            Window.fbind("on_draw", _draw_due)  # a bound handler runs before the window draws
+            _HOOKED.append(True)
+        Window.canvas.ask_update()
+    _DUE[draw] = None  # a bound method: equal for the same widget and method
+
+
+def _draw_due(*_args: Any) -> None:
+    while _DUE:
+        draw = next(iter(_DUE))
+        del _DUE[draw]
+        draw()
 
 
 class Fill:
@@ -66,13 +92,7 @@ class Fill:
         self._shape, self._rgba = shape, tuple(rgba)
         self.group.clear()
         self._colours = []
-        boxes, vertices, indices = shapes.rounded_parts(x, y, w, h, radius)
-        exact = [shapes.pixel_box(bx + offset[0], by + offset[1], bw, bh) for bx, by, bw, bh in boxes]
-        cleared = [box for box in exact if box is not None]
-        if (not clears or rgba[3] < 1 or not boxes or len(cleared) < len(exact) or _multisampled()
-                or sum(box[2] * box[3] for box in cleared) < CLEAR_AT_LEAST):
-            vertices, indices = shapes.rounded_mesh(x, y, w, h, radius)
-            cleared = []
+        vertices, indices, cleared = self._parts(x, y, w, h, radius, offset, clears and rgba[3] == 1)
         if cleared:
             self._colours.append(ClearColor(*rgba))
             self.group.add(self._colours[-1])
@@ -83,6 +103,21 @@ class Fill:
             self._colours.append(Color(rgba=rgba))
             self.group.add(self._colours[-1])
             self.group.add(Mesh(vertices=vertices, indices=indices, mode="triangles"))
+
+    @staticmethod
+    def _parts(x: float, y: float, w: float, h: float, radius: float, offset: tuple[float, float],
+               clears: bool) -> tuple[list[float], list[int], list[tuple[int, int, int, int]]]:
+        """The mesh's vertices and indices and the boxes cleared (window pixels): the whole
+        mesh and no box unless ``clears`` and the middle's edges fall between pixel centres."""
+        if clears:
+            boxes, vertices, indices = shapes.rounded_parts(x, y, w, h, radius)
+            exact = [shapes.pixel_box(bx + offset[0], by + offset[1], bw, bh) for bx, by, bw, bh in boxes]
+            cleared = [box for box in exact if box is not None]
+            if (boxes and len(cleared) == len(exact) and not _multisampled()
+                    and sum(box[2] * box[3] for box in cleared) >= CLEAR_AT_LEAST):
+                return vertices, indices, cleared
+        vertices, indices = shapes.rounded_mesh(x, y, w, h, radius)
+        return vertices, indices, []
 
 
 @lru_cache(maxsize=1)

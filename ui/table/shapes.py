@@ -49,34 +49,42 @@ def _unit_arc(start: float, segments: int) -> tuple[tuple[float, ...], tuple[flo
     return tuple(xs), tuple(ys)
 
 
-def _arc(cx: float, cy: float, rx: float, ry: float, start: float, segments: int) -> list[tuple[float, float]]:
-    """Kivy's ``RoundedRectangle.draw_arc``: each point ``(cx + x * rx, cy + y * ry)`` of the
-    unit arc, every product and sum rounded to single precision (the sum of two floats in double
-    precision rounds to the same single-precision value as the C ``float`` sum; ``array("f")``
-    rounds a whole list the way :func:`f32` rounds one value, a C cast, at a fraction of the cost:
-    the start-up's first layout makes a hundred of these meshes)."""
-    xs, ys = _unit_arc(start, segments)
-    px = array("f", [cx + p for p in array("f", [x * rx for x in xs])])
-    py = array("f", [cy + p for p in array("f", [y * ry for y in ys])])
-    return list(zip(px.tolist(), py.tolist()))
+@lru_cache(maxsize=None)
+def _fan_indices(segments: int) -> tuple[int, ...]:
+    """The mesh's triangles (they do not depend on the place or size): each corner's small fan
+    from its centre over its points, the strip along each edge from one corner's closing point
+    to the next one's first, and the middle between the four centres."""
+    per_corner = segments + 2  # its centre, its arc's points and its closing point
+    indices: list[int] = []
+    for corner in range(4):
+        middle = corner * per_corner
+        for a in range(middle + 1, middle + per_corner - 1):
+            indices.extend((middle, a, a + 1))
+    for corner in range(4):
+        middle, closing = corner * per_corner, corner * per_corner + per_corner - 1
+        next_middle = (corner + 1) % 4 * per_corner
+        indices.extend((middle, closing, next_middle + 1, middle, next_middle + 1, next_middle))
+    centres = [corner * per_corner for corner in range(4)]
+    indices.extend((centres[0], centres[1], centres[2], centres[0], centres[2], centres[3]))
+    return tuple(indices)
 
 
-def _corners(x: float, y: float, w: float, h: float, radius: float,
-             segments: int) -> list[tuple[tuple[float, float], list[tuple[float, float]]]]:
-    """Each corner (top left, top right, bottom right, bottom left) as its arc's centre and
-    its outline points, the closing point last (Kivy's ``RoundedRectangle.build``)."""
-    rx = f32(min(radius, f32(w / 2)))
-    ry = f32(min(radius, f32(h / 2)))
-    centres = [(f32(x + rx), f32(f32(y + h) - ry)), (f32(f32(x + w) - rx), f32(f32(y + h) - ry)),
-               (f32(f32(x + w) - rx), f32(y + ry)), (f32(x + rx), f32(y + ry))]
-    corners = []
-    for corner, (px, py) in enumerate(centres):
-        dw, dh = ((0, 1), (1, 1), (1, 0), (0, 0))[corner]
-        points = _arc(px, py, rx, ry, 180 - 90 * corner, segments)
-        close_x = f32(f32(f32(px * (dw != dh)) + f32(x * (dw == dh))) + f32(w * (dw * dh)))
-        close_y = f32(f32(f32(py * (dw == dh)) + f32(y * (dw != dh))) + f32(h * (dh > dw)))
-        corners.append(((px, py), points + [(close_x, close_y)]))
-    return corners
+@lru_cache(maxsize=None)
+def _unit_arcs(segments: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The four corners' unit arcs (top left, top right, bottom right, bottom left) one after
+    the other."""
+    arcs = [_unit_arc(180 - 90 * corner, segments) for corner in range(4)]
+    return tuple(x for xs, _ys in arcs for x in xs), tuple(y for _xs, ys in arcs for y in ys)
+
+
+def _repeat(values: tuple[float, ...], times: int) -> list[float]:
+    """Each value ``times`` times over, in order."""
+    return [value for value in values for _ in range(times)]
+
+
+def _f32s(*values: float) -> list[float]:
+    """Each value rounded to single precision (:func:`f32` for several at once)."""
+    return array("f", values).tolist()
 
 
 @lru_cache(maxsize=512)
@@ -85,31 +93,40 @@ def rounded_mesh(x: float, y: float, w: float, h: float, radius: float,
     """Kivy ``Mesh`` vertices (x, y, u, v) and indices (mode ``"triangles"``) of a rounded
     rectangle at (``x``, ``y``) of ``w`` × ``h`` with corners of ``radius``: the pixels of
     ``RoundedRectangle(pos=(x, y), size=(w, h), radius=[radius], segments=segments)``.
-    Nothing (empty lists) for a rectangle of no size, as Kivy draws nothing then."""
-    x, y, w, h = f32(x), f32(y), f32(w), f32(h)
+    Nothing (empty lists) for a rectangle of no size, as Kivy draws nothing then.
+
+    Each corner (top left, top right, bottom right, bottom left) is its arc's centre, its
+    points (``draw_arc``: each ``(cx + x * rx, cy + y * ry)`` of its unit arc) and its closing
+    point, as Kivy's ``RoundedRectangle.build`` makes them: every sum and product rounded to
+    single precision, several independent ones at a time (``array("f")`` rounds a list as a
+    C cast rounds one value; a sum or product of two single-precision values in double
+    precision rounds to the C ``float`` result)."""
+    x, y, w, h = _f32s(x, y, w, h)
     if w == 0 or h == 0:
         return [], []
     if not (radius and segments):  # sharp corners: a rectangle
         outline = [(x, f32(y + h)), (f32(x + w), f32(y + h)), (f32(x + w), y), (x, y)]
         return [c for px, py in outline for c in (px, py, 0.0, 0.0)], [0, 1, 2, 0, 2, 3]
-    vertices: list[float] = []
-    indices: list[int] = []
-    ends: list[tuple[int, int, int]] = []  # per corner: its centre's, first and closing point's index
-
-    for centre, points in _corners(x, y, w, h, radius, segments):
-        middle = len(vertices) // 4  # the centre's index, then its outline's points one after the other
-        for px, py in (centre, *points):
-            vertices.extend((px, py, 0.0, 0.0))
-        for a in range(middle + 1, middle + len(points)):  # the corner's own small fan
-            indices.extend((middle, a, a + 1))
-        ends.append((middle, middle + 1, middle + len(points)))
-    for corner in range(4):  # the strip along each edge, from one corner's closing point to the next one's first
-        middle, _first, closing = ends[corner]
-        next_middle, next_first, _closing = ends[(corner + 1) % 4]
-        indices.extend((middle, closing, next_first, middle, next_first, next_middle))
-    centres = [end[0] for end in ends]
-    indices.extend((centres[0], centres[1], centres[2], centres[0], centres[2], centres[3]))
-    return vertices, indices
+    half_w, half_h = _f32s(w / 2, h / 2)
+    rx, ry = _f32s(min(radius, half_w), min(radius, half_h))
+    left, top_edge, right_edge, bottom = _f32s(x + rx, y + h, x + w, y + ry)
+    top, right = _f32s(top_edge - ry, right_edge - rx)
+    centres = ((left, top), (right, top), (right, bottom), (left, bottom))
+    closings = ((left, top_edge), (right_edge, top), (right, y), (x, bottom))  # Kivy's sums with 0 and 1 factors
+    unit_x, unit_y = _unit_arcs(segments)
+    xs = array("f", [cx + p for cx, p in zip(_repeat(tuple(c[0] for c in centres), segments),
+                                             array("f", [u * rx for u in unit_x]))]).tolist()
+    ys = array("f", [cy + p for cy, p in zip(_repeat(tuple(c[1] for c in centres), segments),
+                                             array("f", [u * ry for u in unit_y]))]).tolist()
+    outline_x: list[float] = []
+    outline_y: list[float] = []
+    for corner, ((cx, cy), (close_x, close_y)) in enumerate(zip(centres, closings)):
+        points = slice(corner * segments, corner * segments + segments)
+        outline_x += [cx, *xs[points], close_x]
+        outline_y += [cy, *ys[points], close_y]
+    vertices = [0.0] * (4 * len(outline_x))
+    vertices[0::4], vertices[1::4] = outline_x, outline_y
+    return vertices, list(_fan_indices(segments))
 
 
 # --------------------------------------------------------------------------- filled by clears

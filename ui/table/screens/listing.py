@@ -96,7 +96,9 @@ def drawn_label(text: str, text_size: tuple[float | None, float | None], *, mark
     text as the Label wraps it. Drawn once per distinct text and options."""
     if not text:
         return None
-    key = (text, tuple(text_size), markup, *sorted((name, _hashable(v)) for name, v in options.items()))
+    key = (text, *text_size, markup, *options.items())  # the callers name the options in one order each
+    if any(type(value) is list for value in options.values()):
+        key = (text, *text_size, markup, *((name, _hashable(v)) for name, v in options.items()))
     core = _TEXTS.get(key)
     if core is None:
         if len(_TEXTS) >= TEXTS_KEPT:
@@ -116,8 +118,9 @@ def _render(text: str, text_size: tuple[float | None, float | None], markup: boo
     settings = {name: (list(v) if isinstance(v, list) else v) for name, v in _LABEL_DEFAULTS.items()}
     settings.update(options, text=text, text_size=list(text_size), markup=markup)
     settings["usersize"] = settings["text_size"]
-    if not markup or (settings["shorten"] and not _MARKUP_SIGNS.intersection(text)):
-        core = CoreLabel(**settings)
+    plain = _plain_text(text, settings) if markup else (text, settings["bold"])
+    if plain is not None:
+        core = CoreLabel(**{**settings, "text": plain[0], "bold": plain[1]})
         core.refresh()
         if not (markup and core.is_shortened):
             return core
@@ -130,6 +133,19 @@ def _render(text: str, text_size: tuple[float | None, float | None], markup: boo
 
 
 _MARKUP_SIGNS = frozenset("[]&")  # a tag or an escaped sign: Kivy's markup renderer reads it
+
+
+def _plain_text(text: str, settings: dict[str, Any]) -> tuple[str, bool] | None:
+    """The text and boldness a marked-up text cut short if need be draws with Kivy's plain
+    renderer: a text without markup as it is, one all in ``[b]`` (a score) as its words in
+    bold; None for any other markup (or a text not cut short: wrapped lines may differ)."""
+    if not settings["shorten"]:
+        return None
+    if not _MARKUP_SIGNS.intersection(text):
+        return text, settings["bold"]
+    if text.startswith("[b]") and text.endswith("[/b]") and not _MARKUP_SIGNS.intersection(text[3:-4]):
+        return text[3:-4], True
+    return None
 
 
 def _box(x: float, width: float, spacing: float, widths: list[float | None], padding: tuple[float, float] = (0, 0)
@@ -179,6 +195,7 @@ class DrawnCells(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._texts: list[tuple[str, Any]] = []  # (text, core label) as drawn
+        self._white = False  # the last colour in the drawing is white (the texts')
         self._drawing = InstructionGroup()
         self.canvas.add(self._drawing)
         self._redraw = Clock.create_trigger(self._draw, -1)
@@ -191,6 +208,7 @@ class DrawnCells(Widget):
 
     def _draw(self, *_args: Any) -> None:
         self._drawing.clear()
+        self._white = False
         self._texts = []
         self.draw()
 
@@ -220,9 +238,16 @@ class DrawnCells(Widget):
             return
         texture = core.texture
         tw, th = texture.size
-        self._drawing.add(Color(1, 1, 1, 1))
+        if not self._white:  # the colour is drawn into the texture: white, set once until another colour
+            self._drawing.add(Color(1, 1, 1, 1))
+            self._white = True
         self._drawing.add(Rectangle(texture=texture, size=(tw, th), pos=_centred(x, y, width, height, tw, th)))
         self._texts.append((text, core))
+
+    def _colour(self, rgba: Any) -> None:
+        """Draw what follows (a shape) in ``rgba``."""
+        self._drawing.add(Color(*rgba))
+        self._white = False
 
 
 class ListCells(DrawnCells):
@@ -330,7 +355,7 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
         (chip_x, _), (words_x, words_w) = _box(x, width, scale * 6, [chip_w, None])
         if suit:
             chip_y = y + (0.5 * height - chip_h / 2.)
-            self._drawing.add(Color(*theme.CARD_FACE))
+            self._colour(theme.CARD_FACE)
             self._drawing.add(RoundedRectangle(pos=(chip_x, chip_y + chip_h * 0.06), size=(chip_w, chip_h * 0.88),
                                                radius=[chip_h * 0.15]))
             symbol = theme.SUIT_SYMBOL.get(suit, "")

@@ -76,14 +76,9 @@ class ResultScreen(TableScreen):
             details.append(tr("confirmed_by", names=", ".join(result.confirmed)))
         declarer = next((seat.name for seat in snap.seats if seat.declarer), "")
         counts = result_counts(result, escape(declarer)) if ramsch is None else ""
-        self.details_text = "\n".join(d for d in (counts, " · ".join(details)) if d)
+        details_text = "\n".join(d for d in (counts, " · ".join(details)) if d)
         if ramsch is not None and ramsch.entered:  # one line per player, as counted
-            self.details_text = "\n".join([*ramsch_lines(ramsch), *([self.details_text] if details else [])])
-        self.waiting_text = to_confirm_text(result)
-        if result.needs_spitze:  # 001 "Spitze", a result typed in: made or not?
-            self._spitze_made()
-        else:
-            self._matadors(result.matador_choices if result.needs_matadors else ())
+            details_text = "\n".join([*ramsch_lines(ramsch), *([details_text] if details else [])])
         seats = {s.seat: s for s in snap.seats}
         short = short_names(snap.players)
         # A dealer who sits out (four- and five-tables) may confirm in a defender's stead: SkWO
@@ -92,8 +87,15 @@ class ResultScreen(TableScreen):
         # die Eintragungen in der Spielliste auf ihre Richtigkeit zu überprüfen"); he belongs to
         # the Gegenpartei (SkWO 5.1). The screen says so, his button is marked "Geber".
         dealer = next((seats[s] for s in result.may_confirm if seats[s].dealer and seats[s].sits_out), None)
+        waiting_text = to_confirm_text(result)
         if dealer is not None:
-            self.waiting_text += "\n" + tr("dealer_may_confirm", name=escape(short[dealer.name]))
+            waiting_text += "\n" + tr("dealer_may_confirm", name=escape(short[dealer.name]))
+        # each text set once: a label set to another text and back draws it again at every refresh
+        self.details_text, self.waiting_text = details_text, waiting_text
+        if result.needs_spitze:  # 001 "Spitze", a result typed in: made or not?
+            self._spitze_made()
+        else:
+            self._matadors(result.matador_choices if result.needs_matadors else ())
         # The declarer's button last: the confirm place bottom right.
         order = sorted(result.may_confirm, key=lambda s: (seats[s].declarer, s))
         specs = []
