@@ -29,7 +29,7 @@ from typing import Any
 from device.errors import SkatError
 
 __all__ = [
-    "GENESIS", "ChainError", "JournalEntry", "canonical_json", "chain_hash", "journal_line",
+    "GENESIS", "ChainError", "JournalEntry", "canonical_json", "chain_hash", "hashed_journal_line", "journal_line",
     "parse_line", "verify_chain",
 ]
 
@@ -75,8 +75,15 @@ def canonical_hash(prev: str, canonical: bytes) -> str:
 
 def journal_line(prev: str, event: Mapping[str, Any]) -> bytes:
     """The whole line (with its newline) that appends ``event`` after the line hashed ``prev``."""
-    body = {"prev": prev, "hash": chain_hash(prev, event), "event": dict(event)}
-    return json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n"
+    return hashed_journal_line(prev, event)[0]
+
+
+def hashed_journal_line(prev: str, event: Mapping[str, Any]) -> tuple[bytes, str]:
+    """:func:`journal_line` and the line's hash (:func:`chain_hash`), the hash computed once."""
+    line_hash = chain_hash(prev, event)
+    body = {"prev": prev, "hash": line_hash, "event": dict(event)}
+    line = json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n"
+    return line, line_hash
 
 
 def _is_hash(value: object) -> bool:

@@ -33,7 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from device.journal import GENESIS, JournalEntry, chain_hash, journal_line
+from device.journal import GENESIS, JournalEntry, hashed_journal_line
 from device.ports import JSONDict
 from drivers.store.errors import ListReport, Recovery, StoreError, StoreNotice
 from drivers.store.files import (
@@ -120,9 +120,10 @@ class JournalEventStore:
                                  " written: run 'skattisch store recover'", path=journal.path)
             lines, entries, head = [], [], journal.head
             for doc in docs:
-                lines.append(journal_line(head, doc))
-                entries.append(JournalEntry(head, chain_hash(head, doc), doc))
-                head = entries[-1].hash
+                line, line_hash = hashed_journal_line(head, doc)
+                lines.append(line)
+                entries.append(JournalEntry(head, line_hash, doc))
+                head = line_hash
             self._write(journal, b"".join(lines))
             offset = journal.size
             for line, entry in zip(lines, entries):

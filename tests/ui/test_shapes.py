@@ -285,3 +285,92 @@ def test_a_table_label_draws_the_pixels_of_kivys_label(display: str, tmp_path: P
     right, one line or two: what Kivy's Label draws, pixel for pixel."""
     seen = run_app_child(TEXT_CHILD, display, tmp_path, header=FILL_HEADER)
     assert len(seen) == 18 and all(seen.values()), seen
+
+
+CHIP_CHILD = r"""
+import hashlib
+from pathlib import Path
+from kivy.app import App
+from kivy.core.window import Window
+from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+from kivy.lang import Builder
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.floatlayout import FloatLayout
+from ui.table import theme, widgets
+from ui.table.widgets import CardChip
+
+# one chip, its card changing (a seat's at each card): 9 and 8 give textures of one size (Kivy
+# would write the one into the other's), each card after Herz Ass rendered in the same frame
+CODES = ["S9", "S8", "S9", "", "CJ", "S8", "S9", "D7", "HA"]
+
+
+def pixels():
+    Window.on_draw()
+    return hashlib.sha1(glReadPixels(0, 0, Window.width, Window.height, GL_RGB, GL_UNSIGNED_BYTE)).hexdigest()
+
+
+class Probe(App):
+    scale = NumericProperty(1.0)
+    language = StringProperty("de")
+
+    def rank_label(self, rank):
+        return theme.RANK_LABEL_DE.get(rank, rank)
+
+    def load_kv(self, *_args, **_kwargs):
+        return None
+
+    def build(self):
+        Builder.load_file(str(Path(widgets.__file__).with_name("widgets.kv")))
+        self.layout = FloatLayout()
+        self.kept, self.fresh, self.textures = [], [], {}
+        self.chip = self.new_chip("")
+        Clock.schedule_once(lambda _dt: self.show(0), 0.3)
+        return self.layout
+
+    def new_chip(self, code):
+        self.layout.clear_widgets()
+        chip = CardChip(code=code, size_hint=(None, None), size=(64, 84), pos=(100, 200))
+        self.layout.add_widget(chip)
+        return chip
+
+    def show(self, n):
+        if n == len(CODES):
+            Clock.schedule_once(lambda _dt: self.reference(0), 0.15)
+            return
+        self.chip.code = "HA"
+        self.chip.texture_update()  # a card taken back before its frame: its texture is never drawn then
+        self.chip.code = CODES[n]
+        Clock.schedule_once(lambda _dt: self.shoot_kept(n), 0.15)
+
+    def shoot_kept(self, n):
+        self.kept.append(pixels())
+        if CODES[n]:
+            self.textures.setdefault(CODES[n], []).append(self.chip.texture)
+        self.show(n + 1)
+
+    def reference(self, n):
+        if n == len(CODES):
+            seen["same"] = self.kept == self.fresh
+            seen["reused"] = all(all(t is ts[0] for t in ts) for ts in self.textures.values())
+            seen["cards"] = len(self.textures)
+            json.dump(seen, open(sys.argv[1], "w"))
+            self.stop()
+            return
+        widgets._chip_texts.clear()  # a chip drawn as without the kept textures
+        self.new_chip(CODES[n])
+        Clock.schedule_once(lambda _dt: self.shoot_fresh(n), 0.15)
+
+    def shoot_fresh(self, n):
+        self.fresh.append(pixels())
+        self.reference(n + 1)
+
+
+Probe().run()
+"""
+
+
+def test_a_card_chip_shown_again_draws_its_kept_text_as_a_new_one(display: str, tmp_path: Path) -> None:
+    """A card chip's text is rendered once per card (and size, colour): shown again, the chip
+    takes the kept texture, which draws the pixels of a chip made anew for that card."""
+    seen = run_app_child(CHIP_CHILD, display, tmp_path, header=FILL_HEADER)
+    assert seen == {"same": True, "reused": True, "cards": 5}, seen

@@ -172,10 +172,25 @@ class TButton(ButtonBehavior, TightText, Label):
         """Override or bind: the tap's action."""
 
 
+CHIP_TEXTS_KEPT = 256  # card chips' rendered texts kept (32 cards at a few sizes and colours)
+_chip_texts: dict[tuple[Any, ...], Any] = {}  # a chip's text and text options -> its texture, filled
+
+
+def _text_key(label: Any) -> tuple[Any, ...]:
+    """What a Kivy core label's texture is rendered from: its text and options (lists as tuples;
+    the font's resolved path, which follows from its name, left out)."""
+    options = tuple(sorted((name, tuple(value) if isinstance(value, list) else value)
+                           for name, value in label.options.items() if name != "font_name_r"))
+    return (label.text, options)
+
+
 class CardChip(Label):
     """A card drawn as a light chip with suit symbol and rank in the suit's colour.
 
-    ``code`` is a card code (``"CJ"``); empty shows an empty place.
+    ``code`` is a card code (``"CJ"``); empty shows an empty place. The text's texture of each
+    card at each size is rendered once and kept (``_chip_texts``): a card played again, or in
+    the next seat, is drawn with the texture made for it before (a played card's chip costs
+    no text rendering or texture upload, issue 20).
     """
 
     code = StringProperty("")
@@ -191,6 +206,24 @@ class CardChip(Label):
         self._fill_face()
         self._frame = framed(self, self._update_frame, "selected")
         self._update_frame()
+
+    def texture_update(self, *largs: Any) -> None:
+        core = self._label
+        key = _text_key(core)
+        kept = _chip_texts.get(key) if core.text else None
+        if kept is not None:
+            self.texture = kept
+            self.texture_size = list(kept.size)
+            return
+        core.texture = None  # a texture of its own: a kept one is never written into again
+        super().texture_update(*largs)
+        texture = core.texture
+        if not core.text or texture is None or texture is core.texture_1px:
+            return
+        texture.bind()  # filled now, from this text (Kivy fills it at its first draw, from the text then)
+        if len(_chip_texts) >= CHIP_TEXTS_KEPT:
+            _chip_texts.clear()
+        _chip_texts[key] = texture
 
     def _fill_face(self, *_args: Any) -> None:
         colour = theme.BUTTON_SELECTED if self.hidden else (theme.CARD_FACE if self.code else theme.PANEL_ALT)
