@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: The start of a child program that runs the real App at 800×480 (``run_app_child``): Kivy
 #: configured before its window, Clock and the in-memory store imported; the program fills
-#: ``seen`` and writes it with ``json.dump(seen, open(sys.argv[1], "w"))``.
+#: ``seen`` and writes it with ``json.dump(seen, open(sys.argv[1], "w"))``; ``after_next_frame(then)``
+#: calls ``then()`` once the next frame is on screen.
 APP_CHILD_HEADER = r"""
 import gc, json, os, sys, time
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -35,6 +36,13 @@ from kivy.clock import Clock
 from device.table.service import TableService
 from drivers.store import MemoryDisk, MemoryEventStore
 from ui.table.app import TableApp
+from kivy.core.window import Window
+
+def after_next_frame(then):  # then() on the clock tick after the next frame is swapped
+    def flipped(*_args):
+        Window.unbind(on_flip=flipped)
+        Clock.schedule_once(lambda _dt: then(), 0)
+    Window.bind(on_flip=flipped)
 
 seen = {}
 """

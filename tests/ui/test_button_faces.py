@@ -17,7 +17,6 @@ from tests.ui.harness import run_app_child
 pytestmark = pytest.mark.ui
 
 CHILD = r"""
-from kivy.core.window import Window
 from kivy.graphics import Mesh
 from kivy.uix.boxlayout import BoxLayout
 from ui.table import paint, shapes
@@ -29,12 +28,6 @@ def counting_show(self, widget, *args, **kwargs):
     drawn.append(getattr(widget, "name", ""))
     return show(self, widget, *args, **kwargs)
 paint.Fill.show = counting_show
-
-def after_next_frame(then):
-    def flipped(*_args):
-        Window.unbind(on_flip=flipped)
-        Clock.schedule_once(lambda _dt: then(), 0)
-    Window.bind(on_flip=flipped)
 
 def started(app):
     screen = app.manager.current_screen

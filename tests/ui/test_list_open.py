@@ -16,14 +16,7 @@ from tests.ui.harness import run_app_child
 pytestmark = pytest.mark.ui
 
 CHILD = r"""
-from kivy.core.window import Window
 from device.table import commands as cmd
-
-def after_next_frame(then):
-    def flipped(*_args):
-        Window.unbind(on_flip=flipped)
-        Clock.schedule_once(lambda _dt: then(), 0)
-    Window.bind(on_flip=flipped)
 
 def started(app):
     seen["collecting_before"] = gc.isenabled()
