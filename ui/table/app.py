@@ -135,27 +135,44 @@ def collect_after_first_frame() -> None:
 
 
 def collect_after_drawn(*, freeze: bool = False) -> None:
-    """No garbage collection until the next frame is on screen, then the collector on again:
-    a screen change shows its frame first, the collection it would have started comes after
-    (one in three results paid for one, a full one now and then: 10 to 40 ms). ``freeze``:
-    what is alive then is frozen too (:func:`freeze_long_lived`), for a change that builds
-    widgets that stay (the list's first open: its screen and the rows in view, some thousand
-    objects): a collection in between walks them all and keeps none (issue 20: 123 young, 11
-    middle and one full collection, a sixth of the list's first open), and after it they
-    would be walked again by the next collections, at the next tap."""
-    if not gc.isenabled():
-        return  # paused already (start-up's own pause ends with its first frame)
+    """No garbage collection until the next frame is on screen, then the collector on again
+    (CPython's own thresholds decide whether one is due): the frame first, a collection it
+    would have started after it. For every pumped command (a card: a young collection about
+    once a card, a middle one of 7 ms now and then, 28 ms Pi-class, issue 20) and every screen
+    change (one in three results paid for one, a full one now and then: 10 to 40 ms).
+    ``freeze``: what is alive then is frozen too (:func:`freeze_long_lived`), for a change that
+    builds widgets that stay (the list's first open: its screen and the rows in view, some
+    thousand objects): a collection in between walks them all and keeps none (issue 20: 123
+    young, 11 middle and one full collection, a sixth of the list's first open), and after it
+    they would be walked again by the next collections, at the next tap."""
+    global _pause
+    if _pause is not None:
+        _pause.freeze = _pause.freeze or freeze  # already paused for this frame
+    elif gc.isenabled():  # (start-up's own pause ends with its first frame)
+        _pause = _CollectorPause(freeze)
 
-    def drawn(*_args: Any) -> None:
-        Window.unbind(on_flip=drawn)
-        if not gc.isenabled():  # once: at the frame, or (no frame drawn) a second later
-            if freeze:
+
+_pause: _CollectorPause | None = None
+
+
+class _CollectorPause:
+    """The collector off until the next frame is swapped (or, no frame drawn, a second)."""
+
+    def __init__(self, freeze: bool) -> None:
+        self.freeze = freeze
+        gc.disable()
+        Window.bind(on_flip=self.end)
+        self.fallback = Clock.schedule_once(self.end, 1.0)
+
+    def end(self, *_args: Any) -> None:
+        global _pause
+        Window.unbind(on_flip=self.end)
+        self.fallback.cancel()
+        if _pause is self:
+            _pause = None
+            if self.freeze:
                 freeze_long_lived()
             gc.enable()
-
-    gc.disable()
-    Window.bind(on_flip=drawn)
-    Clock.schedule_once(drawn, 1.0)
 
 
 class Root(FloatLayout):
@@ -338,6 +355,8 @@ class TableApp(App):
     def _pump(self, _dt: float = 0.0) -> bool:
         with self._send_lock:
             taken = self._in_flight
+        if taken:
+            collect_after_drawn()  # a card's (a tap's) frame before a collection its work would start
         result = self.service.pump()
         with self._send_lock:
             self._in_flight -= taken
