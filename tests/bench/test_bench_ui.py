@@ -20,11 +20,15 @@ def test_the_smoke_run_measures_both_apps_and_prints_ratios(capsys: pytest.Captu
     for name in ("cold start to first frame", r"card to frame, p99 \(6 cards\)", "resident memory, 3-game list",
                  "card to frame, p99, 3-game list", r"bid to frame, p99 \(5\)", r"declaration to frame, p99 \(4\)",
                  r"result to frame, p99 \(1\)", r"list open to frame, p99 \(1\)",
-                 "card to frame, p99"):  # the last: against the bare label woken as the table's reader wakes
+                 "card to frame, p99",  # this and the next two: against the bare label woken as the table's reader wakes
+                 "  of it the buffer swap, median", "card to frame less its swap, p99"):
         match = re.search(rf"^{name} +(\d+\.\d+) \S+ +(\d+\.\d+) \S+ +(\d+\.\d\d)x$", out, re.MULTILINE)
         assert match, f"no line {name!r} in:\n{out}"
         table, bare, ratio = (float(g) for g in match.groups())
         assert table > 0 and bare > 0 and math.isclose(ratio, table / bare, rel_tol=0.02, abs_tol=0.01)
+    swap = float(re.search(r"^  of it the buffer swap, median +(\d+\.\d+)", out, re.MULTILINE).group(1))  # type: ignore[union-attr]
+    median = float(re.search(r"^card to frame, median +(\d+\.\d+)", out, re.MULTILINE).group(1))  # type: ignore[union-attr]
+    assert swap < median  # a part of the card's time, not more
 
 
 @pytest.mark.bench
