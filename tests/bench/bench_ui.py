@@ -61,6 +61,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -549,26 +550,48 @@ def _child(kind: str, display: str, store: Path, samples: int,
         return started, json.loads(out.read_text())
 
 
-def measure(kind: str, display: str, store: Path, *, games: int, samples: int, starts: int,
-            prefix: list[str] | None = None, deal: float = DEAL_SECONDS) -> Figures:
-    start_times, latencies, swaps, rss = [], [], [], []
-    changes: dict[str, list[float]] = {name: [] for name in CHANGES}
-    _child(kind, display, store, 1, prefix, 0.1)  # once unmeasured: Kivy sets up its home, the disk cache is warm
-    for _ in range(starts):
-        spawned, data = _child(kind, display, store, samples, prefix, deal)
-        start_times.append(data["first_frame_at"] - spawned)
-        latencies += data["latencies"]
-        swaps += data["swaps"]
-        rss.append(data["rss_kib"])
+class Runs:
+    """One app's measured processes, added one by one."""
+
+    def __init__(self, kind: str, games: int) -> None:
+        self.kind, self.games = kind, games
+        self.start_times: list[float] = []
+        self.latencies: list[float] = []
+        self.swaps: list[float] = []
+        self.rss: list[int] = []
+        self.changes: dict[str, list[float]] = {name: [] for name in CHANGES}
+
+    def add(self, spawned: float, data: dict[str, Any]) -> None:
+        self.start_times.append(data["first_frame_at"] - spawned)
+        self.latencies += data["latencies"]
+        self.swaps += data["swaps"]
+        self.rss.append(data["rss_kib"])
         for name, values in data.get("changes", {}).items():
-            changes[name] += values
-        if kind.startswith("table"):
-            assert data["rows"] == games, data["rows"]
-    less_swap = [latency - swap for latency, swap in zip(latencies, swaps, strict=True)]
-    return Figures(statistics.median(start_times), p99(latencies), statistics.median(latencies),
-                   statistics.median(rss) / 1024, len(latencies),
-                   {name: (p99(values), len(values)) for name, values in changes.items() if values},
-                   statistics.median(swaps), p99(less_swap))
+            self.changes[name] += values
+        if self.kind.startswith("table"):
+            assert data["rows"] == self.games, data["rows"]
+
+    def figures(self) -> Figures:
+        less_swap = [latency - swap for latency, swap in zip(self.latencies, self.swaps, strict=True)]
+        return Figures(statistics.median(self.start_times), p99(self.latencies), statistics.median(self.latencies),
+                       statistics.median(self.rss) / 1024, len(self.latencies),
+                       {name: (p99(values), len(values)) for name, values in self.changes.items() if values},
+                       statistics.median(self.swaps), p99(less_swap))
+
+
+def measure(kinds: Sequence[str], display: str, store: Path, *, games: int, samples: int, starts: int,
+            prefix: list[str] | None = None, deal: float = DEAL_SECONDS) -> dict[str, Figures]:
+    """Each app started ``starts`` times, the apps in turn (bare, table, bare, table, …): this
+    machine's speed drifts by up to 2x between minutes (a shared host: the table's list open took
+    34 to 67 ms of CPU in runs a minute apart, every part of it alike), and taken one app after
+    the other a slow spell fell on one app's processes only."""
+    for kind in kinds:
+        _child(kind, display, store, 1, prefix, 0.1)  # once unmeasured: Kivy sets up its home, the disk cache is warm
+    runs = {kind: Runs(kind, games) for kind in kinds}
+    for _ in range(starts):
+        for kind in kinds:
+            runs[kind].add(*_child(kind, display, store, samples, prefix, deal))
+    return {kind: kind_runs.figures() for kind, kind_runs in runs.items()}
 
 
 def run(*, games: int, samples: int, starts: int, pi: PiClass | None = None,
@@ -584,9 +607,9 @@ def run(*, games: int, samples: int, starts: int, pi: PiClass | None = None,
         with tempfile.TemporaryDirectory(prefix="skattisch-bench-") as tmp:
             store = Path(tmp) / "store"
             prepare_store(store, games)
-            figures = {kind: measure(kind, display, store, games=games, samples=samples, starts=starts, prefix=prefix,
-                                     deal=deal)
-                       for kind in ("bare", "bare-woken", "table", "table-memory")[:4 if memory_store else 3]}
+            kinds = ("bare", "bare-woken", "table", "table-memory")[:4 if memory_store else 3]
+            figures = measure(kinds, display, store, games=games, samples=samples, starts=starts, prefix=prefix,
+                              deal=deal)
     finally:
         process.terminate()
         process.wait(timeout=10)

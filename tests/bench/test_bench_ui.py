@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +57,23 @@ def test_the_pi_class_slowdown_is_the_median_of_constrained_wall_over_free_cpu_t
     pi.loop_seconds = loop_seconds  # type: ignore[method-assign]
     assert pi.measure_slowdown(pairs=3) == 4.0  # ratios 4, 9, 3: the median
     assert taken == [True, False] * 3
+
+
+def test_the_apps_are_started_in_turn_so_a_slow_spell_of_the_machine_falls_on_both(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    started: list[tuple[str, int]] = []
+
+    def child(kind: str, _display: str, _store: Path, samples: int, *_args: object) -> tuple[float, dict[str, object]]:
+        started.append((kind, samples))
+        n = len(started)
+        return 0.0, {"first_frame_at": n / 10, "latencies": [n / 1000], "swaps": [n / 2000], "rss_kib": 1024 * n,
+                     "rows": 2, "changes": {"bid": [n / 100]} if kind == "table" else {}}
+
+    monkeypatch.setattr(bench_ui, "_child", child)
+    figures = bench_ui.measure(("bare", "table"), ":0", tmp_path, games=2, samples=5, starts=2)
+    assert started == [("bare", 1), ("table", 1), ("bare", 5), ("table", 5), ("bare", 5), ("table", 5)]
+    bare, table = figures["bare"], figures["table"]
+    assert (bare.samples, table.samples) == (2, 2)
+    assert bare.median_s == (0.003 + 0.005) / 2 and table.median_s == (0.004 + 0.006) / 2  # each its own processes'
+    assert table.changes == {"bid": (0.06, 2)} and bare.changes == {}
+    assert math.isclose(table.swap_median_s, (0.002 + 0.003) / 2)
