@@ -44,6 +44,15 @@ def after_next_frame(then):  # then() on the clock tick after the next frame is 
         Clock.schedule_once(lambda _dt: then(), 0)
     Window.bind(on_flip=flipped)
 
+def when(done, then, within, every=0):  # then() once done() holds, or after `within` seconds
+    deadline = time.perf_counter() + within
+    def check(_dt):
+        if done() or time.perf_counter() > deadline:
+            then()
+        else:
+            Clock.schedule_once(check, every)
+    Clock.schedule_once(check, every)
+
 seen = {}
 """
 ARTIFACTS = ROOT / "tests" / "artifacts" / "screens"

@@ -27,18 +27,14 @@ def started(app):
     seen["first_frame"] = built(app)
     seen["current"] = app.manager.current
     seen["spares_first_frame"] = widgets.spare_buttons()
-    deadline = time.perf_counter() + 20
 
-    def check(_dt):
-        done = all(app.manager.has_screen(n) for n in app_module.PREBUILT_SCREENS) and not widgets.spare_buttons_wanted()
-        if done or time.perf_counter() > deadline:
-            seen["idle"] = built(app)
-            seen["spares_idle"] = widgets.spare_buttons()
-            app.stop()
-        else:
-            Clock.schedule_once(check, 0.1)
+    def idle():
+        seen["idle"] = built(app)
+        seen["spares_idle"] = widgets.spare_buttons()
+        app.stop()
 
-    Clock.schedule_once(check, 0.1)
+    when(lambda: all(app.manager.has_screen(n) for n in app_module.PREBUILT_SCREENS)
+         and not widgets.spare_buttons_wanted(), idle, within=20, every=0.1)
 
 store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
 TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=started).run()
