@@ -177,11 +177,13 @@ _chip_texts: dict[tuple[Any, ...], Any] = {}  # a chip's text and text options -
 
 
 def _text_key(label: Any) -> tuple[Any, ...]:
-    """What a Kivy core label's texture is rendered from: its text and options (lists as tuples;
-    the font's resolved path, which follows from its name, left out)."""
+    """What a Kivy core label's texture is rendered from: its text, its box (``text_size``, kept
+    apart from the options) and its options (lists as tuples; the font's resolved path, which
+    follows from its name, left out)."""
     options = tuple(sorted((name, tuple(value) if isinstance(value, list) else value)
                            for name, value in label.options.items() if name != "font_name_r"))
-    return (label.text, options)
+    size = label.text_size
+    return (label.text, None if size is None else tuple(size), options)
 
 
 class CardChip(Label):
