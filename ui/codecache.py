@@ -22,10 +22,19 @@ when one is set, else in the user's cache directory (``$XDG_CACHE_HOME`` or ``~/
 named by the interpreter (``cpython-311``) and checked against its bytecode magic number, so
 an interpreter update starts a new cache. A cache that cannot be read or written is left
 alone: the code is compiled as without it.
+
+Compiling was not all: Kivy's parser took some 50–70 ms (full speed, four times that on a Pi)
+to read ``style.kv`` into its rules even with every expression's code cached, most of it a
+regular expression run over each expression with as many newlines before it as the expression's
+line number. So a kv text's parsed rules are kept too (:func:`_keeps_parsed`), pickled with
+their code marshalled, found by the text, its file name and Kivy's version; a start takes them
+(``style.kv``: 5 ms) and runs the text's directives (``#:import``, ``#:set``) as a parse would.
+The cache file is as trusted as the ``.pyc`` files are: it holds code the table runs.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -34,7 +43,7 @@ import marshal
 import mmap
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
@@ -66,6 +75,7 @@ class CodeCache:
         self.used: set[bytes] = set()
         self.hits = 0
         self.compiled = 0
+        self.parsed = 0  # kv texts parsed (not taken from the cache)
 
     def _load(self) -> dict[bytes, bytes]:
         """The file's codes, read through ``mmap``: a read into one large buffer would raise the
@@ -116,6 +126,43 @@ class CodeCache:
         if isinstance(source, str):
             source = self.compile(source, "<string>", "exec")
         exec(source, globals, locals)
+
+    def take_parsed(self, key: bytes, parser: Any) -> bool:
+        """Give ``parser`` (a Kivy ``Parser``) the rules kept under ``key``; False if there are none
+        (or they cannot be read: whatever unpickling a damaged or outdated entry raised, the text
+        is parsed again and the entry replaced)."""
+        blob = self.blobs.get(key)
+        if blob is None:
+            return False
+        import io
+
+        try:
+            values = _kv_picklers()[1](io.BytesIO(blob), parser).load()
+            fields = dict(zip(KV_FIELDS, values, strict=True))
+        except Exception as exc:  # noqa: BLE001  # any damage: parsed as without the cache
+            log.info("kept kv rules cannot be read (%r): parsed again", exc)
+            del self.blobs[key]
+            self.written.discard(key)
+            return False
+        for name, value in fields.items():
+            setattr(parser, name, value)
+        self.hits += 1
+        self.used.add(key)
+        return True
+
+    def keep_parsed(self, key: bytes, parser: Any) -> None:
+        """Keep what ``parser`` made of a kv text under ``key`` (right after parsing, before the
+        ``Builder`` applies a rule: a rule notes which classes it was applied to)."""
+        import io
+
+        buffer = io.BytesIO()
+        try:
+            _kv_picklers()[0](buffer, parser).dump(tuple(getattr(parser, name) for name in KV_FIELDS))
+        except Exception as exc:  # noqa: BLE001  # a value pickle cannot write: parsed at every start
+            log.info("kv rules of %s not kept (%r)", parser.filename, exc)
+            return
+        self.blobs[key] = buffer.getvalue()
+        self.used.add(key)
 
     def save(self) -> None:
         """Write the codes this process used if it used one the file does not hold (atomically:
@@ -180,11 +227,74 @@ def install(name: str) -> CodeCache:
 
 
 def cover_kv() -> None:
-    """Kivy's kv parser compiles through the installed cache too (if one is, and Kivy's parser
-    is imported: importing it here would load Kivy before its options are set)."""
+    """Kivy's kv parser compiles through the installed cache too, and takes a text's rules from
+    it when it parsed the same text before (if a cache is installed, and Kivy's parser is
+    imported: importing it here would load Kivy before its options are set)."""
     parser = sys.modules.get("kivy.lang.parser")
     if _installed is not None and parser is not None:
         parser.compile = _installed.compile  # type: ignore[attr-defined]
+        if not hasattr(parser.Parser.parse, "takes_kept"):
+            parser.Parser.parse = _keeps_parsed(parser.Parser.parse)
+
+
+# what Kivy's Parser makes of a text, besides ``sourcecode`` (the text's lines, for error messages)
+KV_FIELDS = ("rules", "templates", "root", "directives", "dynamic_classes")
+
+
+def _keeps_parsed(parse: Callable[[Any, str], None]) -> Callable[[Any, str], None]:
+    """Kivy's ``Parser.parse`` (which fills the parser from a kv text), taking the rules from the
+    installed cache when the same text (same file name, same Kivy) was parsed before."""
+
+    @functools.wraps(parse)
+    def parse_or_take(parser: Any, content: str) -> None:
+        cache = _installed
+        if cache is None:
+            parse(parser, content)
+            return
+        key = _digest(content, parser.filename or "", f"kv rules, Kivy {sys.modules['kivy'].__version__}")
+        if cache.take_parsed(key, parser):
+            parser.sourcecode = list(enumerate(content.splitlines()))
+            parser.execute_directives()  # imports and values the rules' expressions use
+            return
+        parse(parser, content)
+        cache.parsed += 1
+        cache.keep_parsed(key, parser)
+
+    parse_or_take.takes_kept = True  # type: ignore[attr-defined]
+    return parse_or_take
+
+
+@functools.cache
+def _kv_picklers() -> tuple[Any, Any]:
+    """The pickler and unpickler of kept kv rules (``pickle``, 2 ms of imports, when a kv text is
+    read, not when this module is)."""
+    import pickle
+
+    class KvPickler(pickle.Pickler):
+        """Pickles a parser's rules: their code marshalled, the parser itself (each rule's
+        ``ctx``) by reference: the parser they are given to takes its place."""
+
+        def __init__(self, file: Any, parser: Any) -> None:
+            super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+            self.parser = parser
+
+        def persistent_id(self, obj: Any) -> str | None:
+            return "parser" if obj is self.parser else None
+
+        def reducer_override(self, obj: Any) -> Any:
+            return (marshal.loads, (marshal.dumps(obj),)) if type(obj) is CodeType else NotImplemented
+
+    class KvUnpickler(pickle.Unpickler):
+        def __init__(self, file: Any, parser: Any) -> None:
+            super().__init__(file)
+            self.parser = parser
+
+        def persistent_load(self, pid: Any) -> Any:
+            if pid != "parser":
+                raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+            return self.parser
+
+    return KvPickler, KvUnpickler
 
 
 class _KvParserFinder:

@@ -200,6 +200,9 @@ def child_table(store_dir: str, samples: int, *, memory: bool = False, deal: flo
     from ui import codecache
 
     codecache.install("run")  # as `skattisch run`: dataclasses' and kv code compiled at an earlier start
+    from ui.commands.run import KIVY_PROVIDERS
+
+    os.environ.update(KIVY_PROVIDERS)  # and Kivy's providers as it chooses them
     _kivy_setup()
     from kivy.clock import Clock
 

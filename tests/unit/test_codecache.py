@@ -93,24 +93,116 @@ def test_a_damaged_cache_is_compiled_again_and_replaced(tmp_path: Path) -> None:
     assert _run(tmp_path, CHECK)[1] == "0"
 
 
-def test_kv_rules_compile_through_the_cache_to_the_same_code(tmp_path: Path) -> None:
-    kv = "<Widget>:\n    x: self.width * 2 + 1\n    opacity: 0.5\n    on_touch_down: print(args)\n"
-    body = f'''
+KIVY_ENV = '''
 import os
-os.environ.update(KIVY_NO_ARGS="1", KIVY_HOME={str(tmp_path / "kivy")!r}, KIVY_LOG_MODE="PYTHON")
+os.environ.update(KIVY_NO_ARGS="1", KIVY_HOME={home!r}, KIVY_LOG_MODE="PYTHON")
 import kivy.lang.parser as parser
 import kivy.lang  # its Builder loads Kivy's own rules at import: through the cache too
-assert parser.compile == cache.compile and len(cache.used) > 500  # style.kv's some 760 expressions
+'''
+
+
+def test_kv_rules_compile_through_the_cache_to_the_same_code(tmp_path: Path) -> None:
+    kv = "<Widget>:\n    x: self.width * 2 + 1\n    opacity: 0.5\n    on_touch_down: print(args)\n"
+    body = KIVY_ENV.format(home=str(tmp_path / "kivy")) + f'''
+assert parser.compile == cache.compile
+# the first start compiles style.kv's some 760 expressions through the cache; later ones take its rules whole
+print("style.kv", "parsed" if cache.parsed and len(cache.used) > 500 else "taken" if cache.hits else "?")
 def codes():
     rule = parser.Parser(content={kv!r}).rules[0][1]
     return [(name, prop.co_value) for name, prop in sorted(rule.properties.items())] + [
         (h.name, h.co_value) for h in rule.handlers]
 mine = codes()
 del parser.compile
+parser.Parser.parse = parser.Parser.parse.__wrapped__  # Kivy's own parse, compiling with the builtin
 assert mine == codes(), (mine, codes())
 '''
-    _run(tmp_path, body)
-    assert _run(tmp_path, body)[1] == "0"
+    assert _run(tmp_path, body)[:2] == ["style.kv", "parsed"]
+    style, taken, hits, compiled = _run(tmp_path, body)
+    assert taken == "taken" and compiled == "0"
+
+
+# a kv text with what Kivy's parser makes: rules (a class selector, several names, a dynamic
+# class, previous rules cleared), a root, canvas, handlers, ids, directives, a template
+KV = """#:kivy 2.0
+#:import math math
+#:set gap 7
+<Cell@Label>:
+    text: "a 'quoted' #text"
+    font_size: gap * 2
+<-Plain,.tagged>:
+    canvas.before:
+        Color:
+            rgba: 1, 0, 0, 1
+    on_touch_down: print(args)
+[Entry@Widget]:
+    x: ctx.x
+BoxLayout:
+    spacing: math.floor(gap / 2)
+    Cell:
+        id: first
+        width: self.height * 2 + root.spacing
+"""
+
+# (Kivy's parser collects the watched keys in a set: their order is the process's string hashing's)
+DESCRIBE = '''
+from kivy.lang.parser import global_idmap
+def describe(p):
+    def rule(r):
+        props = [(n, q.value, q.watched_keys and sorted(q.watched_keys), q.mode, q.line, q.ignore_prev, q.ctx is p,
+                  q.co_value if not hasattr(q.co_value, "co_code") else q.co_value.co_code)
+                 for n, q in r.properties.items()]
+        return (r.name, r.line, r.id, r.level, r.avoid_previous_rules, r.ctx is p, props,
+                [(h.name, h.value, h.co_value.co_code) for h in r.handlers],
+                [rule(c) if c else None for c in (r.canvas_before, r.canvas_root, r.canvas_after)],
+                [rule(c) for c in r.children])
+    return ([(type(s).__name__, s.key, rule(r)) for s, r in p.rules], [(a, b, rule(c)) for a, b, c in p.templates],
+            rule(p.root), p.directives, p.dynamic_classes, p.sourcecode, p.filename)
+'''
+
+
+def test_a_kv_texts_rules_are_taken_from_the_cache_as_parsed(tmp_path: Path) -> None:
+    """The second start parses no kv text; what it takes is what Kivy's parser makes of the
+    text, directives run (their imports and values), and the Builder builds the same widgets."""
+    body = KIVY_ENV.format(home=str(tmp_path / "kivy")) + DESCRIBE + f'''
+import logging; logging.getLogger("kivy").setLevel(logging.ERROR)  # the template's deprecation
+global_idmap.pop("gap", None)
+mine = parser.Parser(content={KV!r}, filename="test.kv")
+assert global_idmap["gap"] == 7 and global_idmap["math"].__name__ == "math"
+parsed = cache.parsed
+kivy_parse, parser.Parser.parse = parser.Parser.parse, parser.Parser.parse.__wrapped__
+assert describe(mine) == describe(parser.Parser(content={KV!r}, filename="test.kv"))
+parser.Parser.parse = kivy_parse
+from kivy.lang import Builder
+root = Builder.load_string({KV!r}, filename="test.kv")
+cell = root.ids.first
+assert (root.spacing, cell.font_size, cell.text, cell.width) == (3, 14, "a 'quoted' #text", cell.height * 2 + 3)
+try:
+    parser.Parser(content="<Widget>:\\n    x\\n", filename="bad.kv")  # a property without a value
+except parser.ParserException as exc:
+    assert "bad.kv" in str(exc)
+else:
+    raise AssertionError("a broken text was taken")
+print("parsed", parsed)
+'''
+    first = _run(tmp_path, body)
+    assert first[:2] == ["parsed", "2"]  # style.kv and the text
+    again = _run(tmp_path, body)
+    assert again[:2] == ["parsed", "0"] and again[3] == "0"  # nothing parsed, nothing compiled
+
+
+def test_damaged_kept_kv_rules_are_parsed_again(tmp_path: Path) -> None:
+    import marshal
+
+    body = KIVY_ENV.format(home=str(tmp_path / "kivy")) + "print('parsed', cache.parsed)\n"
+    assert _run(tmp_path, body)[:2] == ["parsed", "1"]
+    path = _cache_file(tmp_path)
+    blobs = marshal.loads(path.read_bytes()[4:])
+    kept = [key for key, blob in blobs.items() if blob[:1] == b"\x80"]  # the pickles (marshalled codes start otherwise)
+    assert len(kept) == 1
+    blobs[kept[0]] = blobs[kept[0]][:200]
+    path.write_bytes(path.read_bytes()[:4] + marshal.dumps(blobs))
+    assert _run(tmp_path, body)[:2] == ["parsed", "1"]
+    assert _run(tmp_path, body)[:2] == ["parsed", "0"]
 
 
 def test_texts_no_longer_compiled_leave_the_cache(tmp_path: Path) -> None:
