@@ -20,7 +20,7 @@ def test_the_smoke_run_measures_both_apps_and_prints_ratios(capsys: pytest.Captu
     out = capsys.readouterr().out
     for name in ("cold start to first frame", r"card to frame, p99 \(6 cards\)", "resident memory, 3-game list",
                  "card to frame, p99, 3-game list", r"bid to frame, p99 \(5\)", r"declaration to frame, p99 \(4\)",
-                 r"result to frame, p99 \(1\)", r"list open to frame, p99 \(1\)",
+                 r"result to frame, p99 \(1\)", r"list open to frame, p99 \(1\)", "  list open less its swap, p99",
                  "card to frame, p99",  # this and the next two: against the bare label woken as the table's reader wakes
                  "  of it the buffer swap, median", "card to frame less its swap, p99"):
         match = re.search(rf"^{name} +(\d+\.\d+) \S+ +(\d+\.\d+) \S+ +(\d+\.\d\d)x$", out, re.MULTILINE)
@@ -30,6 +30,9 @@ def test_the_smoke_run_measures_both_apps_and_prints_ratios(capsys: pytest.Captu
     swap = float(re.search(r"^  of it the buffer swap, median +(\d+\.\d+)", out, re.MULTILINE).group(1))  # type: ignore[union-attr]
     median = float(re.search(r"^card to frame, median +(\d+\.\d+)", out, re.MULTILINE).group(1))  # type: ignore[union-attr]
     assert swap < median  # a part of the card's time, not more
+    opened, less = (float(re.search(rf"^{name} +(\d+\.\d+)", out, re.MULTILINE).group(1))  # type: ignore[union-attr]
+                    for name in (r"list open to frame, p99 \(1\)", "  list open less its swap, p99"))
+    assert less < opened
 
 
 @pytest.mark.bench
@@ -67,7 +70,8 @@ def test_the_apps_are_started_in_turn_so_a_slow_spell_of_the_machine_falls_on_bo
         started.append((kind, samples))
         n = len(started)
         return 0.0, {"first_frame_at": n / 10, "latencies": [n / 1000], "swaps": [n / 2000], "rss_kib": 1024 * n,
-                     "rows": 2, "changes": {"bid": [n / 100]} if kind == "table" else {}}
+                     "rows": 2, "changes": {"bid": [n / 100]} if kind == "table" else {},
+                     "change_swaps": {"bid": [n / 1000]} if kind == "table" else {}}
 
     monkeypatch.setattr(bench_ui, "_child", child)
     figures = bench_ui.measure(("bare", "table"), ":0", tmp_path, games=2, samples=5, starts=2)
@@ -76,4 +80,5 @@ def test_the_apps_are_started_in_turn_so_a_slow_spell_of_the_machine_falls_on_bo
     assert (bare.samples, table.samples) == (2, 2)
     assert bare.median_s == (0.003 + 0.005) / 2 and table.median_s == (0.004 + 0.006) / 2  # each its own processes'
     assert table.changes == {"bid": (0.06, 2)} and bare.changes == {}
+    assert math.isclose(table.changes_less_swap["bid"], 0.06 - 0.006) and bare.changes_less_swap == {}
     assert math.isclose(table.swap_median_s, (0.002 + 0.003) / 2)
