@@ -38,6 +38,7 @@ import functools
 import hashlib
 import importlib.machinery
 import importlib.util
+import io
 import logging
 import marshal
 import mmap
@@ -134,8 +135,6 @@ class CodeCache:
         blob = self.blobs.get(key)
         if blob is None:
             return False
-        import io
-
         try:
             values = _kv_picklers()[1](io.BytesIO(blob), parser).load()
             fields = dict(zip(KV_FIELDS, values, strict=True))
@@ -153,8 +152,6 @@ class CodeCache:
     def keep_parsed(self, key: bytes, parser: Any) -> None:
         """Keep what ``parser`` made of a kv text under ``key`` (right after parsing, before the
         ``Builder`` applies a rule: a rule notes which classes it was applied to)."""
-        import io
-
         buffer = io.BytesIO()
         try:
             _kv_picklers()[0](buffer, parser).dump(tuple(getattr(parser, name) for name in KV_FIELDS))
