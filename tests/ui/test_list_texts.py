@@ -1,7 +1,8 @@
-"""The list draws its cells' texts itself (``listing.drawn_label``, issue 20): each must be the
+"""The list draws its cells' texts itself (``ui.table.drawn_text``, issue 20): each must be the
 texture a Kivy ``Label`` of the same properties draws, pixel for pixel: whole texts (drawn
 by Kivy's plain renderer), texts cut short and marked-up ones (drawn marked up), left and
-right aligned, bold or not, on one line or in a box of the row's height.
+right aligned, bold or not, on one line or in a box of the row's height. A row puts its
+plain texts' pixels into one texture: the row must look as if each text were drawn alone.
 
 The real App in a child process on the test's Xvfb display, on a memory store.
 """
@@ -19,7 +20,12 @@ pytestmark = pytest.mark.ui
 CHILD = r"""
 from kivy.uix.label import Label
 from ui.table import theme
-from ui.table.screens.listing import drawn_label
+from ui.table.drawn_text import _texts_texture, drawn_label
+
+def texture_of(drawn):  # a text's own texture: its pixels as a label's texture holds them
+    if drawn.texture is not None:
+        return drawn.texture
+    return _texts_texture(*drawn.size, [(drawn.lines, drawn.size, 0, 0)])
 
 TEXTS = ("12", "Anna", "Hans-Jürgen", "[b]+24[/b]", "−132", "Kreuz Hand mit 2  [b]K[/b]", "eingepasst",
          "Spielpunkte", "gew. / verl.", "[s]Karo mit 1, Spiel 2 = 18, gewonnen +18[/s]")
@@ -35,9 +41,10 @@ def compare(app):
                     options["shorten_from"] = "right"
                 label = Label(text=text, markup=True, text_size=(width, height), **options)
                 label.texture_update()
-                core = drawn_label(text, (width, height), **options)
+                drawn = drawn_label(text, (width, height), **options)
                 seen["shortened"] += bool(label.is_shortened)
-                if (label.texture_size, label.texture.pixels) == (list(core.texture.size), core.texture.pixels):
+                texture = texture_of(drawn)
+                if (label.texture_size, label.texture.pixels) == (list(texture.size), texture.pixels):
                     seen["same"] += 1
                 else:
                     seen["differ"].append([text, width, halign, bold, height])
@@ -70,9 +77,8 @@ def line(number, struck):
     return ListLine(number, "Bernd", "Carla", "Kreuz", "C", "12", "m1", "1", "−48", -1, cells, struck, False, "")
 
 def where(row):
-    # each drawn text's bottom edge and width, by its text (the instructions are Color, Rectangle pairs)
-    rects = [i for i in row._drawing.children if type(i).__name__ == "Rectangle"]
-    return {text: [rect.pos[1] - row.y, rect.size[0]] for (text, _core), rect in zip(row._texts, rects[-len(row._texts):])}
+    # each drawn text's bottom edge and width, by its text
+    return {text: [y - row.y, width] for text, _x, y, width, _height in row.placed_texts()}
 
 def draw_rows(app):
     columns = Columns(1.0, 90.0, 90.0, 3)
@@ -101,3 +107,62 @@ def test_a_corrected_row_shows_its_earlier_entries_above_its_game_not_beside_it(
     line_y = plain["Carla"][0]
     assert corrected[newer][0] > line_y and corrected[older][0] > corrected[newer][0]  # a line each, oldest on top
     assert corrected[newer][1] > plain["Kreuz"][1]  # as wide as the row leaves from the game's column
+
+
+TOGETHER = r"""
+from kivy.graphics import Fbo, Rectangle
+from ui.table import drawn_text
+from ui.table.screens.listing import Columns, ListRow
+from ui.table.viewmodels import ListCell, ListLine
+
+def pixels(row):
+    fbo = Fbo(size=(820, 140))
+    fbo.add(row.canvas)
+    fbo.draw()
+    fbo.remove(row.canvas)
+    return fbo.pixels
+
+def one_by_one(self, texts):  # each text drawn alone, as Kivy's labels draw theirs
+    for lines, size, x, y in texts:
+        self._white_colour()
+        self._drawing.add(Rectangle(texture=drawn_text._texts_texture(*size, [(lines, size, 0, 0)]),
+                                    size=size, pos=(x, y)))
+
+def compare(app):
+    cells = (ListCell("+120", True), ListCell("", False), ListCell("−48", True))
+    struck = ("Kreuz mit 1, Spiel 2 = 24, gewonnen +24",)
+    rows = [("plain", ListLine("7", "Bernd", "Carla", "Pik", "S", "11", "m1", "2", "−66", -1, cells, (), False, "")),
+            ("marks", ListLine("12", "Anna", "Hans-Jürgen", "Grand", "", "24", "o4", "5", "+120", 1, cells, struck,
+                               False, "K"))]
+    for name, row_line in rows:
+        row = ListRow(size_hint=(None, None), size=(780.0, 26.4 * (1 + len(row_line.struck))), pos=(10.4, 20.6),
+                      odd=True)
+        row.show_line(row_line, Columns(1.1, 80.0, 90.0, 3))
+        row._draw()
+        textured = [i for i in row._drawing.children if type(i).__name__ == "Rectangle" and i.texture is not None]
+        seen[name] = {"texts": len(row.placed_texts()), "textures": len(textured)}
+        together = pixels(row)
+        original = drawn_text.DrawnCells._draw_together
+        drawn_text.DrawnCells._draw_together = one_by_one
+        row._draw()
+        drawn_text.DrawnCells._draw_together = original
+        seen[name]["same"] = together == pixels(row)
+        seen[name]["drawn"] = together != pixels(ListRow(size_hint=(None, None), size=(780.0, 26.4), pos=(10.4, 20.6),
+                                                         odd=True))
+    app.stop()
+
+store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
+TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=compare).run()
+json.dump(seen, open(sys.argv[1], "w"))
+"""
+
+
+def test_a_row_draws_its_texts_as_one_texture_and_looks_as_if_each_were_drawn_alone(display: str,
+                                                                                     tmp_path: Path) -> None:
+    seen = run_app_child(TOGETHER, display, tmp_path)
+    plain, marks = seen["plain"], seen["marks"]
+    assert plain["texts"] >= 11 and plain["textures"] == 1  # every text of a plain row in one texture
+    assert marks["textures"] < marks["texts"] // 2  # a marked-up game and a struck entry: drawn on their own
+    for row in (plain, marks):
+        assert row["drawn"] is True  # there is something to compare: texts over the row's shading
+        assert row["same"] is True  # pixel for pixel as each text drawn alone, at a fractional place

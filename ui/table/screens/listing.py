@@ -10,27 +10,22 @@ The proposal waits on top of the list with a consent button per player and "zur�
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
-from kivy.core.text.markup import MarkupLabel as CoreMarkupLabel
-from kivy.graphics import Color, InstructionGroup, Rectangle, RoundedRectangle
+from kivy.graphics import RoundedRectangle
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty, VariableListProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
-from kivy.uix.widget import Widget
-from kivy.utils import get_hex_from_color
 
 from ui.i18n import pick, tr
 from ui.table_words import game_text, scoring_label
 from ui.table import theme
+from ui.table.drawn_text import CellText, DrawnCells, box_places, drawn_label
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import SHORT_NAME, ListLine, entry_words, escape, is_null, list_lines, short_names, stand_lines
@@ -63,191 +58,12 @@ class Columns:
     players: int
 
 
-def _centred(x: float, y: float, width: float, height: float, texture_w: int, texture_h: int) -> tuple[int, int]:
-    """Where Kivy's ``<Label>`` rule puts a label's texture: ``int(self.center_x - …)``, the
-    centre computed as Kivy's ``center_x`` computes it."""
-    return int(x + width / 2.0 - texture_w / 2.0), int(y + height / 2.0 - texture_h / 2.0)
-
-
 def _game_text(line: ListLine) -> str:
     return line.game + (f"  [b]{line.marks}[/b]" if line.marks else "")
 
 
 def _score_colour(line: ListLine) -> Any:
     return theme.PLUS if line.score_sign > 0 else (theme.MINUS if line.score_sign < 0 else theme.TEXT)
-
-
-# -- the list's texts, drawn as Kivy's Label draws them --
-
-_LABEL_DEFAULTS: dict[str, Any] = {}
-_TEXTS: dict[tuple[Any, ...], Any] = {}  # (text, options) → the core label that drew it
-TEXTS_KEPT = 400  # distinct texts kept drawn (a few MiB of textures at most); then drawn anew
-
-
-def _hashable(value: Any) -> Any:
-    return tuple(value) if isinstance(value, list) else value
-
-
-def drawn_label(text: str, text_size: tuple[float | None, float | None], *, markup: bool = True,
-                **options: Any) -> Any | None:
-    """The core label (its ``texture``) a Kivy :class:`~kivy.uix.label.Label` with these
-    properties draws for ``text`` (``None``: no text, nothing drawn), the same pixels: made
-    with the options a Label passes to its core label, the colour wrapped round a marked-up
-    text as the Label wraps it. Drawn once per distinct text and options."""
-    if not text:
-        return None
-    key = (text, *text_size, markup, *options.items())  # the callers name the options in one order each
-    if any(type(value) is list for value in options.values()):
-        key = (text, *text_size, markup, *((name, _hashable(v)) for name, v in options.items()))
-    core = _TEXTS.get(key)
-    if core is None:
-        if len(_TEXTS) >= TEXTS_KEPT:
-            _TEXTS.clear()
-        _TEXTS[key] = core = _render(text, text_size, markup, options)
-    return core
-
-
-def _render(text: str, text_size: tuple[float | None, float | None], markup: bool, options: dict[str, Any]) -> Any:
-    """What :meth:`kivy.uix.label.Label.texture_update` does for a label of these properties.
-    A marked-up label's text without markup that fits whole is drawn by Kivy's plain text
-    renderer, 3 to 5 times faster and the same pixels (checked over the list's texts, fonts,
-    widths and colours: only texts cut short differ, and those are drawn marked up)."""
-    if not _LABEL_DEFAULTS:
-        proto = Label()
-        _LABEL_DEFAULTS.update({name: getattr(proto, name) for name in Label._font_properties})
-    settings = {name: (list(v) if isinstance(v, list) else v) for name, v in _LABEL_DEFAULTS.items()}
-    settings.update(options, text=text, text_size=list(text_size), markup=markup)
-    settings["usersize"] = settings["text_size"]
-    plain = _plain_text(text, settings) if markup else (text, settings["bold"])
-    if plain is not None:
-        core = CoreLabel(**{**settings, "text": plain[0], "bold": plain[1]})
-        core.refresh()
-        if not (markup and core.is_shortened):
-            return core
-    core = CoreMarkupLabel(**settings)
-    core.text = f"[color={get_hex_from_color(settings['color'])}]{text}[/color]"
-    core.refresh()
-    if core.texture:
-        core.texture.bind()
-    return core
-
-
-_MARKUP_SIGNS = frozenset("[]&")  # a tag or an escaped sign: Kivy's markup renderer reads it
-
-
-def _plain_text(text: str, settings: dict[str, Any]) -> tuple[str, bool] | None:
-    """The text and boldness a marked-up text cut short if need be draws with Kivy's plain
-    renderer: a text without markup as it is, one all in ``[b]`` (a score) as its words in
-    bold; None for any other markup (or a text not cut short: wrapped lines may differ)."""
-    if not settings["shorten"]:
-        return None
-    if not _MARKUP_SIGNS.intersection(text):
-        return text, settings["bold"]
-    if text.startswith("[b]") and text.endswith("[/b]") and not _MARKUP_SIGNS.intersection(text[3:-4]):
-        return text[3:-4], True
-    return None
-
-
-def _box(x: float, width: float, spacing: float, widths: list[float | None], padding: tuple[float, float] = (0, 0)
-         ) -> list[tuple[float, float]]:
-    """Each child's x and width in a horizontal :class:`~kivy.uix.boxlayout.BoxLayout` at
-    ``x`` of ``width`` (``padding``: left, right), computed as Kivy's ``_iterate_layout`` does
-    (the same float operations in the same order, so the same pixels): ``None`` widths
-    (``size_hint_x`` 1) share what the fixed ones leave."""
-    left, right = padding
-    minimum = left + right + spacing * (len(widths) - 1)
-    stretch_sum = 0.
-    for fixed in reversed(widths):  # Kivy sums over its children, the last added first
-        if fixed is None:
-            stretch_sum += 1
-        else:
-            minimum += fixed
-    stretch_space = max(0.0, width - minimum)
-    placed = []
-    at = left + x
-    for fixed in widths:
-        w = max(0., stretch_space * 1 / stretch_sum) if fixed is None else fixed
-        placed.append((at, w))
-        at += w + spacing
-    return placed
-
-
-@dataclass(frozen=True, slots=True)
-class CellText:
-    """A cell of a drawn line, as a label of the list's font would show it: its text (markup), its
-    width (``None``: what the line leaves), alignment, colour, boldness, font size (0: the
-    list's row size) and whether it is cut short."""
-
-    text: str
-    width: float | None
-    halign: str = "right"
-    colour: Any = theme.TEXT
-    bold: bool = False
-    font_size: float = 0
-    shorten: bool = True
-
-
-class DrawnCells(Widget):
-    """A widget that draws texts itself, as labels would (:func:`drawn_label`), at its next
-    frame (when it has its place); :meth:`drawn_texts` gives them as drawn (the script runner
-    reads them as it reads labels')."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._texts: list[tuple[str, Any]] = []  # (text, core label) as drawn
-        self._white = False  # the last colour in the drawing is white (the texts')
-        self._drawing = InstructionGroup()
-        self.canvas.add(self._drawing)
-        self._redraw = Clock.create_trigger(self._draw, -1)
-        self.fbind("pos", self._redraw)
-        self.fbind("size", self._redraw)
-
-    def drawn_texts(self) -> list[str]:
-        """The texts drawn, as drawn (a shortened one as it reads: "Ha…re")."""
-        return [_as_drawn(core, text) for text, core in self._texts]
-
-    def _draw(self, *_args: Any) -> None:
-        self._drawing.clear()
-        self._white = False
-        self._texts = []
-        self.draw()
-
-    def draw(self) -> None:
-        """Put the instructions in ``self._drawing`` (with :meth:`_texture`, :meth:`_line`)."""
-
-    def _line(self, cells: list[CellText], x: float, y: float, width: float, height: float, ls: float,
-              spacing: float, padding: tuple[float, float] = (0, 0),
-              other: Callable[[float, float], None] | None = None) -> None:
-        """A horizontal box of labels (the list's font, vertically centred, cut short unless
-        said); a cell of no text and no width is another
-        widget's place, drawn by ``other(x, width)`` in its turn."""
-        placed = _box(x, width, spacing, [cell.width for cell in cells], padding)
-        for cell, (at, w) in zip(cells, placed):
-            if cell.width is None and not cell.text:
-                if other is not None:
-                    other(at, w)
-                continue
-            core = drawn_label(cell.text, (w, None), font_size=cell.font_size or ls * FONT_ROW,
-                               font_name=theme.LIST_FONT, color=cell.colour, halign=cell.halign, valign="middle",
-                               shorten=cell.shorten, bold=cell.bold)
-            self._texture(core, cell.text, at, y, w, height)
-
-    def _texture(self, core: Any, text: str, x: float, y: float, width: float, height: float) -> None:
-        """A label's texture where its ``<Label>`` rule draws it, in white (the colour is drawn into it)."""
-        if core is None or core.texture is None:
-            return
-        texture = core.texture
-        tw, th = texture.size
-        if not self._white:  # the colour is drawn into the texture: white, set once until another colour
-            self._drawing.add(Color(1, 1, 1, 1))
-            self._white = True
-        self._drawing.add(Rectangle(texture=texture, size=(tw, th), pos=_centred(x, y, width, height, tw, th)))
-        self._texts.append((text, core))
-
-    def _colour(self, rgba: Any) -> None:
-        """Draw what follows (a shape) in ``rgba``."""
-        self._drawing.add(Color(*rgba))
-        self._white = False
 
 
 class ListCells(DrawnCells):
@@ -273,11 +89,11 @@ class ListCells(DrawnCells):
         if not self._line_height:  # one line: the box itself
             for cells in self._lines:
                 self._line(cells, self.x, self.y + bottom, self.width, max(0, 1 * (self.height - (top + bottom))),
-                           self._ls, self.spacing, (left, right))
+                           self._ls * FONT_ROW, self.spacing, (left, right))
             return
         y, width = bottom + self.y, max(0, 1 * (self.width - (left + right)))
         for cells in reversed(self._lines):  # a vertical box lays its last child out at the bottom
-            self._line(cells, self.x + left, y, width, self._line_height, self._ls, self.spacing)
+            self._line(cells, self.x + left, y, width, self._line_height, self._ls * FONT_ROW, self.spacing)
             y += self._line_height
 
 
@@ -323,7 +139,7 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
             return
         scale, ls = self._scale(), columns.ls
         height = ls * ROW_H
-        [(x, width)] = _box(self.x, self.width, 0, [None], (scale * 4, scale * 14))
+        [(x, width)] = box_places(self.x, self.width, 0, [None], (scale * 4, scale * 14))
         dim, name_w = theme.TEXT_DIM, ls * columns.name_w
         cells = [CellText(line.number, ls * NUMBER_W, colour=dim), CellText(escape(line.dealer), name_w, "left", dim),
                  CellText(escape(line.declarer), name_w, "left"), CellText("", None),
@@ -331,7 +147,7 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
                  CellText(line.levels, ls * LEVELS_W),
                  CellText(f"[b]{line.score}[/b]" if line.score else "", ls * VALUE_W, colour=_score_colour(line)),
                  *(CellText(cell.text, columns.player_w, bold=True) for cell in line.cells)]
-        self._line(cells, x, self.y, width, height, ls, ls * GAP,
+        self._line(cells, x, self.y, width, height, ls * FONT_ROW, ls * GAP,
                    other=lambda game_x, game_w: self._game_column(line, game_x, game_w, x + width - game_x,
                                                                   height, scale, ls))
 
@@ -352,7 +168,7 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
         font_size = ls * FONT_ROW
         chip_h = font_size * 1.4
         chip_w = chip_h * 0.9 if suit else 0
-        (chip_x, _), (words_x, words_w) = _box(x, width, scale * 6, [chip_w, None])
+        (chip_x, _), (words_x, words_w) = box_places(x, width, scale * 6, [chip_w, None])
         if suit:
             chip_y = y + (0.5 * height - chip_h / 2.)
             self._colour(theme.CARD_FACE)
@@ -369,14 +185,6 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
     def _scale(self) -> float:
         app = App.get_running_app()
         return float(app.scale) if app is not None else 1.0
-
-
-def _as_drawn(core: Any, text: str) -> str:
-    """A text as its core label laid it out (as :func:`ui.table.runner.drawn_text` reads a label's)."""
-    lines = getattr(core, "_cached_lines", None)
-    if not lines:
-        return text
-    return " ".join("".join(str(word.text) for word in line.words) for line in lines)
 
 
 class ListScreen(TableScreen):
