@@ -17,6 +17,12 @@ from tests.ui.harness import run_app_child
 
 pytestmark = pytest.mark.ui
 
+ON_STARTED = """
+store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
+TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started={}).run()
+json.dump(seen, open(sys.argv[1], "w"))
+"""  # the child's end: the App on a memory store, the named function called once it is up
+
 CHILD = r"""
 from kivy.uix.label import Label
 from ui.table import theme
@@ -54,10 +60,7 @@ def compare(app):
         valign="middle", shorten=True, bold=False)
     app.stop()
 
-store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
-TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=compare).run()
-json.dump(seen, open(sys.argv[1], "w"))
-"""
+""" + ON_STARTED.format("compare")
 
 
 def test_the_lists_drawn_texts_are_the_pixels_a_label_draws(display: str, tmp_path: Path) -> None:
@@ -90,10 +93,7 @@ def draw_rows(app):
         seen[name] = where(row)
     app.stop()
 
-store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
-TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=draw_rows).run()
-json.dump(seen, open(sys.argv[1], "w"))
-"""
+""" + ON_STARTED.format("draw_rows")
 
 
 def test_a_corrected_row_shows_its_earlier_entries_above_its_game_not_beside_it(display: str,
@@ -151,10 +151,7 @@ def compare(app):
                                                          odd=True))
     app.stop()
 
-store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
-TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=compare).run()
-json.dump(seen, open(sys.argv[1], "w"))
-"""
+""" + ON_STARTED.format("compare")
 
 
 def test_a_row_draws_its_texts_as_one_texture_and_looks_as_if_each_were_drawn_alone(display: str,
