@@ -168,8 +168,8 @@ def _plain_text(text: str, settings: dict[str, Any]) -> tuple[str, bool] | None:
     return None
 
 
-def box_places(x: float, width: float, spacing: float, widths: list[float | None], padding: tuple[float, float] = (0, 0)
-         ) -> list[tuple[float, float]]:
+def box_places(x: float, width: float, spacing: float, widths: list[float | None],
+               padding: tuple[float, float] = (0, 0)) -> list[tuple[float, float]]:
     """Each child's x and width in a horizontal :class:`~kivy.uix.boxlayout.BoxLayout` at
     ``x`` of ``width`` (``padding``: left, right), computed as Kivy's ``_iterate_layout`` does
     (the same float operations in the same order, so the same pixels): ``None`` widths
