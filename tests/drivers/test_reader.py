@@ -591,7 +591,9 @@ def test_bad_frames_reach_the_watcher(device: PtyDevice, open_reader: Any) -> No
 
 
 class Cli:
-    """``skattisch ARGS`` as a subprocess; its stdout read line by line with bounded waits."""
+    """``skattisch ARGS`` as a subprocess; its stdout read line by line with bounded waits.
+    Each of its pipes is read by a thread of its own to its end, and only by that thread (a
+    ``communicate()`` beside the stdout thread closed the pipe under it at the test's end)."""
 
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
@@ -599,13 +601,27 @@ class Cli:
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self._err: list[str] = []
+        self._readers = [threading.Thread(target=self._pump, daemon=True),
+                         threading.Thread(target=self._read_err, daemon=True)]
+        for reader in self._readers:
+            reader.start()
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self._lines.put(line.rstrip("\n"))
         self._lines.put(None)
+
+    def _read_err(self) -> None:
+        assert self.proc.stderr is not None
+        self._err.append(self.proc.stderr.read())
+
+    def _ended(self) -> None:
+        """Wait for the process and for both pipes read to their end."""
+        self.proc.wait(timeout=WAIT)
+        for reader in self._readers:
+            reader.join(timeout=WAIT)
 
     def line(self) -> str:
         try:
@@ -624,13 +640,13 @@ class Cli:
         return self.finish()
 
     def finish(self) -> tuple[int, str]:
-        _, err = self.proc.communicate(timeout=WAIT)
-        return self.proc.returncode, err
+        self._ended()
+        return self.proc.returncode, "".join(self._err)
 
     def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
-            self.proc.communicate()
+        self._ended()
 
 
 @pytest.fixture
