@@ -225,6 +225,20 @@ def _texts_texture(width: int, height: int, texts: list[tuple[tuple[bytes, ...],
     return texture
 
 
+_OWN_TEXTURES: dict[tuple[bytes, ...], Any] = {}  # a plain text's pixels → its texture, when drawn alone
+
+
+def _own_texture(lines: tuple[bytes, ...], size: tuple[int, int]) -> Any:
+    """A plain text's texture of its own (it overlaps another: the footer's lines, taller than
+    their line), made once, not at each redraw (a row's at each step of a scroll)."""
+    texture = _OWN_TEXTURES.get(lines)
+    if texture is None:
+        if len(_OWN_TEXTURES) >= TEXTS_KEPT:
+            _OWN_TEXTURES.clear()
+        texture = _OWN_TEXTURES[lines] = _texts_texture(*size, [(lines, size, 0, 0)])
+    return texture
+
+
 class DrawnCells(Widget):
     """A widget that draws texts itself, as labels would (:func:`drawn_label`), at its next
     frame (when it has its place); :meth:`drawn_texts` gives them as drawn (the script runner
@@ -305,7 +319,7 @@ class DrawnCells(Widget):
             self._draw_together(together)
         for texture, size, x, y in alone:
             if isinstance(texture, tuple):
-                texture = _texts_texture(*size, [(texture, size, 0, 0)])
+                texture = _own_texture(texture, size)
             self._white_colour()
             self._drawing.add(Rectangle(texture=texture, size=size, pos=(x, y)))
 
