@@ -24,8 +24,9 @@ app's:
 * **other screen changes (p99)**: a bid, a declaration step (skat taken, skat cards, the
   game declared), the result (the game shortened), the list opened: from the tap (a command
   submitted on the main thread) to the first frame showing the change, against the bare
-  app's card-to-frame p99. The list is opened at once after the first frame (nothing built
-  ahead yet: the worst case, "list open"), and again at the end ("list open later"), after
+  app's card-to-frame p99. The list is opened at once after the first frame ("list open":
+  nothing built in idle time yet; a table restarted on a list with games lays the list out
+  with its first frame, and the cold start pays for it), and again at the end ("list open later"), after
   the result was confirmed (the game entered in the list) and the table was idle for the
   deal: as when someone looks at the list during an evening. The game waits for the deal
   (``--deal``, 5 s: dealing 32 cards takes longer at a real table) before its first bid; the taps after it follow each

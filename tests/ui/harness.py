@@ -136,10 +136,12 @@ def run_table(display: str, steps: Sequence[str], *, size: str = "800x480", lang
     return Run(done.returncode, done.stdout, done.stderr, lines)
 
 
-def run_app_child(program: str, display: str, tmp_path: Path, header: str = APP_CHILD_HEADER) -> dict[str, object]:
-    """Run ``header + program`` on the test's Xvfb display; what it wrote to ``seen``."""
+def run_app_child(program: str, display: str, tmp_path: Path, header: str = APP_CHILD_HEADER,
+                  args: Sequence[str] = ()) -> dict[str, object]:
+    """Run ``header + program`` on the test's Xvfb display (``sys.argv[2:]``: ``args``); what
+    it wrote to ``seen``."""
     out = tmp_path / "seen.json"
     env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(tmp_path / "kivy")}
-    subprocess.run([sys.executable, "-c", header + program, str(out)], cwd=ROOT, env=env, check=True,
+    subprocess.run([sys.executable, "-c", header + program, str(out), *args], cwd=ROOT, env=env, check=True,
                    timeout=120, stdout=subprocess.DEVNULL)
     return json.loads(out.read_text())  # type: ignore[no-any-return]

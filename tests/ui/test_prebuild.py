@@ -54,3 +54,104 @@ def test_first_frame_builds_one_screen_and_idle_builds_the_games_screens(display
     # then buttons ahead for the screens' buttons (widgets.show_buttons), none before
     assert seen["spares_first_frame"] == 0
     assert seen["spares_idle"] == seen["spares"]
+
+
+RESTART_CHILD = r"""
+from device.table.commands import Pass
+from drivers.store import JournalEventStore
+from ui.table import drawn_text
+from ui.table.screens import listing
+
+renders, row_widths = [], set()
+render = drawn_text._render
+def counted(*args):
+    renders.append(args[0])
+    return render(*args)
+drawn_text._render = counted
+draw = listing.ListRow.draw
+def measured(self):
+    row_widths.add(round(self.width, 3))
+    draw(self)
+listing.ListRow.draw = measured
+
+def rows(app):
+    return list(app.manager.get_screen("list").ids.rows.children)
+
+def started(app):
+    after_next_frame(lambda: first_frame(app))
+
+def first_frame(app):
+    seen["built"] = sorted(screen.name for screen in app.manager.screens)
+    seen["current"] = app.manager.current
+    if "list" not in seen["built"]:
+        app.stop()
+        return
+    seen["row_widths"] = sorted(row_widths)
+    seen["list_width"] = round(app.manager.get_screen("list").ids.scroll.width, 3)
+    seen["rows"] = sorted(row.name for row in rows(app))
+    seen["texts"] = {row.name: row.drawn_texts() for row in rows(app)}
+    if sys.argv[3:] == ["more"]:  # another game (passed in) before the list is opened
+        for seat in (1, 2, 0):
+            app.submit(Pass(seat))
+        when(lambda: app.snapshot.list is not None and len(app.snapshot.list.rows) == 15, lambda: open_list(app),
+             within=10, every=0.05)
+    else:
+        open_list(app)
+
+def open_list(app):
+    before, widgets = len(renders), {id(row) for row in rows(app)}
+    app.show_list()
+
+    def opened():
+        seen["opened"] = app.manager.current
+        seen["rendered_at_open"] = renders[before:]
+        seen["same_row_widgets"] = {id(row) for row in rows(app)} == widgets
+        seen["rows_opened"] = sorted(row.name for row in rows(app))
+
+        def scroll_up(_dt):  # a player scrolls to the top (once the view's scroll effect has settled)
+            app.manager.get_screen("list").ids.scroll.scroll_y = 1
+            Clock.schedule_once(lambda _dt: after_next_frame(scrolled), 0.2)
+
+        def scrolled():
+            seen["scrolled_to"] = sorted(row.name for row in rows(app))
+            app.stop()
+        Clock.schedule_once(scroll_up, 1.0)
+    after_next_frame(opened)
+
+store = JournalEventStore(sys.argv[2])
+TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=started).run()
+store.close()
+json.dump(seen, open(sys.argv[1], "w"))
+"""
+
+
+def test_a_restart_on_a_list_with_games_lays_the_list_out_with_the_first_frame(display: str, tmp_path: Path) -> None:
+    """After a restart players look at the list first: it is laid out with the first frame (its
+    rows in view made and drawn at their width only), so its first open renders no text and
+    makes no row; and a player scrolls up to the first game."""
+    from tests.bench.bench_ui import prepare_store
+
+    store = tmp_path / "store"
+    prepare_store(store, 14)
+    seen = run_app_child(RESTART_CHILD, display, tmp_path, args=[str(store)])
+    assert seen["current"] == "game"  # the game is on view; the list is built beside it
+    assert "list" in seen["built"]
+    assert "row_14" in seen["rows"] and len(seen["rows"]) >= 10, seen["rows"]
+    assert seen["texts"]["row_14"][0] == "14", seen["texts"]["row_14"]
+    assert seen["row_widths"] == [seen["list_width"]]  # never at a width on the way
+    assert seen["opened"] == "list"
+    assert seen["rendered_at_open"] == []
+    assert seen["same_row_widgets"]
+    assert "row_1" in seen["scrolled_to"] and "row_14" not in seen["scrolled_to"], seen["scrolled_to"]
+
+
+def test_a_list_laid_out_at_a_restart_shows_a_game_entered_after_it_and_scrolls(display: str, tmp_path: Path) -> None:
+    """A game entered after the restart, before the list is first opened: the list opens
+    at it, and a player scrolls up to the first game."""
+    from tests.bench.bench_ui import prepare_store
+
+    store = tmp_path / "store"
+    prepare_store(store, 14)
+    seen = run_app_child(RESTART_CHILD, display, tmp_path, args=[str(store), "more"])
+    assert "row_15" in seen["rows_opened"], seen["rows_opened"]
+    assert "row_1" in seen["scrolled_to"] and "row_15" not in seen["scrolled_to"], seen["scrolled_to"]

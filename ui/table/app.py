@@ -290,7 +290,28 @@ class TableApp(App):
         Clock.schedule_interval(self._tick_clock, 1.0)
         self._tick_clock()
         self.refresh()
+        if self.snapshot.list is not None and self.snapshot.list.rows:
+            self._list_with_first_frame()
         Clock.schedule_once(self._started, 0)
+
+    def _list_with_first_frame(self) -> None:
+        """A restart on a list with games: the list laid out with the first frame, its rows in
+        view made, so that its first open costs no more than a later one (after a restart
+        players look there first; it cost 3 cards' frames). Laid out once the screens' place is
+        settled (set more than once before the first frame)."""
+        def lay_out(_dt: float) -> None:
+            collect_after_drawn(freeze=True)  # its widgets stay: no collection among them, frozen after
+            screen = self.screen("list")
+            if self.manager.current != "list":
+                screen.size, screen.pos = self.manager.size, self.manager.pos
+                screen.lay_out_ahead(self.snapshot)
+        trigger = Clock.create_trigger(lay_out, -1)
+        self.manager.fbind("size", trigger)
+
+        def first_frame(*_args: Any) -> None:
+            Window.unbind(on_flip=first_frame)
+            self.manager.funbind("size", trigger)
+        Window.bind(on_flip=first_frame)
 
     def _started(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()

@@ -22,6 +22,9 @@ class TableScreen(Screen):
     def show(self, snap: Any) -> None:
         """Show ``snap`` (a :class:`device.table.snapshot.TableSnapshot`)."""
 
+    def lay_out_ahead(self, snap: Any) -> None:
+        """Built ahead, not on view: its size is set; make what showing ``snap`` will need."""
+
     def opened(self) -> None:
         """Called when a person opens this screen (list, settings)."""
 

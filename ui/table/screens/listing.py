@@ -20,6 +20,8 @@ from kivy.graphics import RoundedRectangle
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty, VariableListProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.layout import Layout
+from kivy.uix.recyclelayout import RecycleLayout
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
 
 from ui.i18n import pick, tr
@@ -129,7 +131,10 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
 
     def show_line(self, line: ListLine, columns: Columns) -> None:
         """One game on one line; a corrected one has its earlier entries struck through
-        (drawn at the next frame, when the row has its place)."""
+        (drawn at the next frame, when the row has its place). The same line again (the recycle
+        view refreshes its rows' data more than once on its way to a layout) is not drawn again."""
+        if line == self.line and columns == self._columns:
+            return
         self.line, self._columns = line, columns
         self._redraw()
 
@@ -210,6 +215,15 @@ class ListScreen(TableScreen):
         self._build_footer(view)
         self._build_correction(snap)
 
+    def lay_out_ahead(self, snap: Any) -> None:
+        """Its boxes laid out now, then ``snap``'s rows in view made at their width: laid out a
+        box at a time, the header, the footer and the rows were drawn at a width or two on the
+        way, and each of their texts measured, shortened and rendered for nothing."""
+        for widget in self.walk(restrict=True):
+            if isinstance(widget, Layout) and not isinstance(widget, RecycleLayout):  # (the rows': the view's)
+                widget.do_layout()
+        self.show(snap)
+
     def opened(self) -> None:
         self._scroll_to_latest()
 
@@ -267,10 +281,17 @@ class ListScreen(TableScreen):
         self._scroll_to_latest()
 
     def _scroll_to_latest(self) -> None:
-        """Show the latest entry (after the rows have their heights)."""
+        """Show the latest entry (after the rows have their heights), unless the list was
+        scrolled in between (a list laid out ahead opens within the 50 ms: a script scrolling
+        it at once was scrolled back)."""
+        placed: list[float] = []
+
         def scroll(_dt: float) -> None:
             scroll_view, rows = self.ids.scroll, self.ids.rows
+            if placed and abs(scroll_view.scroll_y - placed[-1]) > 1e-3:
+                return
             scroll_view.scroll_y = 0 if rows.height > scroll_view.height else 1
+            placed.append(scroll_view.scroll_y)
         Clock.schedule_once(scroll, 0)
         Clock.schedule_once(scroll, 0.05)
 
