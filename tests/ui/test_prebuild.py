@@ -17,6 +17,9 @@ from tests.ui.harness import run_app_child
 pytestmark = pytest.mark.ui
 
 CHILD = r"""
+from kivy.core.text import LabelBase
+from device.games import GameType
+from device.table.outcome import matador_choices
 from ui.table import app as app_module
 from ui.table import widgets
 
@@ -31,7 +34,22 @@ def started(app):
     def idle():
         seen["idle"] = built(app)
         seen["spares_idle"] = widgets.spare_buttons()
-        app.stop()
+        # the first result asking for a suit game's matadors: its buttons' texts drawn already
+        result = app.manager.get_screen("result")
+        seen["put_away"] = [b.text for b in getattr(result.ids.matadors, widgets.PUT_AWAY, [])]
+        rendered = []
+        refresh = LabelBase.refresh
+        def counted(self):
+            rendered.append(self.text)
+            return refresh(self)
+        LabelBase.refresh = counted
+        result._matadors(matador_choices(GameType.CLUBS))
+
+        def shown():
+            seen["rendered"] = rendered
+            seen["matadors"] = [b.text for b in reversed(result.ids.matadors.children)]
+            app.stop()
+        after_next_frame(shown)
 
     when(lambda: all(app.manager.has_screen(n) for n in app_module.PREBUILT_SCREENS)
          and not widgets.spare_buttons_wanted(), idle, within=20, every=0.1)
@@ -44,6 +62,7 @@ json.dump({**seen, "prebuilt": list(app_module.PREBUILT_SCREENS), "spares": widg
 
 
 def test_first_frame_builds_one_screen_and_idle_builds_the_games_screens(display: str, tmp_path: Path) -> None:
+    """(The matador buttons: their 22 texts were half the first result's frame.)"""
     seen = run_app_child(CHILD, display, tmp_path)
     # the first frame: the setup screen alone (a new table), none of the game's
     assert seen["current"] == "setup"
@@ -54,6 +73,9 @@ def test_first_frame_builds_one_screen_and_idle_builds_the_games_screens(display
     # then buttons ahead for the screens' buttons (widgets.show_buttons), none before
     assert seen["spares_first_frame"] == 0
     assert seen["spares_idle"] == seen["spares"]
+    # and a suit game's matador buttons, drawn and put away for the first result that asks
+    assert len(seen["put_away"]) == 22 and seen["matadors"] == seen["put_away"], seen["put_away"]
+    assert seen["rendered"] == []
 
 
 RESTART_CHILD = r"""
@@ -108,14 +130,16 @@ def open_list(app):
         seen["same_row_widgets"] = {id(row) for row in rows(app)} == widgets
         seen["rows_opened"] = sorted(row.name for row in rows(app))
 
-        def scroll_up(_dt):  # a player scrolls to the top (once the view's scroll effect has settled)
-            app.manager.get_screen("list").ids.scroll.scroll_y = 1
+        view = app.manager.get_screen("list").ids.scroll
+
+        def scroll_up():  # a player scrolls to the top (once the view's scroll effect is at rest)
+            view.scroll_y = 1
             Clock.schedule_once(lambda _dt: after_next_frame(scrolled), 0.2)
 
         def scrolled():
             seen["scrolled_to"] = sorted(row.name for row in rows(app))
             app.stop()
-        Clock.schedule_once(scroll_up, 1.0)
+        when(lambda: view.effect_y.velocity == 0 and view.effect_y.overscroll == 0, scroll_up, within=10, every=0.1)
     after_next_frame(opened)
 
 store = JournalEventStore(sys.argv[2])

@@ -343,6 +343,7 @@ class TableApp(App):
             screen = self.screen(missing[0])
             if missing[0] != "list":  # laid out as it will be shown (the list's recycle view: when shown)
                 screen.size, screen.pos = self.manager.size, self.manager.pos
+                screen.lay_out_ahead(self.snapshot)
         else:
             make_spare_buttons(SPARE_BUTTONS_A_FRAME)
         Clock.schedule_once(self._prebuild_next, 0)

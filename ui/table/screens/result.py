@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import ColorProperty, StringProperty
+
+from device.games import GameType
+from device.table.outcome import matador_choices
 
 from ui.i18n import tr
 from ui.table_words import ending_text, note_text, result_text, to_confirm_text
@@ -108,6 +112,17 @@ class ResultScreen(TableScreen):
                                     or result.needs_spitze,
                                     reason=tr("result_incomplete"), extra=(("bold", False),)))
         show_buttons(self.ids.confirms, specs)
+
+    def lay_out_ahead(self, snap: Any) -> None:
+        """A suit game's matador buttons ("mit 1" … "ohne 11", the most a result asks for) made
+        at their place with their texts drawn, then put away: the first result that asks for
+        them takes them as they are (rendering their 22 texts was half of its frame)."""
+        self._matadors(matador_choices(GameType.CLUBS))
+
+        def put_away(_dt: float) -> None:  # laid out and drawn in the frame before
+            if self.manager is None or self.manager.current != self.name:
+                show_buttons(self.ids.matadors, [])
+        Clock.schedule_once(put_away, 0)
 
     def _spitze_made(self) -> None:
         self.ids.matadors.cols = 2
