@@ -301,10 +301,7 @@ class TableApp(App):
         settled (set more than once before the first frame)."""
         def lay_out(_dt: float) -> None:
             collect_after_drawn(freeze=True)  # its widgets stay: no collection among them, frozen after
-            screen = self.screen("list")
-            if self.manager.current != "list":
-                screen.size, screen.pos = self.manager.size, self.manager.pos
-                screen.lay_out_ahead(self.snapshot)
+            self._lay_out_ahead("list")
         trigger = Clock.create_trigger(lay_out, -1)
         self.manager.fbind("size", trigger)
 
@@ -340,13 +337,21 @@ class TableApp(App):
             self._prebuild_later()
             return
         if missing:
-            screen = self.screen(missing[0])
-            if missing[0] != "list":  # laid out as it will be shown (the list's recycle view: when shown)
-                screen.size, screen.pos = self.manager.size, self.manager.pos
-                screen.lay_out_ahead(self.snapshot)
+            if missing[0] == "list":  # its rows when first shown (a table started without games)
+                self.screen("list")
+            else:
+                self._lay_out_ahead(missing[0])
         else:
             make_spare_buttons(SPARE_BUTTONS_A_FRAME)
         Clock.schedule_once(self._prebuild_next, 0)
+
+    def _lay_out_ahead(self, name: str) -> None:
+        """Screen ``name`` built, not on view, laid out as it will be shown (its own
+        :meth:`~ui.table.screens.TableScreen.lay_out_ahead` for the latest snapshot)."""
+        screen = self.screen(name)
+        if self.manager.current != name:
+            screen.size, screen.pos = self.manager.size, self.manager.pos
+            screen.lay_out_ahead(self.snapshot)
 
     def on_stop(self) -> None:
         self._pump_event.cancel() if hasattr(self, "_pump_event") else None
