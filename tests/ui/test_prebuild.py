@@ -131,6 +131,8 @@ def open_list(app):
         seen["rows_opened"] = sorted(row.name for row in rows(app))
 
         view = app.manager.get_screen("list").ids.scroll
+        effect = view.effect_y
+        seen["at_open"] = [round(view.scroll_y, 3), effect.velocity, effect.overscroll]
 
         def scroll_up():  # a player scrolls to the top (once the view's scroll effect is at rest)
             view.scroll_y = 1
@@ -166,6 +168,8 @@ def test_a_restart_on_a_list_with_games_lays_the_list_out_with_the_first_frame(d
     assert seen["opened"] == "list"
     assert seen["rendered_at_open"] == []
     assert seen["same_row_widgets"]
+    # at its latest row, standing (no spring-back from the rows' first heights to override a scroll)
+    assert seen["at_open"] == [0, 0, 0], seen["at_open"]
     assert "row_1" in seen["scrolled_to"] and "row_14" not in seen["scrolled_to"], seen["scrolled_to"]
 
 
@@ -179,3 +183,16 @@ def test_a_list_laid_out_at_a_restart_shows_a_game_entered_after_it_and_scrolls(
     seen = run_app_child(RESTART_CHILD, display, tmp_path, args=[str(store), "more"])
     assert "row_15" in seen["rows_opened"], seen["rows_opened"]
     assert "row_1" in seen["scrolled_to"] and "row_15" not in seen["scrolled_to"], seen["scrolled_to"]
+
+
+def test_a_short_list_laid_out_at_a_restart_stands_at_its_top(display: str, tmp_path: Path) -> None:
+    """Two games, fewer rows than the view holds: the list opens with them at its top, standing
+    (it used to slide there from the middle after it was shown: its scroll effect sprang back
+    from an overscroll left by the rows' first heights)."""
+    from tests.bench.bench_ui import prepare_store
+
+    store = tmp_path / "store"
+    prepare_store(store, 2)
+    seen = run_app_child(RESTART_CHILD, display, tmp_path, args=[str(store)])
+    assert seen["opened"] == "list" and seen["rows_opened"] == ["row_1", "row_2"], seen["rows_opened"]
+    assert seen["at_open"] == [1, 0, 0], seen["at_open"]

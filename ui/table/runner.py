@@ -36,6 +36,7 @@ from ui.table import theme
 from ui.table.script import WAIT_SECONDS, Step
 from ui.table.shots import save_png
 from ui.table.touch import ScriptedTouchProvider, window_center
+from ui.table.widgets import scroll_at_rest
 
 _MARKUP = re.compile(r"\[/?(?:b|i|u|s|sub|sup|color|size|font|ref|anchor|font_context|font_family|"
                      r"font_features|text_language)(?:=[^\]]*)?\]")
@@ -157,7 +158,7 @@ def _scroll_to_item(view: Any, name: str) -> bool:
     above, total = sum(heights[:index]), sum(heights)
     hidden = total - view.height
     if hidden > 0:  # scroll_y: 1 shows the top, 0 the bottom
-        view.scroll_y = max(0.0, min(1.0, 1 - (above - (view.height - heights[index]) / 2) / hidden))
+        scroll_at_rest(view, max(0.0, min(1.0, 1 - (above - (view.height - heights[index]) / 2) / hidden)))
     return True
 
 

@@ -408,6 +408,21 @@ def _mark(shape: int, x: float, y: float, r: float) -> None:
         Line(points=[x, y - r, x, y + r], width=r / 2.5)
 
 
+def scroll_at_rest(view: Any, scroll_y: float) -> None:
+    """Scroll ``view`` to ``scroll_y`` (1 the top, 0 the bottom) and bring its scroll effect to
+    rest there. Kivy's effect keeps a place of its own, set only by a drag or a change of size:
+    left where it was, a list whose rows got their heights after being shown sprang back from an
+    overscroll it never had (short lists slid from the middle to the top, long ones ended a few
+    pixels short of their last row), and its last step put a scroll made meanwhile back."""
+    view.scroll_y = scroll_y
+    effect = view.effect_y
+    if effect is None or effect.is_manual:  # (a finger on the list: the drag moves it)
+        return
+    effect.velocity = 0
+    effect.overscroll = 0
+    view._update_effect_y_bounds()  # Kivy's own: the effect's bounds and place from scroll_y
+
+
 def make_button(text: str, name: str, action: Any = None, *, kind: str = "normal", greyed: bool = False,
                 reason: str = "", **kwargs: Any) -> TButton:
     """A :class:`TButton` whose ``on_act`` calls ``action()``."""

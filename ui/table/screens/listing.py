@@ -31,7 +31,7 @@ from ui.table.drawn_text import CellText, DrawnCells, box_places, drawn_label
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import SHORT_NAME, ListLine, entry_words, escape, is_null, list_lines, short_names, stand_lines
-from ui.table.widgets import make_button, make_label
+from ui.table.widgets import make_button, make_label, scroll_at_rest
 
 # Column widths at 800×480 (multiplied by the list's scale): number, dealer, declarer,
 # Grundwert, Spitzen, Gewinnstufen, Wert; the game takes what is left. A player's column by
@@ -277,7 +277,7 @@ class ListScreen(TableScreen):
         scroll.data = [{"line": line, "columns": columns, "odd": index % 2 == 1, "name": f"row_{line.number}",
                         "height": ls * ROW_H * (1 + len(line.struck)), "tapped": self.row_tapped}
                        for index, line in enumerate(list_lines(view, self._name_limit()))]
-        scroll.scroll_y = 0  # the latest rows are the ones made first (0 shows the bottom)
+        scroll_at_rest(scroll, 0)  # the latest rows are the ones made first (0 shows the bottom)
         self._scroll_to_latest()
 
     def _scroll_to_latest(self) -> None:
@@ -290,7 +290,7 @@ class ListScreen(TableScreen):
             scroll_view, rows = self.ids.scroll, self.ids.rows
             if placed and abs(scroll_view.scroll_y - placed[-1]) > 1e-3:
                 return
-            scroll_view.scroll_y = 0 if rows.height > scroll_view.height else 1
+            scroll_at_rest(scroll_view, 0 if rows.height > scroll_view.height else 1)
             placed.append(scroll_view.scroll_y)
         Clock.schedule_once(scroll, 0)
         Clock.schedule_once(scroll, 0.05)
