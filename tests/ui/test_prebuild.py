@@ -196,3 +196,48 @@ def test_a_short_list_laid_out_at_a_restart_stands_at_its_top(display: str, tmp_
     seen = run_app_child(RESTART_CHILD, display, tmp_path, args=[str(store)])
     assert seen["opened"] == "list" and seen["rows_opened"] == ["row_1", "row_2"], seen["rows_opened"]
     assert seen["at_open"] == [1, 0, 0], seen["at_open"]
+
+
+RENDER_ONCE_CHILD = r"""
+from kivy.core.text import LabelBase
+from ui.table import app as app_module
+from ui.table import widgets
+
+def started(app):
+    when(lambda: all(app.manager.has_screen(n) for n in app_module.PREBUILT_SCREENS)
+         and not widgets.spare_buttons_wanted(), lambda: show(app), within=20, every=0.1)
+
+def show(app):
+    app.manager.current = "result"  # laid out at the window's size, its buttons shown below
+    after_next_frame(lambda: buttons(app))
+
+def buttons(app):
+    drawn = []  # (text, width it was drawn at), the texts rendered from now on
+    refresh = LabelBase.refresh
+    def counted(self):
+        if "Neu" in self.text:  # (a markup label's text in its colour: "[color=…]Neu 0[/color]")
+            drawn.append((self.text.split("]")[1].split("[")[0], round(self.text_size[0])))
+        return refresh(self)
+    LabelBase.refresh = counted
+    container = app.manager.get_screen("result").ids.confirms
+    widgets.show_buttons(container, [widgets.ButtonSpec(f"Neu {n}", f"new_{n}", None) for n in range(3)])
+
+    def shown():
+        seen["drawn"] = sorted(drawn)
+        seen["widths"] = sorted((b.text, round(b.text_size[0])) for b in container.children)
+        app.stop()
+    after_next_frame(shown)
+
+store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
+TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=started).run()
+json.dump(seen, open(sys.argv[1], "w"))
+"""
+
+
+def test_buttons_shown_have_their_texts_drawn_once_at_their_width(display: str, tmp_path: Path) -> None:
+    """New buttons in a row: each text drawn once, at the width the row gives it (it was drawn
+    at a new button's 100 px first, then again: six of the declaration's first frame's texts)."""
+    seen = run_app_child(RENDER_ONCE_CHILD, display, tmp_path)
+    assert len(seen["widths"]) == 3 and all(width > 100 for _text, width in seen["widths"]), seen["widths"]
+    # (spare buttons made ahead: as the first result or declaration of a session takes them)
+    assert seen["drawn"] == seen["widths"], seen["drawn"]

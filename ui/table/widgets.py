@@ -550,3 +550,10 @@ def show_buttons(container: Any, specs: Sequence[ButtonSpec]) -> None:
     container.clear_widgets()
     for button in buttons:
         container.add_widget(button)
+    # Their texts drawn after the container's layout (Kivy runs the triggers set for the next
+    # frame in the order they were set): a text set above was drawn at its button's old width
+    # (100 px for a button just made), then again at its place.
+    for button in buttons:
+        if button._trigger_texture.is_triggered:
+            button._trigger_texture.cancel()
+            button._trigger_texture()

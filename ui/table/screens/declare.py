@@ -141,13 +141,14 @@ class DeclareScreen(TableScreen):
                                             greyed=choice.greyed, reason=choice.reason)
                                  for choice in word_choices(options, self.selected or None)])
         option = next((o for o in options if o.key == self.selected), None)
+        # the suit first: the chip's width is laid out before the text is drawn
+        self.summary_suit = GAME_SUITS.get(option.game, "") if option is not None else ""
         self.summary_text = ((tr("tournee_or_solo") if view.form == "tournee" else tr("hand_or_skat")) if first else
                              tr("scan_turned_card") if turning and view.turned is None else
                              tr("tournee_trump", card=card_words(view.turned)) if turning else
                              pick(option.label, option.label_en) if option is not None else tr("choose_game"))
         if not first and option is not None and option.lost_at_once:  # allowed, but lost at once (overbid Null)
             self.summary_text += " — " + tr("null_lost_at_once", value=option.lost_at_once[0], bid=option.lost_at_once[1])
-        self.summary_suit = GAME_SUITS.get(option.game, "") if option is not None else ""
         confirm = self.ids.declare
         confirm.greyed = first or turning or option is None or not option.allowed
         confirm.reason = (tr("hand_or_skat_first") if first else tr("take_skat_after_turn") if turning else

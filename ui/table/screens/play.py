@@ -125,11 +125,11 @@ class PlayScreen(TableScreen):
             self._close_gift()
             return
         marks = [m for m, on in (("Kontra", play.kontra), ("Re", play.re)) if on] + gift_marks(snap, play)
+        self.title_suit = game_suit(play.game)  # first: the chip's width is laid out before the text is drawn
         self.title_text = (tr("game_n", n=snap.game_no) + " · " +
                            tr("plays", name=play.declarer_name, game=pick(play.declaration, play.declaration_en),
                               bid=play.bid) +
                            ("" if not marks else " · " + " ".join(marks)))
-        self.title_suit = game_suit(play.game)
         showing_last = not play.trick.cards and play.last_trick is not None
         trick = play.last_trick if showing_last else play.trick
         self.trick_text = tr("trick_n", n=trick.number)

@@ -71,8 +71,8 @@ class ResultScreen(TableScreen):
             return
         ramsch = snap.ramsch
         self.title_text = tr("ramsch_result_title" if ramsch is not None else "result_of_game", n=snap.game_no)
+        self.result_suit = game_suit(result.game)  # first: the chip's width is laid out before the text is drawn
         self.result_text = result_text(result)
-        self.result_suit = game_suit(result.game)
         self.result_color = theme.TEXT if result.won is None else (theme.PLUS if result.won else theme.MINUS)
         details = [d for d in (ending_text(result.ending), note_text(result),
                                " ".join(result.marks)) if d]
