@@ -241,3 +241,56 @@ def test_buttons_shown_have_their_texts_drawn_once_at_their_width(display: str, 
     assert len(seen["widths"]) == 3 and all(width > 100 for _text, width in seen["widths"]), seen["widths"]
     # (spare buttons made ahead: as the first result or declaration of a session takes them)
     assert seen["drawn"] == seen["widths"], seen["drawn"]
+
+
+DECLARE_CHILD = r"""
+from kivy.core.text import LabelBase
+from device.table import commands as cmd
+from ui.table import app as app_module
+from ui.table import widgets
+
+def started(app):
+    when(lambda: all(app.manager.has_screen(n) for n in app_module.PREBUILT_SCREENS)
+         and not widgets.spare_buttons_wanted(), lambda: bidding(app), within=20, every=0.1)
+
+def bidding(app):
+    games = app.manager.get_screen("declare").ids.games.children
+    seen["ahead"] = sorted((b.name, b.greyed) for b in games)
+    app.submit(cmd.OpenList(("Anna", "Bernd", "Carla"), series_length=None, stake="1/4"))
+    for command in (cmd.Bid(1, 18), cmd.Hold(0), cmd.Bid(1, 20), cmd.Pass(0)):
+        app.submit(command)
+    when(lambda: app.snapshot.bidding is not None and app.snapshot.bidding.speaker == 2 and app.in_flight == 0,
+         lambda: last_pass(app), within=10, every=0.05)
+
+def last_pass(app):
+    rendered = []
+    refresh = LabelBase.refresh
+    def counted(self):
+        rendered.append(self.text)
+        return refresh(self)
+    LabelBase.refresh = counted
+    app.submit(cmd.Pass(2))
+
+    def shown():
+        seen["current"] = app.manager.current
+        seen["rendered"] = rendered
+        app.stop()
+    when(lambda: app.manager.current == "declare", lambda: after_next_frame(shown), within=10, every=0.02)
+
+store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
+TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=started).run()
+json.dump(seen, open(sys.argv[1], "w"))
+"""
+
+
+def test_the_declarations_first_question_is_drawn_ahead(display: str, tmp_path: Path) -> None:
+    """Built in idle time, the declaration screen shows its first question (Hand or mit Skat?)
+    already: the first declaration after the bidding draws its title, prompt and "Skat
+    aufnehmen" only, not the six game buttons, the two answers, the summary and "ansagen"."""
+    seen = run_app_child(DECLARE_CHILD, display, tmp_path)
+    assert seen["ahead"] == [[f"game_{g}", True] for g in sorted(("clubs", "spades", "hearts", "diamonds",
+                                                                   "grand", "null"))], seen["ahead"]
+    assert seen["current"] == "declare"
+    # the title and the prompt (the declarer's name), "Skat aufnehmen" (now possible)
+    assert len(seen["rendered"]) == 3, seen["rendered"]
+    assert all("Carla" in text or "Skat aufnehmen" in text for text in seen["rendered"]), seen["rendered"]

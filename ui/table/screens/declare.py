@@ -10,12 +10,18 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
 
+from device.table.views import DeclarationView
 from ui.i18n import card_words, option_reason, pick, tr
 from ui.table_words import declaration_prompt
 from ui.table import theme
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import GAME_SUITS, Choice, game_choices, word_choices
 from ui.table.widgets import ButtonSpec, CardChip, show_buttons
+
+
+#: A declaration's start as far as its screen's first question shows it (no option, skat not taken).
+FIRST_QUESTION = DeclarationView(declarer=0, declarer_name="", bid=18, skat_taken=False, may_take_skat=True,
+                                 options=(), skat=())
 
 
 def game_button_text(choice: Choice, scale: float) -> str:
@@ -64,6 +70,13 @@ class DeclareScreen(TableScreen):
         self.prompt_text = self._prompt(view)
         self.may_take_skat = view.may_take_skat
         self._build(view)
+
+    def lay_out_ahead(self, snap: Any) -> None:
+        """A declaration's first question drawn ahead (Hand or mit Skat?: the six game buttons
+        greyed, its two answers, its summary, "ansagen" greyed): the first declaration after a
+        bidding takes them as they are (ten of the thirteen texts its first frame drew)."""
+        if snap.declaration is None:
+            self._build(FIRST_QUESTION)
 
     def _prompt(self, view: Any) -> str:
         """What the declarer does now; Tournée-Skat without the skat: Solo, Null, Grand ouvert."""
