@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The start of a child program that runs the real App at 800×480 (``run_app_child``): Kivy
 #: configured before its window, Clock and the in-memory store imported; the program fills
 #: ``seen`` and writes it with ``json.dump(seen, open(sys.argv[1], "w"))``; ``after_next_frame(then)``
-#: calls ``then()`` once the next frame is on screen.
+#: calls ``then()`` once the next frame is on screen; ``rendered_texts()`` collects the texts rendered from then on.
 APP_CHILD_HEADER = r"""
 import gc, json, os, sys, time
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -52,6 +52,16 @@ def when(done, then, within, every=0):  # then() once done() holds, or after `wi
         else:
             Clock.schedule_once(check, every)
     Clock.schedule_once(check, every)
+
+def rendered_texts():  # a list of what Kivy's core labels render from now on: (text, width of its box)
+    from kivy.core.text import LabelBase
+    texts = []
+    refresh = LabelBase.refresh
+    def counted(self):
+        texts.append((self.text, round(self.text_size[0]) if self.text_size and self.text_size[0] else None))
+        return refresh(self)
+    LabelBase.refresh = counted
+    return texts
 
 seen = {}
 """

@@ -17,7 +17,6 @@ from tests.ui.harness import run_app_child
 pytestmark = pytest.mark.ui
 
 CHILD = r"""
-from kivy.core.text import LabelBase
 from device.games import GameType
 from device.table.outcome import matador_choices
 from ui.table import app as app_module
@@ -37,12 +36,7 @@ def started(app):
         # the first result asking for a suit game's matadors: its buttons' texts drawn already
         result = app.manager.get_screen("result")
         seen["put_away"] = [b.text for b in getattr(result.ids.matadors, widgets.PUT_AWAY, [])]
-        rendered = []
-        refresh = LabelBase.refresh
-        def counted(self):
-            rendered.append(self.text)
-            return refresh(self)
-        LabelBase.refresh = counted
+        rendered = rendered_texts()
         result._matadors(matador_choices(GameType.CLUBS))
 
         def shown():
@@ -199,7 +193,6 @@ def test_a_short_list_laid_out_at_a_restart_stands_at_its_top(display: str, tmp_
 
 
 RENDER_ONCE_CHILD = r"""
-from kivy.core.text import LabelBase
 from ui.table import app as app_module
 from ui.table import widgets
 
@@ -212,18 +205,13 @@ def show(app):
     after_next_frame(lambda: buttons(app))
 
 def buttons(app):
-    drawn = []  # (text, width it was drawn at), the texts rendered from now on
-    refresh = LabelBase.refresh
-    def counted(self):
-        if "Neu" in self.text:  # (a markup label's text in its colour: "[color=…]Neu 0[/color]")
-            drawn.append((self.text.split("]")[1].split("[")[0], round(self.text_size[0])))
-        return refresh(self)
-    LabelBase.refresh = counted
+    drawn = rendered_texts()  # (text, width it was drawn at)
     container = app.manager.get_screen("result").ids.confirms
     widgets.show_buttons(container, [widgets.ButtonSpec(f"Neu {n}", f"new_{n}", None) for n in range(3)])
 
     def shown():
-        seen["drawn"] = sorted(drawn)
+        # (a markup label's text in its colour: "[color=…]Neu 0[/color]")
+        seen["drawn"] = sorted((text.split("]")[1].split("[")[0], width) for text, width in drawn if "Neu" in text)
         seen["widths"] = sorted((b.text, round(b.text_size[0])) for b in container.children)
         app.stop()
     after_next_frame(shown)
@@ -244,7 +232,6 @@ def test_buttons_shown_have_their_texts_drawn_once_at_their_width(display: str, 
 
 
 DECLARE_CHILD = r"""
-from kivy.core.text import LabelBase
 from device.table import commands as cmd
 from ui.table import app as app_module
 from ui.table import widgets
@@ -263,17 +250,12 @@ def bidding(app):
          lambda: last_pass(app), within=10, every=0.05)
 
 def last_pass(app):
-    rendered = []
-    refresh = LabelBase.refresh
-    def counted(self):
-        rendered.append(self.text)
-        return refresh(self)
-    LabelBase.refresh = counted
+    rendered = rendered_texts()
     app.submit(cmd.Pass(2))
 
     def shown():
         seen["current"] = app.manager.current
-        seen["rendered"] = rendered
+        seen["rendered"] = [text for text, _width in rendered]
         app.stop()
     when(lambda: app.manager.current == "declare", lambda: after_next_frame(shown), within=10, every=0.02)
 
