@@ -1,7 +1,7 @@
 """The snapshot: a frozen, plain view of the table for the UI, with no rules left to apply.
 
 Everything a screen draws is here, already decided, as facts (codes and values) that
-``ui/i18n.py`` and ``ui/table_words.py`` word (docs/ui.md lists them); only what the rules word
+``ui/i18n.py`` and ``ui/table_words.py`` word (docs/reference/table-screen.md lists them); only what the rules word
 themselves (the result as the list entry, the rows, the declarations' labels) comes in German
 with the English in a ``*_en`` field beside it: the phase, game n of N, who deals, who sits out,
 Vorhand/Mittelhand/Hinterhand, what the bidder may say, which declarations are possible (and
