@@ -35,11 +35,11 @@ app's:
   them built, as at a real table; ``--deal 0.1`` (the timing before the deal was waited for)
   shows what the first game of a session pays when someone taps within a second of the
   start: building each screen as it is first shown.
-* **the store's share** (issue 8): the table's card-to-frame p99 on the real journal store
+* **the store's share**: the table's card-to-frame p99 on the real journal store
   against the same table run with the same list in the memory store (``MemoryEventStore``):
   what writing each card durably costs the screen. Goal: ≤ 1.1×.
 
-``--pi-class`` (issue 20): both apps pinned to one core and run in a cgroup whose CPU quota
+``--pi-class``: both apps pinned to one core and run in a cgroup whose CPU quota
 (10 ms period) is calibrated at the start so that a pure-Python loop runs 4x slower than
 unconstrained on that core (a Raspberry Pi 4 core's speed for Python); it prints the absolute
 figures against the Pi 4 goals (card to frame p99 <= 100 ms, cold start <= 5 s). Without a
