@@ -12,7 +12,7 @@ from ui.i18n import GERMAN
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-README = (ROOT / "docs" / "aufbau.md").read_text(encoding="utf-8")
+GUIDE = (ROOT / "docs" / "aufbau.md").read_text(encoding="utf-8")
 # BCM GPIO number -> physical pin on the 40-pin header (the same on every Pi since the B+)
 HEADER = {2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 0: 27, 5: 29, 6: 31, 13: 33, 19: 35,
           26: 37, 14: 8, 15: 10, 18: 12, 23: 16, 24: 18, 25: 22, 8: 24, 7: 26, 1: 28, 12: 32, 16: 36, 20: 38, 21: 40}
@@ -23,7 +23,7 @@ def wiring_rows() -> dict[str, tuple[int, int, int]]:
     """config key -> (GPIO, header pin, ground pin) from the guide's wiring table."""
     rows = {}
     for key, gpio, pin, ground in re.findall(r"^\| [^|]+ \| `([\w\[\]]+)` \| GPIO(\d+) \| (\d+) \| .*?pin (\d+)\) \|$",
-                                             README, re.MULTILINE | re.IGNORECASE):
+                                             GUIDE, re.MULTILINE | re.IGNORECASE):
         rows[key] = (int(gpio), int(pin), int(ground))
     return rows
 
@@ -39,7 +39,7 @@ def test_the_wiring_table_matches_the_example_config() -> None:
 
 
 def test_the_diagram_shows_each_part_on_its_pin() -> None:
-    diagram = README.split("40-polige Leiste von oben gesehen", 1)[1].split("```", 1)[0]
+    diagram = GUIDE.split("40-polige Leiste von oben gesehen", 1)[1].split("```", 1)[0]
     lines = diagram.splitlines()[1:]
     assert len(lines) == 20
     for row, line in enumerate(lines):
@@ -56,7 +56,7 @@ def test_the_diagram_shows_each_part_on_its_pin() -> None:
 
 
 def test_every_status_bar_text_explained_is_one_the_table_shows() -> None:
-    table = README.split("## 10. Was die Statusleiste sagt", 1)[1]
+    table = GUIDE.split("## 10. Was die Statusleiste sagt", 1)[1]
     explained = re.findall(r"^\| \*\*([^*]+)\*\*", table, re.MULTILINE)
     shown = {GERMAN[key] for key in ("reader_ok", "reader_off", "reader_none", "deck_missing", "sync_none")}
     assert shown <= set(explained)
@@ -70,4 +70,4 @@ def test_the_guide_names_the_commands_a_volunteer_needs() -> None:
     for text in ("git pull && sudo deploy/install.sh", "journalctl -u skattisch", "skattisch selftest",
                  "Einstellungen → Laptop koppeln", "skattisch club pair", "Kartensatz anlernen",
                  "sudo deploy/install.sh --overlay", "skattisch pin"):
-        assert text in README, text
+        assert text in GUIDE, text
