@@ -21,7 +21,7 @@
   its lines take to make from every list (the server's background does it once per change).
   Goals: the page within 1 s, 100 requests per second.
 
-The issue's season is 50 clubs × 20 match days × 8 tables × 48 games (380,000 games) on
+The full season is 50 clubs × 20 match days × 8 tables × 48 games (380,000 games) on
 PostgreSQL (``--postgres``: a real server started for the run, tests/pg_server.py); SQLite by
 default; the default size a tenth of it.
 

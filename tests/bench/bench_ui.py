@@ -13,7 +13,7 @@ app's:
 * **card to frame (p99)**: a card is submitted from another thread, as the reader's thread
   does; the time until the frame that shows it is on screen (after the swap). The bare app
   does the same with its label: a value submitted from a thread, taken up by a 30 ms clock
-  pump, shown in the label: the issue's baseline (the table's own path until its sixth round,
+  pump, shown in the label: the baseline (the table's input path before the reader woke the pump,
   and the one the other figures are measured against). The table shows each card in the trick
   (nine tricks), then takes them all back, and again. The table's reader now wakes the pump
   (the card is pumped before the next frame, not at the interval); a second bare label woken
