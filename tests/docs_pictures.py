@@ -27,11 +27,13 @@ OUT = ROOT / "docs" / "img"
 
 #: Every picture this script writes (file name → what it shows), table first, then laptop.
 PICTURES: dict[str, str] = {
+    "tisch-einstellungen.png": "the settings: table number, reader, deck, laptop, shutdown",
+    "tisch-anlernen.png": "the deck's teach-in: the card to lay next",
     "tisch-namen.png": "the setup: four players' names typed",
     "tisch-regeln.png": "the setup's rules page: length, profile, stake",
     "tisch-reizen.png": "the bidding: Mittelhand said 18, Vorhand answers",
     "tisch-ansage.png": "the declaration's first question: Hand or mit Skat",
-    "tisch-karten.png": "the play screen: a trick on the table, the card picker",
+    "tisch-karten.png": "the play screen: a trick on the table",
     "tisch-ergebnis.png": "the result: the entry in words, waiting for two confirmations",
     "tisch-eingeben.png": "the result entered directly: tricks and Augen typed",
     "tisch-liste.png": "the list, laid out like the paper list",
@@ -51,11 +53,17 @@ SUIT_HANDS = ("SA ST SK SQ S9 S8 HA HT HK HQ", "CJ SJ HJ DJ CA CT CK CQ C9 C8", 
 
 
 def table_steps() -> list[str]:
-    """One four-table's evening in short: every screen a player meets, a picture of each."""
+    """The settings and the deck's teach-in (the volunteer's), then one four-table's evening in
+    short: every screen a player meets, a picture of each."""
+    from drivers.deck import TEACH_ORDER
     from tests.ui.scenarios import cards_steps, direct_game, play_order
 
     order = play_order("clubs", list(SUIT_HANDS))
-    steps = ["wait_screen setup"]
+    steps = ["wait_screen setup", "tap settings", "wait_screen settings", "screenshot tisch-einstellungen",
+             "tap deck_teach", *[f"scan {card.code}" for card in TEACH_ORDER[:2]],
+             'expect_text "Bitte Herz Bube auflegen (3/32)"', "screenshot tisch-anlernen",
+             *[f"scan {card.code}" for card in TEACH_ORDER[2:]], 'expect_text "Alle Karten angelernt"',
+             "tap teach_done", "tap close_settings", "wait_screen setup"]
     for index, name in enumerate(FOUR):
         steps += [f"tap name_{index}", f'type "{name}"']
     steps += ["screenshot tisch-namen", "tap setup_next", "tap length_tournament", "tap stake_1",
@@ -63,7 +71,8 @@ def table_steps() -> list[str]:
               "tap bid_18", 'expect_text "Mittelhand (Carla) sagt 18"', "screenshot tisch-reizen",
               "tap hold", "tap bid_20", "tap pass", "tap pass", "wait_screen declare", "screenshot tisch-ansage",
               "tap take_skat", "card C7", "card S7", "tap picker_done", "tap game_clubs", "tap declare",
-              "wait_screen play", *cards_steps(order[:4]), "screenshot tisch-karten", "tap picker_done",
+              "wait_screen play", *cards_steps(order[:4]), "tap picker_done", 'expect_text "sticht: Carla"',
+              "screenshot tisch-karten",
               *cards_steps(order[4:], via="scan"), "wait_screen result", "screenshot tisch-ergebnis",
               "tap confirm_2", "tap confirm_3"]
     quick = direct_game(1, len(FOUR), "diamonds", 7, 80, 1)
