@@ -2,7 +2,8 @@
 (by GitHub's anchor rules), every picture a document shows exists and is one the pictures
 script makes (``tests.docs_pictures.PICTURES``, checked both ways), every ``skattisch …``
 command a document shows answers ``--help``, the command-line reference names every subcommand,
-action and option ``--help`` lists, and the README fits on a few screens."""
+action and option ``--help`` lists, the configuration reference every key of the example
+config, and the README fits on a few screens."""
 
 from __future__ import annotations
 
@@ -200,3 +201,18 @@ def test_the_command_line_reference_names_every_subcommand_action_and_option() -
 def test_the_readme_fits_on_a_few_screens() -> None:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
     assert lines <= 300, f"README.md has {lines} lines"
+
+
+def test_the_configuration_reference_names_every_key_of_the_example_config() -> None:
+    example = (ROOT / "deploy" / "skattisch.example.toml").read_text(encoding="utf-8")
+    reference = code((ROOT / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8"))
+    section, missing = "", []
+    for line in example.splitlines():
+        header = re.match(r"^\[(\w+)\]", line)
+        key = re.match(r"^#?\s?(\w+) = ", line)
+        if header:
+            section = header.group(1)
+            missing += [] if f"`[{section}]`" in reference else [f"[{section}]"]
+        elif key and section and key.group(1) != "default" and f"`{key.group(1)}`" not in reference:
+            missing.append(f"[{section}] {key.group(1)}")
+    assert section and not missing, f"not in docs/reference/configuration.md: {missing}"
