@@ -5,7 +5,7 @@
 #   ./dev.sh test [ARGS]  set up and run every check: pytest (unit, drivers, UI under Xvfb,
 #                         end-to-end on SQLite and a PostgreSQL server of its own, benchmark smoke
 #                         runs), mypy --strict on device/
-#   ./dev.sh pi-test      deploy/install.sh as deploy/README.md says, on a Debian bookworm arm64
+#   ./dev.sh pi-test      deploy/install.sh as docs/aufbau.md says, on a Debian bookworm arm64
 #                         root under qemu (deploy/test-arm64.sh; root, or sudo)
 #   ./dev.sh image-test   build the SD-card image (deploy/build-image.sh, reusing pi-test's cached
 #                         root) and boot it in qemu-system-aarch64 (deploy/test-image.sh; root, or sudo)

@@ -10,7 +10,7 @@
 # built with mmdebstrap from this machine's Debian sources and cached), Debian's kernel
 # (linux-image-arm64) and the Pi's boot firmware (raspi-firmware, from non-free-firmware),
 # the Wi-Fi firmware (firmware-brcm80211), systemd-networkd with wpa_supplicant for the
-# network; then Skattisch installed by deploy/install.sh --no-start as deploy/README.md says
+# network; then Skattisch installed by deploy/install.sh --no-start as docs/aufbau.md says
 # (this checkout's committed HEAD, cloned to /home/pi/skattisch for updates), its service
 # enabled, skattisch-first-boot.service, which applies skattisch-settings.txt from the
 # boot partition at each boot (drivers/firstboot.py), and skattisch-grow-root.service, which
@@ -255,7 +255,7 @@ leave_root() {
 # --- Skattisch in the root -------------------------------------------------------------------
 
 install_skattisch() {
-    # the guide's way (deploy/README.md, section 3), as the user pi, from this checkout's HEAD
+    # the guide's way (docs/aufbau.md, section 3), as the user pi, from this checkout's HEAD
     git -C "$SRC" diff --quiet HEAD 2>/dev/null || bi_note "uncommitted changes in $SRC are not in the image (a clone has HEAD)"
     rm -rf "$R/srv/skattisch.git"
     git clone --quiet --bare "$SRC" "$R/srv/skattisch.git"
@@ -449,7 +449,7 @@ build_image() {
     tarball=$(image_root_tarball)
     unpack_root "$tarball"
     root_s=$(( $(now) - t0 ))
-    say "Skattisch: deploy/install.sh --no-start, as deploy/README.md says"
+    say "Skattisch: deploy/install.sh --no-start, as docs/aufbau.md says"
     t0=$(now)
     install_skattisch
     if [ "$BOARD" = pi5 ]; then check_venv_imports; fi

@@ -5,7 +5,7 @@
 #   sudo deploy/install.sh               install or update, then (re)start the table
 #   sudo deploy/install.sh --no-start    install or update, enable the service, do not start it
 #   sudo deploy/install.sh --overlay     also make the root file system read-only (overlay);
-#                                        the lists need their own partition (deploy/README.md)
+#                                        the lists need their own partition (docs/aufbau.md)
 #   sudo deploy/install.sh --uninstall   remove the program, service and rules; keep the
 #                                        config, the lists, the deck and the user
 #   deploy/install.sh --root DIR         stage everything into DIR instead of / (tests, image
@@ -365,10 +365,10 @@ step_service() {
 step_overlay() {
     say "overlay: read-only root file system"
     # With the overlay every write to / goes to memory and is gone after a reboot: the lists
-    # must live on a partition of their own (deploy/README.md, "Power cuts").
+    # must live on a partition of their own (docs/aufbau.md, section 8).
     if ! mountpoint -q "$STATE_DIR"; then
         die "$STATE_DIR is not a partition of its own: with the overlay the lists would be lost at
-  every reboot. Give it one first (deploy/README.md, \"Power cuts\"), then run me again."
+  every reboot. Give it one first (docs/aufbau.md, section 8), then run me again."
     fi
     command -v raspi-config >/dev/null || die "raspi-config is missing: the overlay needs Raspberry Pi OS"
     raspi-config nonint do_overlayfs 0

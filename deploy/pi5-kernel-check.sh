@@ -19,7 +19,7 @@
 # libc6 breaks bookworm's base-files, so taking it means the C library and base-files too.
 # That is why the Pi 5's image (deploy/build-image.sh --board pi5) is Debian 13 (trixie) with
 # trixie-backports' kernel instead: the kernel installs there as it is (ROOT_SUITE=trixie shows it).
-# One line per suite; deploy/README.md (3a) has the table this printed. About 100 MB per suite.
+# One line per suite; docs/reference/image.md has the table this printed. About 100 MB per suite.
 set -euo pipefail
 
 MIRROR=${MIRROR:-http://deb.debian.org/debian}

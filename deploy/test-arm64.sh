@@ -2,7 +2,7 @@
 # Prove deploy/install.sh on the Pi's own system: a Debian bookworm arm64 root (what Raspberry
 # Pi OS Lite 64-bit is built on), run on this machine through qemu-user-static.
 #
-#   sudo deploy/test-arm64.sh            build (or reuse) the root, install as deploy/README.md
+#   sudo deploy/test-arm64.sh            build (or reuse) the root, install as docs/aufbau.md
 #                                        says, check the result, install again, uninstall
 #   sudo deploy/test-arm64.sh --can-run  exit 0 if this machine can run the test (root, and
 #                                        binfmt_misc mounted or mountable), else say why in one line
@@ -459,7 +459,7 @@ main() {
     git clone --quiet --bare "$SRC" "$R/srv/skattisch.git"
     chown -R "$(awk -F: '$1 == "pi" { print $3 ":" $4 }' "$R/etc/passwd")" "$R/srv/skattisch.git"
 
-    say "install: deploy/README.md, section 3, as the user pi"
+    say "install: docs/aufbau.md, section 3, as the user pi"
     t0=$(now)
     typed 'set -e
         sudo apt install -y git

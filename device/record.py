@@ -1,6 +1,6 @@
 """The game record: one declarer game as JSON, as the list stores and syncs it (``"v": 1``).
 
-Two forms (see README, "Game record"):
+Two forms (see docs/reference/formats.md, "Game record"):
 
 - the cards form: ``declarer`` (0 Vorhand, 1 Mittelhand, 2 Hinterhand), ``skat`` (the two
   cards in the skat at the end) and ``tricks`` in play order, each starting with its leader's

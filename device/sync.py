@@ -4,7 +4,7 @@ A table sends its journal entries (``{"prev", "hash", "event"}``, see :mod:`devi
 in seq order; the laptop stores each event once, keyed by (device, seq), and acknowledges the
 highest contiguous seq it holds. Everything here is plain data in and out, shared by the
 table's sync client (``drivers/sync.py``) and the laptop's collector (``drivers/club/``); the
-README's section "Sync protocol" is the reference.
+docs/reference/sync.md is the reference.
 
 Signing: every request after pairing carries the device id, a timestamp, a nonce and an
 HMAC-SHA256 with the table's secret over method, path, timestamp, nonce and the body's hash.

@@ -5,7 +5,7 @@ them in batches (``POST /api/v1/events``, signed with the table's secret), and o
 stores the acknowledged seq durably and hands ``SyncAcknowledged`` to the service's inbox.
 While the laptop is away it backs off (0.2 s doubling to 15 s, with jitter) and tries again;
 a new event wakes it at once. Standard library only (``http.client``): the Pi needs nothing
-more. The protocol is in the README ("Sync protocol").
+more. The protocol is in docs/reference/sync.md.
 
 The sync state (laptop URL, this table's secret, the last acknowledged seq) is a small JSON
 document written atomically (:func:`drivers.store.atomic_write`), so a restart resumes where

@@ -54,7 +54,7 @@ the current game; seats 0 = Platz 1 … at the list)::
     confirm tap (Confirm / ConsentCorrection / ConfirmList for the dealer's seat; at four and
     five the dealer sits out and cannot confirm a game, so there it is refused with a reason).
 
-Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; facts the UI words, docs/ui.md)::
+Snapshot (``device.table.snapshot.TableSnapshot``, all frozen; facts the UI words, docs/reference/table-screen.md)::
 
     phase        "setup" | "bidding" | "declaring" | "playing" | "ramsch" | "result" |
                  "series_over" | "closed"

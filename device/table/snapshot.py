@@ -1,7 +1,7 @@
 """The snapshot: a frozen, plain view of the table for the UI, with no rules left to apply.
 
 Everything a screen draws is here, already decided, as facts (codes and values) that
-``ui/i18n.py`` and ``ui/table_words.py`` word (docs/ui.md lists them); only what the rules word
+``ui/i18n.py`` and ``ui/table_words.py`` word (docs/reference/table-screen.md lists them); only what the rules word
 themselves (the result as the list entry, the rows, the declarations' labels) comes in German
 with the English in a ``*_en`` field beside it: the phase, game n of N, who deals, who sits out,
 Vorhand/Mittelhand/Hinterhand, what the bidder may say, which declarations are possible (and
@@ -165,7 +165,7 @@ def _gift_options(state: TableState, declarer: int) -> GiftOptions:
     """Which Schenken taps the table would take now: who may offer, who may decline, whether
     the declarer may accept or play on, the automatic gift (PlayView's ``may_*`` fields). A
     profile without Schenken takes none (every handler refuses them first), so none is asked:
-    nine refusals a card (issue 20)."""
+    nine refusals a card."""
     if not state.profile.schenken:
         return (), (), False, False, False
     return (tuple(p for p in range(3) if gift_allowed(state, OfferGift(p))),

@@ -3,7 +3,7 @@
 ``create_app(store)`` builds it over any :class:`~drivers.club.store.CollectorStore`;
 ``routes`` adds more (the dashboard's pages mount here). Every answer of ``/api/`` is JSON;
 a refusal is ``{"v": 1, "error": code, "reason": words}`` with its HTTP status, and nothing
-of a refused batch is stored. The protocol is documented in the README ("Sync protocol").
+of a refused batch is stored. The protocol is documented in docs/reference/sync.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The league's figures (issue 18): one club's match day forwarded, and the ranking page over a season.
+"""The league's figures: one club's match day forwarded, and the ranking page over a season.
 
 * **ingest**: a club's laptop (``skattisch club serve``, its own process) holds a match day of
   ``--tables`` tables × ``--games`` games with every card scanned (the tables' journals as a
@@ -21,7 +21,7 @@
   its lines take to make from every list (the server's background does it once per change).
   Goals: the page within 1 s, 100 requests per second.
 
-The issue's season is 50 clubs × 20 match days × 8 tables × 48 games (380,000 games) on
+The full season is 50 clubs × 20 match days × 8 tables × 48 games (380,000 games) on
 PostgreSQL (``--postgres``: a real server started for the run, tests/pg_server.py); SQLite by
 default; the default size a tenth of it.
 

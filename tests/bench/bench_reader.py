@@ -1,8 +1,8 @@
-"""Card reader latency (issue 4's benchmark, issue 13's two-frame rule): tag laid -> command queued.
+"""Card reader latency (with the two-frame rule): tag laid -> command queued.
 
 Over a real pseudo-terminal read by pyserial, one card at a time. An RDM6300 repeats its frame
-while the tag lies on it, and the reader accepts a tag only after two identical frames (issue
-13): write the first frame to the pty master, note the time when the write returns (its last
+while the tag lies on it, and the reader accepts a tag only after two identical frames:
+write the first frame to the pty master, note the time when the write returns (its last
 byte is in: the earliest the card could be known), write the second frame one wire time later
 (back to back, as the reader sends them), and wait for the reader's ``CardScanned`` in the
 service's :class:`~device.inbox.Inbox`. Barcode lines are sent once (no rule for them). The

@@ -13,7 +13,7 @@ app's:
 * **card to frame (p99)**: a card is submitted from another thread, as the reader's thread
   does; the time until the frame that shows it is on screen (after the swap). The bare app
   does the same with its label: a value submitted from a thread, taken up by a 30 ms clock
-  pump, shown in the label: the issue's baseline (the table's own path until its sixth round,
+  pump, shown in the label: the baseline (the table's input path before the reader woke the pump,
   and the one the other figures are measured against). The table shows each card in the trick
   (nine tricks), then takes them all back, and again. The table's reader now wakes the pump
   (the card is pumped before the next frame, not at the interval); a second bare label woken
@@ -35,11 +35,11 @@ app's:
   them built, as at a real table; ``--deal 0.1`` (the timing before the deal was waited for)
   shows what the first game of a session pays when someone taps within a second of the
   start: building each screen as it is first shown.
-* **the store's share** (issue 8): the table's card-to-frame p99 on the real journal store
+* **the store's share**: the table's card-to-frame p99 on the real journal store
   against the same table run with the same list in the memory store (``MemoryEventStore``):
   what writing each card durably costs the screen. Goal: ≤ 1.1×.
 
-``--pi-class`` (issue 20): both apps pinned to one core and run in a cgroup whose CPU quota
+``--pi-class``: both apps pinned to one core and run in a cgroup whose CPU quota
 (10 ms period) is calibrated at the start so that a pure-Python loop runs 4x slower than
 unconstrained on that core (a Raspberry Pi 4 core's speed for Python); it prints the absolute
 figures against the Pi 4 goals (card to frame p99 <= 100 ms, cold start <= 5 s). Without a

@@ -319,7 +319,7 @@ def test_the_pi5_check_explains_itself_and_the_guide_names_it() -> None:
     # and whether the kernel's own release's debianutils would (it pre-depends on a newer libc6)
     assert "libc6" in result.stdout and "base-files" in result.stdout
     assert os.access(PI5_CHECK, os.X_OK)
-    guide = " ".join((DEPLOY / "README.md").read_text(encoding="utf-8").split())  # as read, not as wrapped
+    guide = " ".join((DEPLOY.parent / "docs" / "reference" / "image.md").read_text(encoding="utf-8").split())  # as read, not as wrapped
     assert "deploy/pi5-kernel-check.sh" in guide and "debianutils 5.21 or later" in guide
     assert "pre-depends on libc6 >= 2.38" in guide
 

@@ -135,7 +135,7 @@ def test_a_board_that_does_not_exist_is_named() -> None:
 
 
 def test_the_guides_image_path_names_the_pi5_image_and_why_it_is_debian_13() -> None:
-    guide = " ".join((DEPLOY / "README.md").read_text(encoding="utf-8").split())
+    guide = " ".join((DEPLOY.parent / "docs" / "reference" / "image.md").read_text(encoding="utf-8").split())
     for text in ("sudo deploy/build-image.sh --board pi5", "skattisch-pi5.img", "Debian 13 (trixie)",
                  "trixie-backports", "./dev.sh image-test --board pi5"):
         assert text in guide, text

@@ -1,7 +1,7 @@
 """Every bad input gets a clear answer: the table of cases, each run as a user runs it.
 
 Each case: the command (``{f}`` is the input file the case writes, ``{dir}`` a folder), the
-input's bytes, the exit code the README documents, and words the output must contain. No case
+input's bytes, the exit code docs/reference/cli.md documents, and words the output must contain. No case
 may print a Python traceback, and a refusal (exit 2) is one line on stderr.
 """
 

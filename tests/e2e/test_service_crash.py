@@ -1,4 +1,4 @@
-"""Crash safety of the whole table (issues 3 and 8): a table recording 1,000 games on the
+"""Crash safety of the whole table: a table recording 1,000 games on the
 journal store is killed with SIGKILL at 200 random moments and restarted each time.
 
 Every acknowledged game ("confirmed N" is printed only after the pump that put it on the list

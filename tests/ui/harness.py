@@ -117,13 +117,14 @@ def start_xvfb() -> tuple[subprocess.Popen[bytes], str] | None:
 
 def run_table(display: str, steps: Sequence[str], *, size: str = "800x480", lang: str | None = None,
               seed: int = 1, args: Sequence[str] = (), config: str | None = None, timeout: float = 150,
-              module: str = "ui.cli", simulate: bool = True) -> Run:
+              module: str = "ui.cli", simulate: bool = True, shots_dir: Path | None = None) -> Run:
     """Run ``skattisch run --simulate`` with ``steps`` as its script; named screenshots go to
     ``tests/artifacts/screens/<size>/``. ``config``: the text of a config file to run with
     (``{tmp}`` in it is the run's temporary folder); its store is then a real TinyDB store.
     ``module``: the program to run (``python -m``), e.g. one that arranges a failure first.
-    ``simulate=False``: the reader and the panel the config names (a pty, gpiozero's mock)."""
-    shots = ARTIFACTS / size
+    ``simulate=False``: the reader and the panel the config names (a pty, gpiozero's mock).
+    ``shots_dir``: where the named screenshots go instead (e.g. the guides' pictures)."""
+    shots = shots_dir if shots_dir is not None else ARTIFACTS / size
     shots.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="skattisch-ui-") as tmp:
         script = Path(tmp) / "script.txt"

@@ -216,9 +216,9 @@ def test_in_english_the_table_s_own_words_are_english(settings_run) -> None:  # 
 
 
 def test_the_documented_script_runs(display: str) -> None:
-    doc = (ROOT / "docs" / "ui.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "reference" / "table-screen.md").read_text(encoding="utf-8")
     example = re.search(r"run this example\):\n\n```\n(.*?)```", doc, re.DOTALL)
-    assert example, "docs/ui.md lost its example script"
+    assert example, "docs/reference/table-screen.md lost its example script"
     run = run_table(display, example.group(1).splitlines()).check()
     assert run.sent("tap game_grand") == []
     assert run.sent("scan SA") == ["CardScanned(card=Card.parse('SA'), raw='SA', source='reader')"]

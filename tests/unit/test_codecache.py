@@ -1,5 +1,5 @@
 """ui.codecache: dataclasses' and kv rules' code compiled once and kept between starts, the same
-code as compiled at every start (issue 20's cold start). Each case runs fresh interpreters, as
+code as compiled at every start. Each case runs fresh interpreters, as
 the table starts."""
 
 from __future__ import annotations

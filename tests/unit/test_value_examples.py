@@ -1,6 +1,6 @@
 """Every worked example on game values in the rule texts, as data: tests/data/values/*.json.
 
-Each case is a game record in the counted form (README, "Game record") plus ``source`` (the
+Each case is a game record in the counted form (docs/reference/formats.md, "Game record") plus ``source`` (the
 paragraph or worked example, used as the test id), an optional ``note`` and ``profile``, and
 ``expect``: the fields of the result the source fixes (won, value, score, overbid, schneider,
 schwarz, factor, levels, multiplier). The case is scored through ``score_game`` and, as a

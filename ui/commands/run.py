@@ -5,7 +5,7 @@ the GPIO panel (the real ones, or with ``--simulate`` the fakes: a card picker o
 on-screen panel buttons, and a store in memory unless ``--config`` names one), and runs the
 Kivy touch UI. Hardware is touched only here, when the adapters are built.
 
-``--script FILE`` feeds steps through the real UI (see ``docs/ui.md`` for the format),
+``--script FILE`` feeds steps through the real UI (see ``docs/reference/table-screen.md`` for the format),
 ``--screenshots DIR`` saves a PNG after each step, ``--exit-when-done`` ends the program after
 the script with exit code 0 (every step passed) or 1 (the failing step and why are printed).
 """
@@ -24,7 +24,7 @@ from typing import Any
 SIZES = ("800x480", "1280x720")
 # Kivy's providers the table uses, set before Kivy is imported: SDL2's clipboard, not xclip or
 # xsel (which may be missing); SDL2's images alone (Kivy's theme, PNG), not also Pillow's and
-# the others Kivy would import at start-up for pictures the table never shows (issue 20: 10-20 ms)
+# the others Kivy would import at start-up for pictures the table never shows (10-20 ms)
 KIVY_PROVIDERS = {"KIVY_CLIPBOARD": "sdl2", "KIVY_IMAGE": "sdl2"}
 
 
@@ -54,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(unless --config names a store)")
     parser.add_argument("--config", metavar="FILE", help="the config file (default: $SKATTISCH_CONFIG, "
                         "/etc/skattisch/skattisch.toml, ~/.config/skattisch/skattisch.toml)")
-    parser.add_argument("--script", metavar="FILE", help="feed these steps through the UI (docs/ui.md)")
+    parser.add_argument("--script", metavar="FILE", help="feed these steps through the UI (docs/reference/table-screen.md)")
     parser.add_argument("--screenshots", metavar="DIR", help="save a PNG of the screen after each script step")
     parser.add_argument("--shots", choices=("all", "named"), default="all",
                         help="with --screenshots: after every step (all) or only at 'screenshot NAME' steps")
