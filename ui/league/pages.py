@@ -28,6 +28,7 @@ from device.club.season import SeasonError, SeasonLine, SeasonRules
 from device.league.standings import club_ranking, player_ranking
 from device.csvcell import csv_text
 from device.sync import SyncRefused
+from drivers.club.migrations import StoreUnavailable
 from drivers.league.app import new_club_code
 from drivers.league.store import LeagueStore
 from ui.club import exports
@@ -94,6 +95,8 @@ class LeaguePages(Pages):
                         self.model.season()  # the season's lines too: made once per change
                         made = now
                     seen = version
+                except StoreUnavailable:  # the database is away: said once by the server, tried again next round
+                    continue
                 except Exception:  # a bad moment of the store: the next request or round tries again
                     log.exception("league: scoring the lists failed")
         thread = threading.Thread(target=run, name="skattisch-league-warm", daemon=True)
