@@ -3,7 +3,8 @@
 ``create_app(store)`` builds it over any :class:`~drivers.club.store.CollectorStore`;
 ``routes`` adds more (the dashboard's pages mount here). Every answer of ``/api/`` is JSON;
 a refusal is ``{"v": 1, "error": code, "reason": words}`` with its HTTP status, and nothing
-of a refused batch is stored (the answers shared with the league: :mod:`drivers.club.api`). The protocol is documented in the README ("Sync protocol").
+of a refused batch is stored (the answers it shares with the league: :mod:`drivers.club.api`).
+The protocol is documented in the README ("Sync protocol"), its signing in docs/reference/signing.md.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 
 from device.club.members_csv import parse_members  # noqa: E402
 from tests.e2e.league_helpers import League  # noqa: E402
-from tests.e2e.test_club_pages import _login, _submit, browser  # noqa: E402,F401
+from tests.e2e.test_club_pages import _login, _shot, _submit, browser  # noqa: E402,F401
 from tests.e2e.test_club_privacy import Laptop, laptop  # noqa: E402,F401
 from ui.club import flash  # noqa: E402
 
@@ -157,6 +157,7 @@ def test_a_reload_after_a_form_in_chromium_does_not_send_it_again(laptop: tuple[
     assert "2 Mitglieder übernommen (2 neu, 0 aktualisiert)" in browser.find_element(By.ID, "hinweis").text
     kind = browser.execute_script("return performance.getEntriesByType('navigation')[0].type")
     assert kind == "navigate"  # the redirect's GET, not the POST's answer
+    _shot(browser, "spieler-hinweis-nach-weiterleitung", (1280, 720))
     old = browser.find_element(By.TAG_NAME, "html")
     browser.refresh()
     deadline = time.monotonic() + 10
