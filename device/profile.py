@@ -702,3 +702,18 @@ def club_profile_name(options: list[str] | tuple[str, ...] | frozenset[str]) -> 
     'kneipe+spitze+pot'
     """
     return "+".join([CLUB_PROFILE, *(option for option in CLUB_OPTIONS if option in options)])
+
+
+def spitze_profile(profile: RuleProfile) -> str:
+    """The profile to name when ``profile`` does not play a Spitze: the club profile with its
+    options and Spitze (001 "Spitze"), or for the Danish form the Århus rules' "Musik".
+
+    >>> spitze_profile(KNEIPE), spitze_profile(find_profile("kneipe+pot")), spitze_profile(ISKO)
+    ('kneipe+spitze', 'kneipe+spitze+pot', 'kneipe+spitze')
+    >>> spitze_profile(DANISH)
+    'danish_aarhus'
+    """
+    if profile.form is SkatForm.DANISH:
+        return DANISH_AARHUS.name
+    options = profile.name.split("+")[1:] if base_name(profile.name) == CLUB_PROFILE else []
+    return club_profile_name([*options, "spitze"])

@@ -43,13 +43,13 @@ from device.cards import DECK, Card
 from device.declaration import Declaration, Level
 from device.errors import CardError, DeclarationError, PlayError, RecordError
 from device.games import GameType
-from device.profile import ISKO, RuleProfile
+from device.profile import ISKO, RuleProfile, spitze_profile
 from device.skatform import SkatForm
 from device.tricks import PlayedGame, play_game
 from device.variants import Schenken, VariantError, kontra_multiplier, score_schenken, score_spitze, spitze_made
 from device.value import (
     Ending, EndedBy, GameResult, InvalidResultError, Play, is_overbid_null, reachable_level, score_game,
-    null_value, score_overbid_null, uncounted_tricks,
+    check_overbid_null_bid, null_value, score_overbid_null, uncounted_tricks,
 )
 
 RECORD_VERSION = 1
@@ -127,7 +127,7 @@ def _spitze(
     try:
         result = score_spitze(declaration, bid, play, count, made, ending=ending, multiplier=multiplier, profile=profile)
     except VariantError as exc:
-        hint = " (score with a profile that plays it, e.g. --profile danish_aarhus)" if "not played" in str(exc) else ""
+        hint = f" (score with a profile that plays it: --profile {spitze_profile(profile)})" if "not played" in str(exc) else ""
         raise RecordError("spitze", f"{exc}{hint}") from None
     if profile.form is SkatForm.DANISH:  # 001 "Dänischer Skat" (Århus): "mit \"Musik\" ... Musik 5"
         return replace(result, levels=tuple("Musik" if level == "Spitze" else level for level in result.levels))
@@ -199,6 +199,10 @@ def _overbid_null(
             raise RecordError(field, f"{declaration.describe_de()} after {bid} ends at its announcement (ISkO 3.4.4): nothing was played")
     if "ending" in record and _ending(record).by is not EndedBy.NULL_OVERBID:
         raise RecordError("ending.by", f"{declaration.describe_de()} after {bid} ends at its announcement: null_overbid or leave it out")
+    try:  # the bid first: under a profile without this bid or without the rule, matadors are no help
+        check_overbid_null_bid(declaration, bid, profile)
+    except InvalidResultError as exc:
+        raise RecordError(exc.field, exc.reason, exc.german) from None
     if "matadors" not in record:
         raise RecordError("matadors", f"missing: {declaration.describe_de()} after {bid} is lost as a suit or Grand game "
                                       "with the declarer's Spitzen (ISkO 3.4.4)")

@@ -35,7 +35,7 @@ from device.journal import GENESIS, JournalEntry, canonical_hash, canonical_json
 __all__ = [
     "API", "BatchPlan", "MAX_BATCH", "MAX_BODY", "MAX_SKEW", "PROTOCOL_VERSION", "SyncRefused",
     "check_device_id", "journal_entries", "parse_batch", "parse_pair_request", "plan_batch",
-    "sign_request", "signing_text", "verify_request",
+    "require_signed", "sign_request", "signing_text", "verify_request",
 ]
 
 PROTOCOL_VERSION = 1
@@ -113,6 +113,15 @@ def request_device(headers: Mapping[str, str]) -> str:
     if device is None:
         raise SyncRefused("unsigned", "the request is not signed (no device, time and signature headers)", 401)
     return check_device_id(device)
+
+
+def require_signed(headers: Mapping[str, str]) -> str:
+    """The sender of a request that carries every signing header (checked before its secret is
+    looked up: a request without them is refused on its headers alone)."""
+    device = request_device(headers)
+    if any(_header(headers, h) is None for h in (H_TIME, H_NONCE, H_SIGNATURE)):
+        raise SyncRefused("unsigned", "the request is not signed (time, nonce or signature header missing)", 401)
+    return device
 
 
 def _header(headers: Mapping[str, str], name: str) -> str | None:

@@ -725,6 +725,32 @@ def overbid_null_game(bid: int, matadors: int, profile: RuleProfile = ISKO) -> G
     return min(games, key=cost)
 
 
+def check_overbid_null_bid(null: Declaration, bid: int, profile: RuleProfile = ISKO) -> None:
+    """Refuse (``field`` ``"bid"``) a bid after which ``null`` is no overbid Null of ``profile``:
+    no bid value there, a Null worth the bid, or a profile without the rule (Tournée).
+
+    >>> from device.profile import find_profile
+    >>> check_overbid_null_bid(Declaration.make(GameType.NULL), 46, find_profile("texas"))
+    Traceback (most recent call last):
+    ...
+    device.value.InvalidBidError: bid: 46 is not a bid value under the rule profile 'texas' (18, 20, 22, 24, 27, 30, 32, ...); its Nulls are worth Null 20, Null Hand 30, Null ouvert 40, Null ouvert Hand 60
+    """
+    if tournee.is_tournee(profile):
+        raise InvalidResultError("bid", f"{null.describe_de()} is worth {null_value(null, profile)}: it cannot be played "
+                                        f"after bidding {bid} under the rule profile {profile.name!r} (001 Tournee-Skat "
+                                        "gives no rule for an overbid Null)")
+    if not is_overbid_null(null, bid, profile):
+        raise InvalidResultError("bid", f"{null.describe_de()} is worth {null_value(null, profile)}: it can be played at {bid}")
+    try:
+        _check_bid(Declaration.make(GameType.GRAND), bid, profile)
+    except InvalidBidError as exc:
+        if profile.null_values == ISKO.null_values:
+            raise
+        nulls = ", ".join(f"{words} {value}" for words, value in zip(("Null", "Null Hand", "Null ouvert", "Null ouvert Hand"),
+                                                                     profile.null_values, strict=True) if value)
+        raise InvalidBidError("bid", f"{exc.reason}; its Nulls are worth {nulls}") from None
+
+
 def score_overbid_null(
     null: Declaration,
     bid: int,
@@ -748,13 +774,7 @@ def score_overbid_null(
     >>> r.describe_de()
     'Null (23) bei Reizwert 24 nicht durchführbar (ISkO 3.4.4): verloren als Kreuz mit 1, Spiel 2 = 24, verloren -48'
     """
-    if tournee.is_tournee(profile):
-        raise InvalidResultError("bid", f"{null.describe_de()} is worth {null_value(null, profile)}: it cannot be played "
-                                        f"after bidding {bid} under the rule profile {profile.name!r} (001 Tournee-Skat "
-                                        "gives no rule for an overbid Null)")
-    if not is_overbid_null(null, bid, profile):
-        raise InvalidResultError("bid", f"{null.describe_de()} is worth {null_value(null, profile)}: it can be played at {bid}")
-    _check_bid(Declaration.make(GameType.GRAND), bid, profile)
+    check_overbid_null_bid(null, bid, profile)
     game = overbid_null_game(bid, matadors, profile) if lost_as is None else lost_as
     if game.is_null:
         raise InvalidResultError("lost_as", "an overbid Null is lost as a suit or Grand game (ISkO 3.4.4)")

@@ -116,11 +116,13 @@ def entry_source(store: EventStore, device: str) -> EntrySource:
 # --- HTTP -----------------------------------------------------------------------------------
 
 
-def _post(url: str, path: str, body: bytes, headers: Mapping[str, str], timeout: float) -> dict[str, Any]:
-    """POST ``body``; the JSON answer, or :class:`LaptopError` (unreachable or refused)."""
+def _post(url: str, path: str, body: bytes, headers: Mapping[str, str], timeout: float,
+          peer: str = "the laptop") -> dict[str, Any]:
+    """POST ``body``; the JSON answer, or :class:`LaptopError` (unreachable or refused) in words
+    naming ``peer``, who answers there ("the laptop" for a table, "the league" for a club)."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise LaptopError(f"the laptop's address {url!r} is not an http URL", code="bad_url")
+        raise LaptopError(f"{peer}'s address {url!r} is not an http URL", code="bad_url")
     connection_type = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     connection = connection_type(parts.hostname, parts.port, timeout=timeout)
     try:
@@ -129,31 +131,32 @@ def _post(url: str, path: str, body: bytes, headers: Mapping[str, str], timeout:
         response = connection.getresponse()
         raw = response.read()
     except (OSError, http.client.HTTPException) as exc:
-        raise LaptopError(f"the laptop at {url} cannot be reached ({exc.__class__.__name__}: {exc})") from None
+        raise LaptopError(f"{peer} at {url} cannot be reached ({exc.__class__.__name__}: {exc})") from None
     finally:
         connection.close()
     try:
         answer = json.loads(raw)
     except ValueError:
-        raise LaptopError(f"the laptop at {url} answered {response.status} without JSON",
+        raise LaptopError(f"{peer} at {url} answered {response.status} without JSON",
                           code="bad_answer", status=response.status) from None
     if not isinstance(answer, dict):
-        raise LaptopError(f"the laptop at {url} answered with something else than a JSON object",
+        raise LaptopError(f"{peer} at {url} answered with something else than a JSON object",
                           code="bad_answer", status=response.status)
     if response.status != 200 or "error" in answer:
-        raise LaptopError(f"the laptop refused: {answer.get('reason', response.status)}",
+        raise LaptopError(f"{peer} refused: {answer.get('reason', response.status)}",
                           code=str(answer.get("error", "refused")), status=response.status, answer=answer)
     return answer
 
 
-def pair_with_laptop(url: str, code: str, device: str, *, name: str = "", timeout: float = 10.0) -> SyncState:
+def pair_with_laptop(url: str, code: str, device: str, *, name: str = "", timeout: float = 10.0,
+                     peer: str = "the laptop") -> SyncState:
     """Pair this table with the laptop at ``url`` using the six-digit code the laptop shows."""
     code = code.strip().replace(" ", "")
     body = json.dumps({"v": PROTOCOL_VERSION, "code": code, "device": device, "name": name}).encode("utf-8")
-    answer = _post(url, f"{API}/pair", body, {}, timeout)
+    answer = _post(url, f"{API}/pair", body, {}, timeout, peer)
     secret = answer.get("secret")
     if not isinstance(secret, str) or len(secret) != 64:
-        raise LaptopError("the laptop's pairing answer has no secret", code="bad_answer")
+        raise LaptopError(f"{peer}'s pairing answer has no secret", code="bad_answer")
     return SyncState(url=url.rstrip("/"), secret=secret, laptop=str(answer.get("name", "")), acked=0)
 
 
@@ -183,8 +186,9 @@ class SyncClient:
         idle_poll: float = 30.0, on_answer: Callable[[dict[str, Any]], None] | None = None,
         rng: random.Random | None = None, clock: Callable[[], float] = time.time,
         signer: str | None = None, endpoint: str = "events",
-        make_body: Callable[[str, Sequence[JournalEntry]], bytes] = batch_body,
+        make_body: Callable[[str, Sequence[JournalEntry]], bytes] = batch_body, peer: str = "the laptop",
     ) -> None:
+        self._peer = peer  # who answers, in the words of its errors ("the league" for a club forwarding)
         self._source = source
         self._signer = signer or device  # a club's laptop forwarding a table's entries signs as the club
         self._endpoint = endpoint
@@ -285,7 +289,7 @@ class SyncClient:
         self.sent_batches += 1
         acked = answer.get("acked")
         if not isinstance(acked, int) or acked < 0:
-            raise LaptopError("the laptop's answer has no acknowledged seq", code="bad_answer")
+            raise LaptopError(f"{self._peer}'s answer has no acknowledged seq", code="bad_answer")
         resend = answer.get("resend_from")
         cursor = min(acked, int(resend) - 1) if isinstance(resend, int) and resend >= 1 else acked
         self._save(replace(self._state, url=url, acked=cursor))
@@ -300,7 +304,7 @@ class SyncClient:
             headers = sign_request(self._state.secret, self._signer, "POST", path, body,
                                    now=self._clock() + self._offset, nonce=secrets.token_hex(16))
             try:
-                answer = _post(url, f"{API}/{endpoint}", body, headers, self._timeout)
+                answer = _post(url, f"{API}/{endpoint}", body, headers, self._timeout, self._peer)
             except LaptopError as exc:
                 laptop_time = exc.answer.get("time")
                 if exc.code == "stale" and isinstance(laptop_time, (int, float)) and attempt == 0:

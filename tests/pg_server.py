@@ -77,14 +77,26 @@ class PostgresServer:
         return result
 
     def start(self) -> PostgresServer:
-        initdb, pg_ctl = postgres_program("initdb"), postgres_program("pg_ctl")
-        assert initdb is not None and pg_ctl is not None
+        initdb = postgres_program("initdb")
+        assert initdb is not None
         self._run(initdb, "-D", self.data, "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8", "--locale=C",
                   "--no-sync")
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """Start the server (again, after :meth:`pause`) on its port with its options."""
+        pg_ctl = postgres_program("pg_ctl")
+        assert pg_ctl is not None
         options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200 "
                    f"-c fsync={'on' if self.durable else 'off'}")
         self._run(pg_ctl, "-D", self.data, "-l", self.folder / "server.log", "-o", options, "-w", "-t", "60", "start")
-        return self
+
+    def pause(self) -> None:
+        """Stop the server (fast: sessions are cut) and keep its data: :meth:`resume` starts it again."""
+        pg_ctl = postgres_program("pg_ctl")
+        assert pg_ctl is not None
+        self._run(pg_ctl, "-D", self.data, "-m", "fast", "-w", "stop")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"

@@ -5,7 +5,8 @@ Columns, in any order, named in the first line (case, blanks, dots and hyphens i
 ``Vorname``; optional ``Kurzname`` (``Rufname``), ``Karte`` (``Kartennummer``, ``RFID``,
 ``UID``, ``Barcode``) and ``Veröffentlichen`` (``vollen Namen zeigen``: ja/nein). Separated
 by ``;``, ``,`` or tabs (found from the first line); UTF-8 with or without BOM, or
-Windows-1252 (what Excel writes on Windows).
+Windows-1252 (what Excel writes on Windows). A cell the laptop's own export protected from
+spreadsheets (an apostrophe before ``= + - @``: :mod:`device.csvcell`) is read as it was.
 
 Every problem names its line (``Zeile 7: …``) and nothing is taken from a file with a
 problem: :func:`parse_members` gives all rows or raises :class:`MembersCsvError`. A row
@@ -25,6 +26,8 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+
+from device.csvcell import read_cell
 
 __all__ = ["MAX_SHORT", "MemberRow", "MembersCsvError", "decode_members", "parse_members"]
 
@@ -151,7 +154,7 @@ def _row(cells: list[str], columns: dict[str, int], line: int, width: int, seen_
 
     def cell(field: str) -> str:
         index = columns.get(field)
-        return " ".join(cells[index].split()) if index is not None and index < len(cells) else ""
+        return " ".join(read_cell(cells[index]).split()) if index is not None and index < len(cells) else ""
 
     member, first, last, short, card = (cell(f) for f in ("member", "first", "last", "short", "card"))
     if not first and not last:

@@ -45,7 +45,11 @@ def player_key(name: str, club: str) -> str:
 
 
 def _of(lists: Iterable[LeagueList], matchday: str | None) -> list[LeagueList]:
-    return [item for item in lists if item.matchday and (matchday is None or item.matchday == matchday)]
+    """The lists of ``matchday`` (None: of every match day) in one order, whatever order the store
+    gave them in: by match day, series, table number, then club, table and list (so a ranking's
+    ``tables`` and every export are the same bytes for the same lists)."""
+    return sorted((item for item in lists if item.matchday and (matchday is None or item.matchday == matchday)),
+                  key=lambda i: (i.matchday, i.series, i.table, i.club, i.device, i.list_id))
 
 
 def player_ranking(lists: Iterable[LeagueList], matchday: str) -> tuple[RankLine, ...]:

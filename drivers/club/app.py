@@ -3,34 +3,31 @@
 ``create_app(store)`` builds it over any :class:`~drivers.club.store.CollectorStore`;
 ``routes`` adds more (the dashboard's pages mount here). Every answer of ``/api/`` is JSON;
 a refusal is ``{"v": 1, "error": code, "reason": words}`` with its HTTP status, and nothing
-of a refused batch is stored. The protocol is documented in docs/reference/sync.md.
+of a refused batch is stored (the answers it shares with the league: :mod:`drivers.club.api`).
+The protocol is documented in docs/reference/sync.md, its signing in docs/reference/signing.md.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-import sys
-from dataclasses import replace
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from device.club.roster import Roster
-from device.sync import (
-    API, H_NONCE, H_TIME, MAX_BODY, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, parse_batch, parse_pair_request, request_device,
-    verify_request,
-)
+from device.sync import API, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, parse_batch, parse_pair_request
+from drivers.club.api import client_source, hello_route, protocol_app, read_body, signed_request
 from drivers.club.store import CollectorStore
 
-__all__ = ["SERVICE", "create_app", "device_document_name"]
+__all__ = ["SERVICE", "client_source", "create_app", "device_document_name"]
 
 SERVICE = "skattisch-club"
 
@@ -40,43 +37,12 @@ def device_document_name(device: str) -> str:
     return f"next_series:{device}"
 
 
-def client_source(request: Request) -> str:
-    """Where a pairing try came from (its wrong codes count there): the client's address."""
-    return request.client.host if request.client is not None else ""
-
-
-async def _body(request: Request) -> bytes:
-    """The request's body, refused unread past :data:`MAX_BODY`."""
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise SyncRefused("too_large", f"the request is larger than {MAX_BODY} bytes", 413)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise SyncRefused("too_large", f"the request is larger than {MAX_BODY} bytes", 413)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock: Callable[[], float] = time.time,
                name: str = "Skattisch", max_skew: float = MAX_SKEW) -> Starlette:
     """The collector over ``store``; ``routes`` are mounted beside the API (the dashboard)."""
-    def refusal(exc: SyncRefused) -> JSONResponse:
-        return JSONResponse({**exc.to_json(), "time": clock()}, status_code=exc.status)
-
     async def signed(request: Request) -> tuple[str, bytes]:
-        body = await _body(request)
-        device = request_device(request.headers)
-        secret = await run_in_threadpool(store.secret, device)
-        verify_request(secret, request.method, request.url.path, body, request.headers, now=clock(), max_skew=max_skew)
-        # kept (in the store: across restarts) until the request's time is stale twice over, a margin
-        # for the laptop's clock being set back
-        expires = float(request.headers[H_TIME]) + 2 * max_skew
-        if not await run_in_threadpool(store.use_nonce, device, request.headers[H_NONCE], expires=expires, now=clock()):
-            raise SyncRefused("replayed", "this request was already received once (a replay)", 401)
-        return device, body
+        return await signed_request(request, secret_of=store.secret, use_nonce=store.use_nonce, clock=clock,
+                                    max_skew=max_skew)
 
     opened: dict[tuple[str, str, int], tuple[str, ...]] = {}  # a list's member ids while it is open, by length
 
@@ -90,11 +56,8 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
             "seated": seated_elsewhere(store, device, opened),
         }
 
-    async def hello(request: Request) -> Response:
-        return JSONResponse({"v": PROTOCOL_VERSION, "service": SERVICE, "name": name, "time": clock()})
-
     async def pair(request: Request) -> Response:
-        code, device, table_name = parse_pair_request(await _body(request))
+        code, device, table_name = parse_pair_request(await read_body(request))
         secret = secrets.token_hex(32)
         await run_in_threadpool(store.pair, code, device, table_name, secret, now=clock(), source=client_source(request))
         return JSONResponse({"v": PROTOCOL_VERSION, "device": device, "secret": secret, "name": name,
@@ -118,48 +81,16 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
         answer = await run_in_threadpool(assign_card, store, device, body, clock())
         return JSONResponse({"v": PROTOCOL_VERSION, **answer, "time": clock()})
 
-    async def api_error(request: Request, exc: Exception) -> Response:
-        if isinstance(exc, SyncRefused):
-            return refusal(exc)
-        if isinstance(exc, HTTPException):
-            return JSONResponse({"v": PROTOCOL_VERSION, "error": "not_found" if exc.status_code == 404 else "http",
-                                 "reason": str(exc.detail)}, status_code=exc.status_code)
-        return JSONResponse({"v": PROTOCOL_VERSION, "error": "internal", "reason": f"the laptop failed: {exc!r}"},
-                            status_code=500)
-
     api = [
-        Route(f"{API}/hello", hello, methods=["GET"]),
+        hello_route(SERVICE, name, clock),
         Route(f"{API}/pair", pair, methods=["POST"]),
         Route(f"{API}/events", events, methods=["POST"]),
         Route(f"{API}/card", card, methods=["POST"]),
     ]
-    app = Starlette(routes=[*api, *routes],
-                    exception_handlers={SyncRefused: api_error, ClientDisconnect: _dropped, Exception: api_error,
-                                        404: _not_found, 405: _not_found})
+    app = protocol_app([*api, *routes], clock=clock, who="the laptop", server="skattisch club")
     app.state.store = store
-    app.state.clock = clock
     app.state.name = name
     return app
-
-
-async def _dropped(request: Request, exc: Exception) -> Response:
-    """A table (or browser) that went away mid-request: one line for the organiser, no traceback.
-
-    Its body was never read to the end, so nothing of it was taken; the table sends it again.
-    """
-    client = f"{request.client.host}:{request.client.port}" if request.client else "?"
-    print(f"skattisch club: Verbindung abgebrochen / connection dropped: {request.method} {request.url.path} "
-          f"from {client} before its request was complete (nothing taken)", file=sys.stderr, flush=True)
-    return Response(status_code=400)  # nobody reads it: the connection is gone
-
-
-async def _not_found(request: Request, exc: Exception) -> Response:
-    status = getattr(exc, "status_code", 404)
-    if request.url.path.startswith("/api/"):
-        return JSONResponse({"v": PROTOCOL_VERSION, "error": "not_found" if status == 404 else "bad_method",
-                             "reason": f"{request.method} {request.url.path} is not part of the protocol"},
-                            status_code=status)
-    return Response("Nicht gefunden / not found", status_code=status, media_type="text/plain")
 
 
 CARD_ASSIGN = "card_assign"

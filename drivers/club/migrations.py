@@ -32,6 +32,11 @@ class StoreError(Exception):
     """The collector's database cannot be opened or used (the message says why, for the organiser)."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be reached just now (its server is down or restarting); the next use
+    tries again. The message names the database for the server's log, not for its clients."""
+
+
 class SchemaError(StoreError):
     """The database's schema is newer than this program knows."""
 

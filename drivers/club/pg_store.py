@@ -17,10 +17,10 @@ import re
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from drivers.club.migrations import StoreError, migrate
+from drivers.club.migrations import StoreError, StoreUnavailable, migrate
 from drivers.club.sql_store import SqlCollectorStore
 from drivers.club.store_port import redacted
 
@@ -56,8 +56,28 @@ class _Connection:
     def _open(self) -> Any:
         try:
             return psycopg.connect(self.url, autocommit=True)
+        except psycopg.OperationalError as exc:  # the server is not there (down, restarting, unreachable)
+            raise StoreUnavailable(f"cannot connect to {redacted(self.url)}: {str(exc).strip()}") from None
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to {redacted(self.url)}: {str(exc).strip()}") from None
+
+    def lost(self, exc: Exception) -> StoreUnavailable:
+        """The error to raise for ``exc`` on a connection the server cut (the next use opens a new one)."""
+        return StoreUnavailable(f"the connection to {redacted(self.url)} broke: {str(exc).strip()}")
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Connection]:
+        """One transaction; a connection found cut at its BEGIN (the server restarted since the last
+        use) is opened anew once, as nothing of the transaction was sent yet."""
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(self.usable().connection.transaction())
+            except psycopg.OperationalError:
+                if not self.connection.broken:
+                    raise
+                self.connection = self._open()
+                stack.enter_context(self.connection.transaction())
+            yield self
 
     def close(self) -> None:
         self.connection.close()
@@ -70,11 +90,18 @@ class _Connection:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         try:
             return self.usable().connection.execute(_placeholders(sql), params)
-        except psycopg.OperationalError:
-            if not (self.reader and self.connection.broken):
+        except psycopg.OperationalError as exc:
+            if not self.connection.broken:
                 raise
+            if not self.reader:
+                raise self.lost(exc) from None
             self.connection = self._open()
-            return self.connection.execute(_placeholders(sql), params)
+            try:
+                return self.connection.execute(_placeholders(sql), params)
+            except psycopg.OperationalError as again:
+                if self.connection.broken:
+                    raise self.lost(again) from None
+                raise
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """A plain ``INSERT INTO t (columns) VALUES (?, …)`` as one ``COPY`` (a batch's events: one
@@ -118,8 +145,14 @@ class PostgresCollectorStore(SqlCollectorStore):
 
     @contextmanager
     def _transaction(self) -> Iterator[_Connection]:
-        with self._lock, self._write.usable().connection.transaction():
-            yield self._write
+        with self._lock:
+            try:
+                with self._write.transaction() as db:
+                    yield db
+            except psycopg.OperationalError as exc:
+                if not self._write.connection.broken:
+                    raise
+                raise self._write.lost(exc) from None
 
     def _reader(self) -> _Connection:
         return _Connection(self.url, reader=True)

@@ -23,15 +23,12 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from device.sync import (
-    API, H_NONCE, H_TIME, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, check_device_id, parse_batch, parse_pair_request,
-    request_device, verify_request,
-)
-from drivers.club.app import _body, _dropped, _not_found, client_source
+from device.sync import API, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, check_device_id, parse_batch, parse_pair_request
+from drivers.club.api import client_source, hello_route, protocol_app, read_body, signed_request
 from drivers.league.store import LeagueStore, ListMeta
 
 __all__ = ["SERVICE", "create_league_app", "new_club_code", "nonce_key"]
@@ -84,24 +81,18 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
     """The league server over ``store``; ``routes`` (the league's pages) beside the API."""
     events = store.events
 
-    async def signed(request: Request) -> tuple[str, bytes]:
-        body = await _body(request)
-        club = request_device(request.headers)
-        secret = await run_in_threadpool(store.club_secret, club)
-        if secret is None and request.headers.get(H_TIME) is not None:
-            raise SyncRefused("not_paired", f"the club {club} is not paired with this league: pair it again", 401)
-        verify_request(secret, request.method, request.url.path, body, request.headers, now=clock(), max_skew=max_skew)
-        expires = float(request.headers[H_TIME]) + 2 * max_skew
-        if not await run_in_threadpool(events.use_nonce, nonce_key(club), request.headers[H_NONCE],
-                                       expires=expires, now=clock()):
-            raise SyncRefused("replayed", "this request was already received once (a replay)", 401)
-        return club, body
+    def not_paired(club: str) -> SyncRefused:
+        return SyncRefused("not_paired", f"the club {club} is not paired with this league: pair it again", 401)
 
-    async def hello(request: Request) -> Response:
-        return JSONResponse({"v": PROTOCOL_VERSION, "service": SERVICE, "name": name, "time": clock()})
+    def use_nonce(club: str, nonce: str, *, expires: float, now: float) -> bool:
+        return events.use_nonce(nonce_key(club), nonce, expires=expires, now=now)
+
+    async def signed(request: Request) -> tuple[str, bytes]:
+        return await signed_request(request, secret_of=store.club_secret, use_nonce=use_nonce, clock=clock,
+                                    max_skew=max_skew, unknown=not_paired)
 
     async def pair(request: Request) -> Response:
-        code, club, _ = parse_pair_request(await _body(request))
+        code, club, _ = parse_pair_request(await read_body(request))
         secret = secrets.token_hex(32)
         club_name = await run_in_threadpool(store.pair_club, code, club, secret, now=clock(),
                                             source=client_source(request))
@@ -127,21 +118,12 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
         status = int(answer.pop("status", 200))
         return JSONResponse({**answer, "time": clock()}, status_code=status)
 
-    async def api_error(request: Request, exc: Exception) -> Response:
-        if isinstance(exc, SyncRefused):
-            return JSONResponse({**exc.to_json(), "time": clock()}, status_code=exc.status)
-        return JSONResponse({"v": PROTOCOL_VERSION, "error": "internal", "reason": f"the league failed: {exc!r}"},
-                            status_code=500)
-
     api = [
-        Route(f"{API}/hello", hello, methods=["GET"]),
+        hello_route(SERVICE, name, clock),
         Route(f"{API}/pair", pair, methods=["POST"]),
         Route(f"{API}/forward", forward, methods=["POST"]),
     ]
-    app = Starlette(routes=[*api, *routes],
-                    exception_handlers={SyncRefused: api_error, ClientDisconnect: _dropped, Exception: api_error,
-                                        404: _not_found, 405: _not_found})
+    app = protocol_app([*api, *routes], clock=clock, who="the league", server="skattisch league")
     app.state.store = store
-    app.state.clock = clock
     app.state.name = name
     return app

@@ -61,7 +61,7 @@ def pair_with_league(store: CollectorStore, url: str, code: str, *, name: str = 
     """Pair this club's laptop with the league at ``url`` using the code its organiser gave."""
     known = store.document(LINK)
     club = str(known["club"]) if isinstance(known, dict) and known.get("club") else f"club-{secrets.token_hex(6)}"
-    state = pair_with_laptop(url, code, club, name=name or club)
+    state = pair_with_laptop(url, code, club, name=name or club, peer="the league")
     store.set_document(LINK, {"url": state.url, "club": club, "secret": state.secret, "league": state.laptop})
     for table in store.tables():  # a new pairing: the league holds nothing of ours yet, or says so
         store.set_document(cursor_name(table.device), None)
@@ -145,7 +145,7 @@ class Forwarder:
                 client = self.clients[table.device] = SyncClient(
                     ClubEntries(self._store, table.device), CursorState(self._store, table.device),  # type: ignore[arg-type]
                     device=table.device, signer=linked.club, endpoint="forward", make_body=self.body,
-                    submit=partial(self._note, table.device), idle_poll=max(self._poll * 10, 5.0), **self._options)
+                    submit=partial(self._note, table.device), peer="the league", idle_poll=max(self._poll * 10, 5.0), **self._options)
                 client.start()
             elif table.held > self._seen.get(table.device, 0) and table.held > client.state.acked:
                 client.wake()  # new entries: now, not after the backoff (which stays while the league is away)

@@ -37,8 +37,10 @@ def test_a_card_read_at_a_table_is_assigned_on_the_laptop(laptop: tuple[Laptop, 
     store.close()
     assert table("tag 04A1B2C3")["refusals"] == ["unknown_member_card"]  # nobody assigns a card yet
     cookie = server.login()
-    status, _, page = server.request("POST", "/spieler", "aktion=karte_zuordnen&name=J%C3%BCrgen+Meier", cookie=cookie)
-    assert status == 200 and "Karte für Jürgen Meier: jetzt an einem Tisch auflegen" in page.decode()
+    status, headers, _ = server.request("POST", "/spieler", "aktion=karte_zuordnen&name=J%C3%BCrgen+Meier", cookie=cookie)
+    assert status == 303 and headers["location"] == "/spieler"  # the form taken: its page with the notice
+    page = server.text("/spieler", cookie=f"{cookie}; {headers['set-cookie'].split(';')[0]}")
+    assert "Karte für Jürgen Meier: jetzt an einem Tisch auflegen" in page
     _until(lambda: table("status")["card_wanted"], "the table hears that a card is wanted")
     assert table("tag 04a1b2c3")["refusals"] == ["card_to_laptop"]
 

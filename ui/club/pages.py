@@ -32,7 +32,7 @@ from drivers.club.app import CARD_ASSIGN, device_document_name
 from drivers.club.store import CollectorStore
 from drivers.league import forward as league
 from drivers.sync import LaptopError
-from ui.club import auth, exports, members
+from ui.club import auth, exports, flash, members
 from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
 from ui.club.paper import PaperList
 
@@ -94,10 +94,9 @@ class Pages:
         context.update(request=request, organiser=self.organiser(request), evening=self.evening.evening(),
                        display=Shown(self.evening.roster()), fragment=fragment)
         if fragment and "live" in page.blocks:
-            html = "".join(page.blocks["live"](page.new_context(context)))
-        else:
-            html = page.render(**context)
-        return HTMLResponse(html, status_code=status)
+            return HTMLResponse("".join(page.blocks["live"](page.new_context(context))), status_code=status)
+        context["notice"] = context.get("notice") or flash.notice(request)  # what the form's redirect carried
+        return flash.shown(request, HTMLResponse(page.render(**context), status_code=status))
 
     def locked(self, request: Request) -> Response | None:
         """The login page unless the organiser is logged in."""
@@ -221,7 +220,7 @@ class Pages:
         order = [roster.short(line.player) for line in total] or [p.short for p in roster.people]
         numbers = self.evening.table_numbers()
         unpaired = [t for t, _ in enumerate(plan.get("tables", []), start=1) if t not in numbers.values()]
-        return self.render(request, "serie.html", plan=plan, order=order, error=error, unpaired=unpaired,
+        return self.render(request, "serie.html", 400 if error else 200, plan=plan, order=order, error=error, unpaired=unpaired,
                            seed=secrets.randbelow(1_000_000), next_series=self._next_series_number(),
                            setzliste=[p.short for p in roster.people],
                            seat_text=seat_text, page="serie")
@@ -291,7 +290,7 @@ class Pages:
             except members.MemberFormError as exc:
                 return self._spieler_page(request, roster, 400, error=str(exc), form=fields)
             self.store.set_document("roster", changed.to_json())
-            return self._spieler_page(request, changed, notice=notice)
+            return flash.redirect("/spieler", notice)
         return self._spieler_page(request, roster, editing=request.query_params.get("bearbeiten", ""))
 
     def _assign_card(self, request: Request, roster: Roster, name: str) -> Response:
@@ -302,8 +301,8 @@ class Pages:
         until = self.evening.clock() + CARD_SECONDS
         self.store.set_document(CARD_ASSIGN, {"id": person.id, "name": person.name, "until": until})
         self.store.set_document("card_assigned", None)
-        return self._spieler_page(request, roster, notice=f"Karte für {person.name}: jetzt an einem Tisch auflegen "
-                                                          f"(vor dem Hinsetzen, {CARD_SECONDS // 60} Minuten lang)")
+        return flash.redirect("/spieler", f"Karte für {person.name}: jetzt an einem Tisch auflegen "
+                                          f"(vor dem Hinsetzen, {CARD_SECONDS // 60} Minuten lang)")
 
     def _spieler_page(self, request: Request, roster: Roster, status: int = 200, *, error: str = "",
                       notice: str = "", editing: str = "", form: dict[str, str] | None = None) -> Response:
@@ -336,7 +335,7 @@ class Pages:
         each table's lists have been forwarded (the rest waits here until the league acknowledges it)."""
         if (refused := self.locked(request)) is not None:
             return refused
-        error, notice = "", ""
+        error = ""
         if request.method == "POST":
             form = {k: str(v) for k, v in (await request.form()).items()}
             try:
@@ -346,8 +345,9 @@ class Pages:
             except LaptopError as exc:
                 error = f"Koppeln mit der Liga fehlgeschlagen: {exc}"
             else:
-                notice = f"Mit der Liga {linked.league or linked.url} gekoppelt; die Listen gehen jetzt dorthin."
-        return await run_in_threadpool(self._liga_page, request, error, notice)
+                return flash.redirect("/liga", f"Mit der Liga {linked.league or linked.url} gekoppelt; "
+                                               "die Listen gehen jetzt dorthin.")
+        return await run_in_threadpool(self._liga_page, request, error, "")
 
     def _liga_page(self, request: Request, error: str, notice: str) -> Response:
         linked = league.link(self.store)

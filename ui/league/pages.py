@@ -28,9 +28,10 @@ from device.club.season import SeasonError, SeasonLine, SeasonRules
 from device.league.standings import club_ranking, player_ranking
 from device.csvcell import csv_text
 from device.sync import SyncRefused
+from drivers.club.migrations import StoreUnavailable
 from drivers.league.app import new_club_code
 from drivers.league.store import LeagueStore
-from ui.club import exports
+from ui.club import exports, flash
 from ui.club.pages import HERE as CLUB, Pages, _csv, series_tables
 from ui.league.model import LeagueModel, Shown
 
@@ -94,6 +95,8 @@ class LeaguePages(Pages):
                         self.model.season()  # the season's lines too: made once per change
                         made = now
                     seen = version
+                except StoreUnavailable:  # the database is away: said once by the server, tried again next round
+                    continue
                 except Exception:  # a bad moment of the store: the next request or round tries again
                     log.exception("league: scoring the lists failed")
         thread = threading.Thread(target=run, name="skattisch-league-warm", daemon=True)
@@ -118,7 +121,7 @@ class LeaguePages(Pages):
             if hit is not None and hit[0] == version:
                 return Response(hit[1], status_code=hit[2], headers=hit[3])
             response: Response = method(request)
-            if response.status_code == 200:
+            if response.status_code == 200 and "set-cookie" not in response.headers:  # a notice shown: not kept
                 if len(self._cache) >= self.CACHED:
                     self._cache.clear()
                 self._cache[key] = (version, bytes(response.body), response.status_code, dict(response.headers))
@@ -131,8 +134,9 @@ class LeaguePages(Pages):
 
     def render(self, request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         context.update(request=request, organiser=self.organiser(request), display=Same(), fragment=False,
-                       evening={"title": context.pop("heading", "Liga")}, page=context.get("page", ""))
-        return HTMLResponse(_env.get_template(template).render(**context), status_code=status)
+                       evening={"title": context.pop("heading", "Liga")}, page=context.get("page", ""),
+                       notice=context.get("notice") or flash.notice(request))
+        return flash.shown(request, HTMLResponse(_env.get_template(template).render(**context), status_code=status))
 
     # -- match day ---------------------------------------------------------------------------
 
@@ -249,14 +253,14 @@ class LeaguePages(Pages):
     async def verwaltung(self, request: Request) -> Response:
         if (refused := self.locked(request)) is not None:
             return refused
-        notice, error = "", ""
+        error = ""
         if request.method == "POST":
             form = {k: str(v) for k, v in (await request.form()).items()}
             try:
-                notice = await run_in_threadpool(self._act, form)
+                return flash.redirect("/verwaltung", await run_in_threadpool(self._act, form))
             except (ValueError, SyncRefused) as exc:
                 error = exc.reason if isinstance(exc, SyncRefused) else str(exc)
-        return await run_in_threadpool(self._verwaltung_page, request, notice, error)
+        return await run_in_threadpool(self._verwaltung_page, request, "", error)
 
     def _act(self, form: dict[str, str]) -> str:
         action = form.get("aktion", "")

@@ -103,3 +103,23 @@ def test_the_page_refuses_a_file_too_large_or_missing_in_words() -> None:
     assert said == "4 Mitglieder übernommen (4 neu, 0 aktualisiert)" and len(changed.people) == 5
     with pytest.raises(MemberFormError, match="Den Kurznamen Anna hat schon Anna Adler"):
         apply_action(changed, {"aktion": "speichern", "name": "Anna Berg", "kurz": "Anna"}, None)
+
+
+def test_the_laptops_own_member_list_imports_again_unchanged() -> None:
+    """The Spieler page's export (cells protected from spreadsheets with an apostrophe in front of
+    = + - @) read back by its import: every name, short name, number and card as it was."""
+    from ui.club.members import apply_action, members_csv
+
+    people = [Person("=Max Formel", "=Max", member="1", card="@04A1"), Person("Paula +Plus", "Paula", member="2"),
+              Person("Dirk -Minus", "Dirk", member="-3"), Person("'=Quote Zitat", "Quote", member="4"),
+              Person("Liam O'Neill", "Liam", member="5"), Person("'Anna Apostroph", "'Anna", member="6"),
+              Person("Rolf @Mail", "@Rolf", member="7")]
+    exported = members_csv(Roster(people))
+    assert "'=Max" in exported and "'@04A1" in exported  # the file stays safe for a spreadsheet
+    again, said = apply_action(Roster([]), {"aktion": "import"}, exported.encode("utf-8"))
+    assert said.startswith("7 Mitglieder übernommen")
+    got = {p.member: (p.name, p.short, p.card) for p in again.people}
+    assert got == {p.member: (p.name, p.short, p.card) for p in people}
+    twice, _ = apply_action(again, {"aktion": "import"}, members_csv(again).encode("utf-8"))
+    assert [(p.name, p.short, p.member, p.card) for p in twice.people] == [
+        (p.name, p.short, p.member, p.card) for p in again.people]
