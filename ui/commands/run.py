@@ -161,7 +161,6 @@ def _start(args: argparse.Namespace) -> int:
         return 2
     _kivy_environment(args, config)
     from drivers.deck import DeckError
-    from drivers.panel import PanelError
     from drivers.store import StoreError
 
     parts = _Parts()
@@ -180,7 +179,7 @@ def _start(args: argparse.Namespace) -> int:
         finally:
             damaged.close()
         return code
-    except (PanelError, DeckError) as exc:
+    except DeckError as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     finally:
@@ -209,7 +208,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
          store_problem: str | None = None) -> int:
     from device.table import OpenList, TableService
     from ui.i18n import refusal_text
-    from drivers.adapters import DeckLoad, build_panel, build_reader, build_store, load_deck
+    from drivers.adapters import DeckLoad, build_panel, build_store, load_deck
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
     from ui.table.script import WAIT_SECONDS as SCRIPT_STEP_WAIT
@@ -237,7 +236,9 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         first_boot = _first_boot_problems(app.language)
         if first_boot:  # skattisch-settings.txt on the SD card could not be applied in full
             print(f"skattisch run: {first_boot}", file=sys.stderr)
-            app.hint(first_boot, level="error", seconds=FIRST_BOOT_SECONDS)
+        missing = " ".join(text for text in (first_boot, *app.missing_parts_words()) if text)
+        if missing:  # long enough for the volunteer called to the table to read it
+            app.hint(missing, level="error", seconds=FIRST_BOOT_SECONDS)
         if runner is not None:
             runner.start(app)
 
@@ -255,8 +256,13 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
 
         app.store_problem = store_problem
         app.store_repair = lambda: repair_store(config.store.path)
-    app.attach_panel(parts.add(build_panel(config, app.panel_submit, simulate=args.simulate)))
-    reader = build_reader(config.reader, simulate=args.simulate, deck=deck.deck)
+    panel = build_panel(config, app.panel_submit, simulate=args.simulate)
+    if panel.problem:  # the table still starts: everything the buttons do can be tapped
+        print(f"skattisch run: warning: the table starts without its button panel: {panel.problem}",
+              file=sys.stderr)
+        app.panel_problem = panel.problem
+    app.attach_panel(parts.add(panel.panel))
+    reader = _build_reader(config, args, deck.deck, app)
     if reader is not None:
         parts.add(reader)
         app.reader = reader
@@ -273,6 +279,20 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         app._on_started = lambda a: Clock.schedule_once(lambda _dt: a.stop(), 0.2)
     app.run()
     return runner.exit_code if runner is not None else 0
+
+
+def _build_reader(config: Any, args: argparse.Namespace, deck: Any, app: Any) -> Any:
+    """The card reader, or None when the table has none or its port can never be opened (a
+    URL pyserial does not know): the table then starts without it and says "Leser fehlt"."""
+    from drivers.adapters import build_reader
+    from drivers.reader import PortError
+
+    try:
+        return build_reader(config.reader, simulate=args.simulate, deck=deck)
+    except PortError as exc:
+        print(f"skattisch run: warning: the table starts without its card reader: {exc}", file=sys.stderr)
+        app.reader_problem = str(exc)
+        return None
 
 
 FIRST_BOOT_SECONDS = 300.0  # the first-boot problems stay in the banner until a tap changes the screen
