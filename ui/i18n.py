@@ -51,8 +51,6 @@ GERMAN: dict[str, str] = {
     "panel_missing": "Tastenfeld fehlt",
     "panel_missing_help": "Tastenfeld fehlt – Kabel prüfen, dann den Tisch aus- und wieder einschalten. "
                           "Bis dahin läuft der Tisch ohne Tasten weiter: alles auf dem Bildschirm tippen.",
-    "reader_port_help": "Kartenleser lässt sich nicht öffnen ({detail}): reader.port in skattisch.toml prüfen. "
-                        "Bis dahin die Ergebnisse eintippen.",
     "game_n_of": "Spiel {n}/{total}",
     "game_n": "Spiel {n}",
     "dealer_is": "Geber: {name}",
@@ -408,8 +406,6 @@ ENGLISH: dict[str, str] = {
     "panel_missing": "Button panel missing",
     "panel_missing_help": "Button panel missing – check its cable, then switch the table off and on again. "
                           "Until then the table runs without the buttons: tap everything on the screen.",
-    "reader_port_help": "The card reader cannot be opened ({detail}): check reader.port in skattisch.toml. "
-                        "Until then, type the results in.",
     "game_n_of": "Game {n}/{total}",
     "game_n": "Game {n}",
     "dealer_is": "Dealer: {name}",

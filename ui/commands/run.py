@@ -208,7 +208,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
          store_problem: str | None = None) -> int:
     from device.table import OpenList, TableService
     from ui.i18n import refusal_text
-    from drivers.adapters import DeckLoad, build_panel, build_store, load_deck
+    from drivers.adapters import DeckLoad, build_panel, build_reader, build_store, load_deck
     from ui.table.app import TableApp
     from ui.table.runner import ScriptRunner
     from ui.table.script import WAIT_SECONDS as SCRIPT_STEP_WAIT
@@ -262,7 +262,7 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
               file=sys.stderr)
         app.panel_problem = panel.problem
     app.attach_panel(parts.add(panel.panel))
-    reader = _build_reader(config, args, deck.deck, app)
+    reader = build_reader(config.reader, simulate=args.simulate, deck=deck.deck)
     if reader is not None:
         parts.add(reader)
         app.reader = reader
@@ -279,20 +279,6 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         app._on_started = lambda a: Clock.schedule_once(lambda _dt: a.stop(), 0.2)
     app.run()
     return runner.exit_code if runner is not None else 0
-
-
-def _build_reader(config: Any, args: argparse.Namespace, deck: Any, app: Any) -> Any:
-    """The card reader, or None when the table has none or its port can never be opened (a
-    URL pyserial does not know): the table then starts without it and says "Leser fehlt"."""
-    from drivers.adapters import build_reader
-    from drivers.reader import PortError
-
-    try:
-        return build_reader(config.reader, simulate=args.simulate, deck=deck)
-    except PortError as exc:
-        print(f"skattisch run: warning: the table starts without its card reader: {exc}", file=sys.stderr)
-        app.reader_problem = str(exc)
-        return None
 
 
 FIRST_BOOT_SECONDS = 300.0  # the first-boot problems stay in the banner until a tap changes the screen
@@ -355,11 +341,8 @@ def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
     from drivers.club.mdns import find_laptop
     from drivers.sync import make_client
 
-    def discover() -> str | None:
-        try:
-            return find_laptop(timeout=2.0)
-        except OSError:  # no network at all: the configured address, if any
-            return None
+    def discover() -> str | None:  # a failure (no network, zeroconf not starting): the client goes on without
+        return find_laptop(timeout=2.0)
 
     on_answer = answer_handler(service, directory, wake=lambda: client.wake())
     client = make_client(store, directory, service.device_id, service.submit, discover=discover,

@@ -223,10 +223,9 @@ class TableApp(App):
         self.pin_guard = PinGuard(pin_hash, clock=pin_clock)
         # why the reader cannot name the cards (no usable deck), "" when it can
         self.deck_problem = deck_problem
-        # why the GPIO panel or the card reader could not be opened ("" if fine): the table runs
-        # without it, and the status bar and the start's banner say so
+        # why the GPIO panel could not be opened ("" if fine): the table runs without it, and
+        # the status bar and the start's banner say so
         self.panel_problem = ""
-        self.reader_problem = ""
         self.reader: Any = None  # the card reader, once started (its deck follows a teach-in)
         self.table_config = config
         self.sync_client: Any = None  # the sync driver (set by skattisch run when the store is on disk)
@@ -498,11 +497,9 @@ class TableApp(App):
 
     def missing_parts_words(self) -> list[str]:
         """What the table started without and what to do, for the banner at the start (the
-        status bar keeps the short word): the button panel, a reader whose port cannot open."""
-        words = [tr("panel_missing_help")] if self.panel_problem else []
-        if self.reader_problem:
-            words.append(tr("reader_port_help", detail=self.reader_problem))
-        return words
+        status bar keeps the short word). A missing reader or laptop is said in the status bar
+        alone: both come back by themselves when plugged in or reachable."""
+        return [tr("panel_missing_help")] if self.panel_problem else []
 
     def _tick_clock(self, *_args: Any) -> None:
         self.status_bar.clock_text = time.strftime("%H:%M")
