@@ -97,6 +97,15 @@ def test_unit_has_the_needed_keys() -> None:
     assert env["KIVY_NO_ARGS"] == "1"  # Kivy must leave the command line to skattisch
 
 
+def test_unit_sends_the_tables_log_and_kivys_to_the_journal() -> None:
+    env = dict(value.split("=", 1) for value in values("Service", "Environment"))
+    # Kivy adds no handlers (no files under ~/.kivy/logs); skattisch run logs to stderr
+    assert env["KIVY_LOG_MODE"] == "PYTHON" and env["KIVY_NO_FILELOG"] == "1"
+    assert env["SKATTISCH_KIVY_LOG"] == "info"  # Kivy's window, GL and input lines: why a screen or a tap fails
+    assert env["PYTHONUNBUFFERED"] == "1"
+    assert values("Service", "StandardError") == ["journal"]
+
+
 def test_unit_runs_the_installed_skattisch() -> None:
     venv = "/opt/skattisch/venv"  # install.sh: PREFIX=/opt/skattisch, VENV=$PREFIX/venv
     assert values("Service", "ExecStart") == [f"{venv}/bin/skattisch run"]

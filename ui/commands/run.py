@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+log = logging.getLogger(__name__)
+
 SIZES = ("800x480", "1280x720")
 # Kivy's providers the table uses, set before Kivy is imported: SDL2's clipboard, not xclip or
 # xsel (which may be missing); SDL2's images alone (Kivy's theme, PNG), not also Pillow's and
@@ -88,14 +90,37 @@ class _QuietKivy(logging.Filter):
         return not str(record.msg).startswith(self.HARMLESS)
 
 
+# The table's own modules log at INFO (what it started with, what it could not open); the rest
+# (Kivy: SKATTISCH_KIVY_LOG, default warning) only what goes wrong
+OWN_LOGGERS = ("device", "drivers", "ui")
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
+
+
+def log_to_stderr() -> logging.Handler:
+    """Every log line of the table, Kivy's too, on stderr: under systemd that is the journal
+    (``journalctl -u skattisch``), where a volunteer looks when the screen stays black or a
+    tap does not arrive. Kivy adds no handlers of its own (``KIVY_LOG_MODE=PYTHON``), so it
+    writes no log files under ``~/.kivy/logs`` either. Without the journal each line has
+    its time; the journal stamps its own."""
+    os.environ["KIVY_LOG_MODE"] = "PYTHON"
+    os.environ["KIVY_NO_FILELOG"] = "1"
+    handler = logging.StreamHandler(sys.stderr)
+    timed = "" if os.environ.get("JOURNAL_STREAM") else "%(asctime)s "
+    handler.setFormatter(logging.Formatter(timed + LOG_FORMAT))
+    logging.root.addHandler(handler)
+    for name in OWN_LOGGERS:
+        logging.getLogger(name).setLevel(logging.INFO)
+    logging.captureWarnings(True)  # gpiozero's "falling back from lgpio" and the like, as log lines
+    return handler
+
+
 def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, bool]:
     """Settle Kivy's options before Kivy is imported (it reads them at import)."""
+    log_to_stderr()
     kivy_log = logging.getLogger("kivy")
     kivy_log.addFilter(_QuietKivy())
     kivy_log.setLevel(getattr(logging, os.environ.get("SKATTISCH_KIVY_LOG", "warning").upper(), logging.WARNING))
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     for name, provider in KIVY_PROVIDERS.items():
         os.environ.setdefault(name, provider)
     size = args.size
@@ -267,6 +292,12 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         parts.add(reader)
         app.reader = reader
         reader.start(app.reader_submit)
+    log.info("table %s starts: store %s; reader %s; button panel %s; laptop %s", config.table.number,
+             getattr(store, "directory", None) or "in memory",
+             "simulated" if args.simulate else (reader.port if reader is not None else "none"),
+             "simulated" if args.simulate else ("missing" if panel.problem else
+                                                "on GPIO" if config.gpio.enabled else "none"),
+             "none (in memory)" if app.sync_client is None else (config.sync.url or "by mDNS"))
     if steps:
         shots_dir = Path(args.screenshots) if args.screenshots else None
         runner = ScriptRunner(app, steps, shots_dir=shots_dir, shots=args.shots, report=report,
