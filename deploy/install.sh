@@ -295,11 +295,13 @@ step_pin() {
 }
 
 step_udev() {
-    say "udev: the card reader as /dev/skattisch-reader"
+    say "udev: the card reader as /dev/skattisch-reader, the GPIO chips for the group gpio"
     put_file 0644 "$SRC/deploy/99-skattisch-reader.rules" /etc/udev/rules.d/99-skattisch-reader.rules
+    put_file 0644 "$SRC/deploy/60-skattisch-gpio.rules" /etc/udev/rules.d/60-skattisch-gpio.rules
     if running_here udevd "udevadm control --reload-rules, udevadm trigger"; then
         udevadm control --reload-rules
         udevadm trigger --subsystem-match=tty --action=add || true
+        udevadm trigger --subsystem-match=gpio --action=add || true
     fi
 }
 
@@ -386,6 +388,7 @@ uninstall() {
     rm -f "$ROOT/etc/systemd/system/multi-user.target.wants/skattisch.service" \
         "$ROOT/etc/systemd/system/skattisch.service" \
         "$ROOT/etc/udev/rules.d/99-skattisch-reader.rules" \
+        "$ROOT/etc/udev/rules.d/60-skattisch-gpio.rules" \
         "$ROOT/etc/polkit-1/rules.d/50-skattisch-power.rules"
     rm -rf "$ROOT$PREFIX"
     if [ "$systemd" = yes ]; then systemctl daemon-reload; fi
