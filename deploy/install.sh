@@ -247,14 +247,15 @@ step_venv() {
 step_data() {
     say "data: $STATE_DIR (lists, deck, Kivy's settings), owned by $SERVICE_USER"
     put_dir 0750 "$SERVICE_USER" "$SERVICE_USER" "$STATE_DIR" "$STATE_DIR/lists" "$STATE_DIR/.kivy"
-    # Kivy: touches from the official display through mtdev and hidinput (Kivy's RPi guide).
+    # Kivy: touches from the display through mtdev (libmtdev1), one reader per multitouch device:
+    # the key is the one Kivy would add by itself, so it adds no second probe (skattisch run
+    # makes the two probes older images wrote into one as well)
     local ini=$STATE_DIR/.kivy/config.ini
     if [ ! -e "$ROOT$ini" ]; then
         cat >"$ROOT$ini" <<'EOF'
 [input]
 mouse = mouse
-mtdev_%(name)s = probesysfs,provider=mtdev
-hid_%(name)s = probesysfs,provider=hidinput
+%(name)s = probesysfs,provider=mtdev
 EOF
         chmod 0640 "$ROOT$ini"
         set_owner "$SERVICE_USER" "$SERVICE_USER" "$ini"

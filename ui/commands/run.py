@@ -144,10 +144,49 @@ def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, 
         # turns each touch into a mouse click, which would make one tap count twice.
         if KivyConfig.has_option("input", "mouse"):
             KivyConfig.remove_option("input", "mouse")
+        one_touch_probe(KivyConfig)
     else:
         # a mouse is a finger here: no red multitouch dots on right-click
         KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
     return width, height, fullscreen
+
+
+def _probe_provider(value: str) -> str | None:
+    """The provider of a generic ``probesysfs`` line of Kivy's [input] (one that takes every
+    multitouch device: no ``match=``, no ``select_all=``), else None.
+
+    >>> _probe_provider("probesysfs"), _probe_provider("probesysfs,provider=hidinput")
+    ('mtdev', 'hidinput')
+    >>> _probe_provider("probesysfs,provider=hidinput,select_all=1,match=Tablet") is None
+    True
+    """
+    name, *options = [part.strip() for part in value.split(",")]
+    if name != "probesysfs" or any(option.startswith(("match=", "select_all=")) for option in options):
+        return None
+    providers = [option.split("=", 1)[1] for option in options if option.startswith("provider=")]
+    return providers[-1] if providers else "mtdev"  # probesysfs's own default
+
+
+def one_touch_probe(kivy_config: Any) -> None:
+    """One generic touch probe in Kivy's [input], so that each multitouch device gets one reader.
+
+    Each generic ``probesysfs`` line attaches a reader of its own to every multitouch device,
+    and Kivy adds ``%(name)s = probesysfs`` to a config.ini that has no version: the mtdev and
+    hidinput lines of Kivy's Raspberry Pi guide (which older images wrote) and Kivy's own gave
+    the touchscreen two mtdev readers, each tap twice, and a hidinput one, which reads only
+    multitouch protocol A (the Pi's displays speak protocol B). The generic lines become one,
+    an mtdev one if there is one (Kivy takes hidinput when libmtdev is missing); a line for a
+    named device (``match=``, ``select_all=``, a device path) stays as it is written."""
+    generic = [(key, provider) for key, value in kivy_config.items("input", raw=True)
+               if (provider := _probe_provider(value)) is not None]
+    if len(generic) < 2:
+        return
+    kept = next((key for key, provider in generic if provider == "mtdev"), generic[0][0])
+    for key, _provider in generic:
+        if key != kept:
+            kivy_config.remove_option("input", key)
+    log.info("touch: one probe for the touchscreen (%s = %s), not %d", kept,
+             kivy_config.get("input", kept, raw=True), len(generic))
 
 
 STORE_NOTICES = {  # kind: (English, German) — what the store repaired on opening, for the status bar
