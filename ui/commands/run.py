@@ -140,7 +140,7 @@ def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, 
     KivyConfig.set("kivy", "keyboard_mode", "")  # never Kivy's stock keyboard: ours (ui/table/keyboard.py)
     KivyConfig.set("kivy", "keyboard_layout", "de" if (args.lang or config.table.language) == "de" else "qwerty")
     if fullscreen:
-        # The table's touchscreen comes through the kernel (probesysfs/hidinput); SDL also
+        # The table's touchscreen comes through the kernel (probesysfs/mtdev); SDL also
         # turns each touch into a mouse click, which would make one tap count twice.
         if KivyConfig.has_option("input", "mouse"):
             KivyConfig.remove_option("input", "mouse")
