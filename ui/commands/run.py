@@ -96,20 +96,27 @@ OWN_LOGGERS = ("device", "drivers", "ui")
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
 
-def log_to_stderr() -> logging.Handler:
+def log_to_stderr() -> logging.Handler | None:
     """Every log line of the table, Kivy's too, on stderr: under systemd that is the journal
     (``journalctl -u skattisch``), where a volunteer looks when the screen stays black or a
     tap does not arrive. Kivy adds no handlers of its own (``KIVY_LOG_MODE=PYTHON``), so it
     writes no log files under ``~/.kivy/logs`` either. Without the journal each line has
-    its time; the journal stamps its own."""
+    its time; the journal stamps its own.
+
+    A program that imported Kivy before (a test's wrapper) has Kivy's own handlers, and its
+    stderr is Kivy's logger: a second handler writing there would feed itself, so none is
+    added then (None)."""
+    for name in OWN_LOGGERS:
+        logging.getLogger(name).setLevel(logging.INFO)
+    kivy_logger = sys.modules.get("kivy.logger")
+    if kivy_logger is not None and getattr(kivy_logger, "KIVY_LOG_MODE", "PYTHON") != "PYTHON":
+        return None
     os.environ["KIVY_LOG_MODE"] = "PYTHON"
     os.environ["KIVY_NO_FILELOG"] = "1"
     handler = logging.StreamHandler(sys.stderr)
     timed = "" if os.environ.get("JOURNAL_STREAM") else "%(asctime)s "
     handler.setFormatter(logging.Formatter(timed + LOG_FORMAT))
     logging.root.addHandler(handler)
-    for name in OWN_LOGGERS:
-        logging.getLogger(name).setLevel(logging.INFO)
     logging.captureWarnings(True)  # gpiozero's "falling back from lgpio" and the like, as log lines
     return handler
 
