@@ -247,14 +247,15 @@ step_venv() {
 step_data() {
     say "data: $STATE_DIR (lists, deck, Kivy's settings), owned by $SERVICE_USER"
     put_dir 0750 "$SERVICE_USER" "$SERVICE_USER" "$STATE_DIR" "$STATE_DIR/lists" "$STATE_DIR/.kivy"
-    # Kivy: touches from the official display through mtdev and hidinput (Kivy's RPi guide).
+    # Kivy: touches from the display through mtdev (libmtdev1), one reader per multitouch device:
+    # the key is the one Kivy would add by itself, so it adds no second probe (skattisch run
+    # makes the two probes older images wrote into one as well)
     local ini=$STATE_DIR/.kivy/config.ini
     if [ ! -e "$ROOT$ini" ]; then
         cat >"$ROOT$ini" <<'EOF'
 [input]
 mouse = mouse
-mtdev_%(name)s = probesysfs,provider=mtdev
-hid_%(name)s = probesysfs,provider=hidinput
+%(name)s = probesysfs,provider=mtdev
 EOF
         chmod 0640 "$ROOT$ini"
         set_owner "$SERVICE_USER" "$SERVICE_USER" "$ini"
@@ -295,11 +296,13 @@ step_pin() {
 }
 
 step_udev() {
-    say "udev: the card reader as /dev/skattisch-reader"
+    say "udev: the card reader as /dev/skattisch-reader, the GPIO chips for the group gpio"
     put_file 0644 "$SRC/deploy/99-skattisch-reader.rules" /etc/udev/rules.d/99-skattisch-reader.rules
+    put_file 0644 "$SRC/deploy/60-skattisch-gpio.rules" /etc/udev/rules.d/60-skattisch-gpio.rules
     if running_here udevd "udevadm control --reload-rules, udevadm trigger"; then
         udevadm control --reload-rules
         udevadm trigger --subsystem-match=tty --action=add || true
+        udevadm trigger --subsystem-match=gpio --action=add || true
     fi
 }
 
@@ -386,6 +389,7 @@ uninstall() {
     rm -f "$ROOT/etc/systemd/system/multi-user.target.wants/skattisch.service" \
         "$ROOT/etc/systemd/system/skattisch.service" \
         "$ROOT/etc/udev/rules.d/99-skattisch-reader.rules" \
+        "$ROOT/etc/udev/rules.d/60-skattisch-gpio.rules" \
         "$ROOT/etc/polkit-1/rules.d/50-skattisch-power.rules"
     rm -rf "$ROOT$PREFIX"
     if [ "$systemd" = yes ]; then systemctl daemon-reload; fi

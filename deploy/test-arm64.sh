@@ -347,6 +347,8 @@ check_rules() {
     check "udev rule is deploy/99-skattisch-reader.rules, 0644 root" \
         bash -c "cmp '$R/etc/udev/rules.d/99-skattisch-reader.rules' '$SRC/deploy/99-skattisch-reader.rules' \
             && [ \"\$(stat -c %a '$R/etc/udev/rules.d/99-skattisch-reader.rules')\" = 644 ]"
+    check "udev rule is deploy/60-skattisch-gpio.rules (the GPIO chips for the group gpio)" \
+        same_file /etc/udev/rules.d/60-skattisch-gpio.rules deploy/60-skattisch-gpio.rules
     check "udevd parses the rule (udevadm test)" udev_parses
     check "polkit rule is deploy/50-skattisch-power.rules" \
         same_file /etc/polkit-1/rules.d/50-skattisch-power.rules deploy/50-skattisch-power.rules

@@ -129,13 +129,28 @@ def build_reader(
                             debounce=config.debounce_ms / 1000, confirm=confirm)
 
 
-def build_panel(config: Config, submit: Submit, *, simulate: bool) -> Panel:
-    """The GPIO panel, or a :class:`~drivers.panel.FakePanel` when simulating or disabled."""
-    from drivers.panel import FakePanel, open_panel
+@dataclass(frozen=True, slots=True)
+class PanelLoad:
+    """The panel the table drives, and why it is not the configured one (``problem``, "" if fine)."""
+
+    panel: Panel
+    problem: str = ""
+
+
+def build_panel(config: Config, submit: Submit, *, simulate: bool) -> PanelLoad:
+    """The GPIO panel, or a :class:`~drivers.panel.FakePanel` when simulating or disabled.
+
+    Never raising: a panel whose GPIO cannot be opened (no pin library, not a Pi or an unknown
+    board revision, no gpiochip, a pin busy or denied) gives a FakePanel and the reason, so that
+    the table starts without its buttons (everything can be tapped) and says so on its screen."""
+    from drivers.panel import FakePanel, PanelError, open_panel
 
     if simulate:
-        return FakePanel(submit)
-    return open_panel(config.gpio, submit)
+        return PanelLoad(FakePanel(submit))
+    try:
+        return PanelLoad(open_panel(config.gpio, submit))
+    except PanelError as exc:
+        return PanelLoad(FakePanel(submit), str(exc))
 
 
 def build_store(config: Config, *, simulate: bool, directory: Path | None = None) -> EventStore:

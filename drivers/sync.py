@@ -197,6 +197,7 @@ class SyncClient:
         self._device = device
         self._submit = submit
         self._discover = discover
+        self._discovery_failed = False  # said once in the log until discovery works again
         self._fallback_url = fallback_url.rstrip("/")
         self._batch = batch_size
         self._timeout = timeout
@@ -232,9 +233,25 @@ class SyncClient:
         """Where to send: the address that answered last; after a failure, discovery (mDNS) first,
         then the configured address, then the one we paired with."""
         if not self._current:
-            found = self._discover() if self._discover is not None else None
+            found = self._discovered()
             self._current = (found or self._fallback_url or self._state.url).rstrip("/")
         return self._current
+
+    def _discovered(self) -> str | None:
+        """The laptop's address by discovery, or None: discovery that fails (no network,
+        zeroconf unable to start) must not keep the table from the configured or paired one."""
+        if self._discover is None:
+            return None
+        try:
+            found = self._discover()
+        except Exception as exc:  # noqa: BLE001 - any failure of mDNS is "not found"
+            if not self._discovery_failed:
+                log.warning("sync: looking for the laptop by mDNS failed, using the configured or paired "
+                            "address: %s: %s", type(exc).__name__, exc)
+            self._discovery_failed = True
+            return None
+        self._discovery_failed = False
+        return found
 
     def _save(self, state: SyncState) -> None:
         if state != self._state:

@@ -48,6 +48,9 @@ GERMAN: dict[str, str] = {
     "sync_no_laptop": "ohne Laptop",
     "sync_all": "synchronisiert",
     "sync_error": "Sync gestört",
+    "panel_missing": "Tastenfeld fehlt",
+    "panel_missing_help": "Tastenfeld fehlt – Kabel prüfen, dann den Tisch aus- und wieder einschalten. "
+                          "Bis dahin läuft der Tisch ohne Tasten weiter: alles auf dem Bildschirm tippen.",
     "game_n_of": "Spiel {n}/{total}",
     "game_n": "Spiel {n}",
     "dealer_is": "Geber: {name}",
@@ -400,6 +403,9 @@ ENGLISH: dict[str, str] = {
     "sync_no_laptop": "no laptop",
     "sync_all": "synced",
     "sync_error": "sync failing",
+    "panel_missing": "Button panel missing",
+    "panel_missing_help": "Button panel missing – check its cable, then switch the table off and on again. "
+                          "Until then the table runs without the buttons: tap everything on the screen.",
     "game_n_of": "Game {n}/{total}",
     "game_n": "Game {n}",
     "dealer_is": "Dealer: {name}",

@@ -97,6 +97,15 @@ def test_unit_has_the_needed_keys() -> None:
     assert env["KIVY_NO_ARGS"] == "1"  # Kivy must leave the command line to skattisch
 
 
+def test_unit_sends_the_tables_log_and_kivys_to_the_journal() -> None:
+    env = dict(value.split("=", 1) for value in values("Service", "Environment"))
+    # Kivy adds no handlers (no files under ~/.kivy/logs); skattisch run logs to stderr
+    assert env["KIVY_LOG_MODE"] == "PYTHON" and env["KIVY_NO_FILELOG"] == "1"
+    assert env["SKATTISCH_KIVY_LOG"] == "info"  # Kivy's window, GL and input lines: why a screen or a tap fails
+    assert env["PYTHONUNBUFFERED"] == "1"
+    assert values("Service", "StandardError") == ["journal"]
+
+
 def test_unit_runs_the_installed_skattisch() -> None:
     venv = "/opt/skattisch/venv"  # install.sh: PREFIX=/opt/skattisch, VENV=$PREFIX/venv
     assert values("Service", "ExecStart") == [f"{venv}/bin/skattisch run"]
@@ -120,10 +129,10 @@ def test_systemd_accepts_the_unit() -> None:
     assert complaints == []
 
 
-def rules() -> list[dict[str, str]]:
+def rules(path: Path = RULES) -> list[dict[str, str]]:
     """The active udev rules, each as {"KEY op": value}."""
     parsed = []
-    for line in RULES.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         pairs = re.findall(r'\s*([A-Za-z_]+(?:\{[^}]*\})?)\s*(==|!=|\+=|:=|=)\s*"([^"]*)"\s*(?:,|$)', line)
@@ -144,6 +153,39 @@ def test_udev_rules_make_the_reader_symlink_the_config_expects() -> None:
         assert rule["GROUP ="] == "dialout"  # a group the service's user is in
     pairs = [(r["ATTRS{idVendor} =="], r["ATTRS{idProduct} =="]) for r in rules()]
     assert len(pairs) == len(set(pairs))
+
+
+GPIO_RULES = DEPLOY / "60-skattisch-gpio.rules"
+DEBIAN_UDEV = Path("/usr/lib/udev/rules.d/50-udev-default.rules")  # the image's udev is Debian's
+
+
+def service_groups() -> set[str]:
+    found = re.search(r"^GROUPS_WANTED=\((.*)\)$", INSTALL.read_text(encoding="utf-8"), re.MULTILINE)
+    assert found, "install.sh sets no GROUPS_WANTED"
+    return set(found.group(1).split())
+
+
+def test_the_gpio_chips_are_given_to_a_group_of_the_service_user() -> None:
+    # Debian's udev leaves /dev/gpiochip* to root: lgpio, and so the panel, would be denied
+    assert rules(GPIO_RULES) == [{"SUBSYSTEM ==": "gpio", "KERNEL ==": "gpiochip[0-9]*", "GROUP =": "gpio",
+                                  "MODE =": "0660"}]
+    assert "gpio" in service_groups()
+    assert f"$SRC/deploy/{GPIO_RULES.name}" in INSTALL.read_text(encoding="utf-8")
+
+
+def test_every_device_the_table_opens_belongs_to_a_group_of_the_service_user() -> None:
+    given = {rule["GROUP ="] for rule in rules() + rules(GPIO_RULES)}  # the reader's tty, the GPIO chips
+    if DEBIAN_UDEV.exists():  # the screen (kmsdrm: card and render nodes) and the touchscreen (evdev)
+        text = DEBIAN_UDEV.read_text(encoding="utf-8")
+        for match, group in (('SUBSYSTEM=="drm", KERNEL!="renderD*"', "video"),
+                             ('SUBSYSTEM=="drm", KERNEL=="renderD*"', "render"), ('SUBSYSTEM=="input"', "input")):
+            assert re.search(rf'^{re.escape(match)}, GROUP="{group}"', text, re.MULTILINE), (match, group)
+            given.add(group)
+    assert given <= service_groups(), given - service_groups()
+    assert {"dialout", "gpio", "video", "render", "input"} <= service_groups()
+    # systemd gives a User= service that user's groups; a Group= of its own does not take them away
+    assert values("Service", "User") == ["skattisch"] and not values("Service", "SupplementaryGroups")
+    assert not values("Service", "PrivateDevices") and not values("Service", "DevicePolicy")
 
 
 TEST_ARM64 = DEPLOY / "test-arm64.sh"

@@ -88,6 +88,7 @@ def test_the_service_user_and_its_groups(staged: Staged) -> None:
 def test_unit_udev_and_polkit_rules_are_installed_and_enabled(staged: Staged) -> None:
     for source, target in (("skattisch.service", "/etc/systemd/system/skattisch.service"),
                            ("99-skattisch-reader.rules", "/etc/udev/rules.d/99-skattisch-reader.rules"),
+                           ("60-skattisch-gpio.rules", "/etc/udev/rules.d/60-skattisch-gpio.rules"),
                            ("50-skattisch-power.rules", "/etc/polkit-1/rules.d/50-skattisch-power.rules")):
         installed = staged.path(target)
         assert installed.read_bytes() == (DEPLOY / source).read_bytes(), target
@@ -185,7 +186,8 @@ def test_uninstall_removes_the_program_and_keeps_the_data(staged: Staged, tmp_pa
     done = install(root, "--uninstall")
     assert done.returncode == 0, done.stderr
     for gone in ("etc/systemd/system/skattisch.service", "etc/systemd/system/multi-user.target.wants/skattisch.service",
-                 "etc/udev/rules.d/99-skattisch-reader.rules", "etc/polkit-1/rules.d/50-skattisch-power.rules",
+                 "etc/udev/rules.d/99-skattisch-reader.rules", "etc/udev/rules.d/60-skattisch-gpio.rules",
+                 "etc/polkit-1/rules.d/50-skattisch-power.rules",
                  "opt/skattisch"):
         assert not (root / gone).exists(), gone
     for kept in ("etc/skattisch/skattisch.toml", "var/lib/skattisch/lists/evening.jsonl",

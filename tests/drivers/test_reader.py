@@ -10,6 +10,7 @@ handles bytes in order, so the marker comes last).
 from __future__ import annotations
 
 import doctest
+import errno
 import json
 import os
 import queue
@@ -494,6 +495,28 @@ def test_reader_waits_for_a_device_plugged_in_later(tmp_path: Path, open_reader:
         assert cards(take(inbox)) == ["D7"]
     finally:
         device.close()
+
+
+def test_a_denied_port_is_reported_and_retried_until_it_opens(
+    device: PtyDevice, open_reader: Any, read_log: ReadLog
+) -> None:
+    # what the kernel answers a service user outside the group that owns the tty (dialout):
+    # the reader says so, keeps its thread and reads once the permission is there (udev, a group)
+    denied = [2]
+
+    def open_port(port: str, baud: int) -> Any:
+        if denied[0]:
+            denied[0] -= 1
+            raise PermissionError(errno.EACCES, "Permission denied", port)
+        return read_log.open(port, baud)
+
+    reader, inbox = open_reader(open_port=open_port)
+    down = take_status(inbox, connected=False)
+    assert "nicht erreichbar" in down.detail and "Permission denied" in down.detail
+    take_status(inbox, connected=True)
+    assert denied == [0] and reader.failure is None
+    device.write(rdm6300_frame(TAG["D7"]))
+    assert cards(take(inbox)) == ["D7"]
 
 
 def test_several_unplugs_each_report_once(device: PtyDevice, open_reader: Any, clock: FakeClock) -> None:

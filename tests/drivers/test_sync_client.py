@@ -84,6 +84,26 @@ def test_a_laptop_that_is_away_changes_nothing_and_a_pi_clock_an_hour_off_is_cor
     assert SyncStateFile(tmp_path / STATE_FILE).load().acked == table.service.last_seq  # durable
 
 
+def test_discovery_that_cannot_start_leaves_the_paired_address(collector: Collector, tmp_path: Path,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+    from drivers.club.mdns import find_laptop
+
+    table = a_table("tisch-ohne-mdns")
+    play(table, 1)
+    paired = paired_client(collector, table, tmp_path)
+    # zeroconf itself fails to start (here: an interface it cannot use), not just "nothing found"
+    with pytest.raises(ValueError):
+        find_laptop(timeout=0.2, interfaces=["no-such-interface"])
+    client = SyncClient(paired._source, SyncStateFile(tmp_path / STATE_FILE), device=table.service.device_id,
+                        submit=table.service.submit,
+                        discover=lambda: find_laptop(timeout=0.2, interfaces=["no-such-interface"]))
+    with caplog.at_level("WARNING", logger="drivers.sync"):
+        while client.sync_once():
+            pass
+    assert client.state.acked == table.service.last_seq and client.url == collector.url
+    assert "looking for the laptop by mDNS failed" in caplog.text
+
+
 def test_the_laptop_asks_for_everything_again(collector: Collector, tmp_path: Path) -> None:
     table = a_table("tisch-nochmal")
     play(table, 1)

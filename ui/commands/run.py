@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+log = logging.getLogger(__name__)
+
 SIZES = ("800x480", "1280x720")
 # Kivy's providers the table uses, set before Kivy is imported: SDL2's clipboard, not xclip or
 # xsel (which may be missing); SDL2's images alone (Kivy's theme, PNG), not also Pillow's and
@@ -88,14 +90,44 @@ class _QuietKivy(logging.Filter):
         return not str(record.msg).startswith(self.HARMLESS)
 
 
+# The table's own modules log at INFO (what it started with, what it could not open); the rest
+# (Kivy: SKATTISCH_KIVY_LOG, default warning) only what goes wrong
+OWN_LOGGERS = ("device", "drivers", "ui")
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
+
+
+def log_to_stderr() -> logging.Handler | None:
+    """Every log line of the table, Kivy's too, on stderr: under systemd that is the journal
+    (``journalctl -u skattisch``), where a volunteer looks when the screen stays black or a
+    tap does not arrive. Kivy adds no handlers of its own (``KIVY_LOG_MODE=PYTHON``), so it
+    writes no log files under ``~/.kivy/logs`` either. Without the journal each line has
+    its time; the journal stamps its own.
+
+    A program that imported Kivy before (a test's wrapper) has Kivy's own handlers, and its
+    stderr is Kivy's logger: a second handler writing there would feed itself, so none is
+    added then (None)."""
+    for name in OWN_LOGGERS:
+        logging.getLogger(name).setLevel(logging.INFO)
+    kivy_logger = sys.modules.get("kivy.logger")
+    if kivy_logger is not None and getattr(kivy_logger, "KIVY_LOG_MODE", "PYTHON") != "PYTHON":
+        return None
+    os.environ["KIVY_LOG_MODE"] = "PYTHON"
+    os.environ["KIVY_NO_FILELOG"] = "1"
+    handler = logging.StreamHandler(sys.stderr)
+    timed = "" if os.environ.get("JOURNAL_STREAM") else "%(asctime)s "
+    handler.setFormatter(logging.Formatter(timed + LOG_FORMAT))
+    logging.root.addHandler(handler)
+    logging.captureWarnings(True)  # gpiozero's "falling back from lgpio" and the like, as log lines
+    return handler
+
+
 def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, bool]:
     """Settle Kivy's options before Kivy is imported (it reads them at import)."""
+    log_to_stderr()
     kivy_log = logging.getLogger("kivy")
     kivy_log.addFilter(_QuietKivy())
     kivy_log.setLevel(getattr(logging, os.environ.get("SKATTISCH_KIVY_LOG", "warning").upper(), logging.WARNING))
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     for name, provider in KIVY_PROVIDERS.items():
         os.environ.setdefault(name, provider)
     size = args.size
@@ -115,14 +147,53 @@ def _kivy_environment(args: argparse.Namespace, config: Any) -> tuple[int, int, 
     KivyConfig.set("kivy", "keyboard_mode", "")  # never Kivy's stock keyboard: ours (ui/table/keyboard.py)
     KivyConfig.set("kivy", "keyboard_layout", "de" if (args.lang or config.table.language) == "de" else "qwerty")
     if fullscreen:
-        # The table's touchscreen comes through the kernel (probesysfs/hidinput); SDL also
+        # The table's touchscreen comes through the kernel (probesysfs/mtdev); SDL also
         # turns each touch into a mouse click, which would make one tap count twice.
         if KivyConfig.has_option("input", "mouse"):
             KivyConfig.remove_option("input", "mouse")
+        one_touch_probe(KivyConfig)
     else:
         # a mouse is a finger here: no red multitouch dots on right-click
         KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
     return width, height, fullscreen
+
+
+def _probe_provider(value: str) -> str | None:
+    """The provider of a generic ``probesysfs`` line of Kivy's [input] (one that takes every
+    multitouch device: no ``match=``, no ``select_all=``), else None.
+
+    >>> _probe_provider("probesysfs"), _probe_provider("probesysfs,provider=hidinput")
+    ('mtdev', 'hidinput')
+    >>> _probe_provider("probesysfs,provider=hidinput,select_all=1,match=Tablet") is None
+    True
+    """
+    name, *options = [part.strip() for part in value.split(",")]
+    if name != "probesysfs" or any(option.startswith(("match=", "select_all=")) for option in options):
+        return None
+    providers = [option.split("=", 1)[1] for option in options if option.startswith("provider=")]
+    return providers[-1] if providers else "mtdev"  # probesysfs's own default
+
+
+def one_touch_probe(kivy_config: Any) -> None:
+    """One generic touch probe in Kivy's [input], so that each multitouch device gets one reader.
+
+    Each generic ``probesysfs`` line attaches a reader of its own to every multitouch device,
+    and Kivy adds ``%(name)s = probesysfs`` to a config.ini that has no version: the mtdev and
+    hidinput lines of Kivy's Raspberry Pi guide (which older images wrote) and Kivy's own gave
+    the touchscreen two mtdev readers, each tap twice, and a hidinput one, which reads only
+    multitouch protocol A (the Pi's displays speak protocol B). The generic lines become one,
+    an mtdev one if there is one (Kivy takes hidinput when libmtdev is missing); a line for a
+    named device (``match=``, ``select_all=``, a device path) stays as it is written."""
+    generic = [(key, provider) for key, value in kivy_config.items("input", raw=True)
+               if (provider := _probe_provider(value)) is not None]
+    if len(generic) < 2:
+        return
+    kept = next((key for key, provider in generic if provider == "mtdev"), generic[0][0])
+    for key, _provider in generic:
+        if key != kept:
+            kivy_config.remove_option("input", key)
+    log.info("touch: one probe for the touchscreen (%s = %s), not %d", kept,
+             kivy_config.get("input", kept, raw=True), len(generic))
 
 
 STORE_NOTICES = {  # kind: (English, German) — what the store repaired on opening, for the status bar
@@ -161,7 +232,6 @@ def _start(args: argparse.Namespace) -> int:
         return 2
     _kivy_environment(args, config)
     from drivers.deck import DeckError
-    from drivers.panel import PanelError
     from drivers.store import StoreError
 
     parts = _Parts()
@@ -180,7 +250,7 @@ def _start(args: argparse.Namespace) -> int:
         finally:
             damaged.close()
         return code
-    except (PanelError, DeckError) as exc:
+    except DeckError as exc:
         print(f"skattisch run: {exc}", file=sys.stderr)
         return 2
     finally:
@@ -237,7 +307,9 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
         first_boot = _first_boot_problems(app.language)
         if first_boot:  # skattisch-settings.txt on the SD card could not be applied in full
             print(f"skattisch run: {first_boot}", file=sys.stderr)
-            app.hint(first_boot, level="error", seconds=FIRST_BOOT_SECONDS)
+        missing = " ".join(text for text in (first_boot, *app.missing_parts_words()) if text)
+        if missing:  # long enough for the volunteer called to the table to read it
+            app.hint(missing, level="error", seconds=FIRST_BOOT_SECONDS)
         if runner is not None:
             runner.start(app)
 
@@ -255,12 +327,23 @@ def _run(args: argparse.Namespace, config: Any, steps: list[Any], parts: _Parts,
 
         app.store_problem = store_problem
         app.store_repair = lambda: repair_store(config.store.path)
-    app.attach_panel(parts.add(build_panel(config, app.panel_submit, simulate=args.simulate)))
+    panel = build_panel(config, app.panel_submit, simulate=args.simulate)
+    if panel.problem:  # the table still starts: everything the buttons do can be tapped
+        print(f"skattisch run: warning: the table starts without its button panel: {panel.problem}",
+              file=sys.stderr)
+        app.panel_problem = panel.problem
+    app.attach_panel(parts.add(panel.panel))
     reader = build_reader(config.reader, simulate=args.simulate, deck=deck.deck)
     if reader is not None:
         parts.add(reader)
         app.reader = reader
         reader.start(app.reader_submit)
+    log.info("table %s starts: store %s; reader %s; button panel %s; laptop %s", config.table.number,
+             getattr(store, "directory", None) or "in memory",
+             "simulated" if args.simulate else (reader.port if reader is not None else "none"),
+             "simulated" if args.simulate else ("missing" if panel.problem else
+                                                "on GPIO" if config.gpio.enabled else "none"),
+             "none (in memory)" if app.sync_client is None else (config.sync.url or "by mDNS"))
     if steps:
         shots_dir = Path(args.screenshots) if args.screenshots else None
         runner = ScriptRunner(app, steps, shots_dir=shots_dir, shots=args.shots, report=report,
@@ -335,11 +418,8 @@ def _start_sync(config: Any, store: Any, service: Any, parts: _Parts) -> Any:
     from drivers.club.mdns import find_laptop
     from drivers.sync import make_client
 
-    def discover() -> str | None:
-        try:
-            return find_laptop(timeout=2.0)
-        except OSError:  # no network at all: the configured address, if any
-            return None
+    def discover() -> str | None:  # a failure (no network, zeroconf not starting): the client goes on without
+        return find_laptop(timeout=2.0)
 
     on_answer = answer_handler(service, directory, wake=lambda: client.wake())
     client = make_client(store, directory, service.device_id, service.submit, discover=discover,

@@ -223,6 +223,9 @@ class TableApp(App):
         self.pin_guard = PinGuard(pin_hash, clock=pin_clock)
         # why the reader cannot name the cards (no usable deck), "" when it can
         self.deck_problem = deck_problem
+        # why the GPIO panel could not be opened ("" if fine): the table runs without it, and
+        # the status bar and the start's banner say so
+        self.panel_problem = ""
         self.reader: Any = None  # the card reader, once started (its deck follows a teach-in)
         self.table_config = config
         self.sync_client: Any = None  # the sync driver (set by skattisch run when the store is on disk)
@@ -486,10 +489,17 @@ class TableApp(App):
         config = self.table_config
         status = status_of(snap, simulate=self.simulate,
                            reader_fitted=config is None or bool(config.reader.enabled),
-                           deck_problem=bool(self.deck_problem))
+                           deck_problem=bool(self.deck_problem), panel_problem=bool(self.panel_problem))
         colours = {"ok": theme.OK, "wait": theme.WARN, "bad": theme.BAD, "none": theme.TEXT_DIM}
         bar.reader_text, bar.reader_color = status.reader, colours[status.reader_level]
         bar.sync_text, bar.sync_color = status.sync, colours[status.sync_level]
+        bar.panel_text = status.panel
+
+    def missing_parts_words(self) -> list[str]:
+        """What the table started without and what to do, for the banner at the start (the
+        status bar keeps the short word). A missing reader or laptop is said in the status bar
+        alone: both come back by themselves when plugged in or reachable."""
+        return [tr("panel_missing_help")] if self.panel_problem else []
 
     def _tick_clock(self, *_args: Any) -> None:
         self.status_bar.clock_text = time.strftime("%H:%M")

@@ -116,14 +116,18 @@ class Status:
     reader_level: str
     sync: str
     sync_level: str
+    panel: str = ""  # "" unless the button panel is missing (always an alarm: red)
 
 
-def status_of(snap: Any, *, simulate: bool, reader_fitted: bool, deck_problem: bool = False) -> Status:
+def status_of(snap: Any, *, simulate: bool, reader_fitted: bool, deck_problem: bool = False,
+              panel_problem: bool = False) -> Status:
     """What the status bar says about the reader and the sync. A table set up without a
     reader ("ohne Leser": results typed in) or without a laptop ("ohne Laptop", the
     snapshot's ``sync.laptop``) is not an alarm; a fitted reader that is gone is ("Leser
     fehlt", red), and so is one without a usable deck ("Kartensatz fehlt: anlernen");
-    games the laptop has not taken yet are amber."""
+    games the laptop has not taken yet are amber. A button panel that could not be opened
+    is said as well ("Tastenfeld fehlt"); a working one, or none, is not."""
+    panel = tr("panel_missing") if panel_problem else ""
     reader = snap.reader
     if simulate:
         reader_text, reader_level = tr("reader_simulated"), "ok"
@@ -137,13 +141,13 @@ def status_of(snap: Any, *, simulate: bool, reader_fitted: bool, deck_problem: b
         reader_text, reader_level = tr("reader_off"), "bad"
     sync = snap.sync
     if not getattr(sync, "laptop", True):
-        return Status(reader_text, reader_level, tr("sync_no_laptop"), "none")
+        return Status(reader_text, reader_level, tr("sync_no_laptop"), "none", panel)
     all_sent = bool(sync.last_seq) and sync.acked_seq >= sync.last_seq
     if sync.synced_games:
         text = tr("sync_upto", game=sync.synced_games)
     else:
         text = tr("sync_all") if all_sent else tr("sync_none")
-    return Status(reader_text, reader_level, text, "ok" if all_sent else "wait")
+    return Status(reader_text, reader_level, text, "ok" if all_sent else "wait", panel)
 
 
 # --------------------------------------------------------------------------- bidding

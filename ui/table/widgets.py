@@ -264,8 +264,16 @@ class Dot(Widget):
     color = ColorProperty(theme.OK)
 
 
+class PanelStatus(BoxLayout):
+    """The status bar's red light and word for a button panel the table started without."""
+
+    text = StringProperty("")
+
+
 class StatusBar(BoxLayout):
-    """Reader state, sync state, table number and the time, on every screen."""
+    """Reader state, sync state, table number and the time, on every screen; and, only while
+    the button panel is missing, that too (``panel_text``: a light and its word before the
+    reader's, absent otherwise, so a table with its panel keeps its bar as it was)."""
 
     table_text = StringProperty("")
     reader_text = StringProperty("")
@@ -273,11 +281,24 @@ class StatusBar(BoxLayout):
     sync_text = StringProperty("")
     sync_color = ColorProperty(theme.WARN)
     clock_text = StringProperty("")
+    panel_text = StringProperty("")
     simulate = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._fill = filled(self, theme.PANEL)
+        self._panel_status: PanelStatus | None = None
+
+    def on_panel_text(self, _bar: Any, text: str) -> None:
+        shown = self._panel_status
+        if text and shown is None:
+            shown = self._panel_status = PanelStatus(text=text)
+            self.add_widget(shown, index=self.children.index(self.ids.reader_dot) + 1)
+        elif text and shown is not None:
+            shown.text = text
+        elif shown is not None:
+            self.remove_widget(shown)
+            self._panel_status = None
 
 
 class TableScreens(ScreenManager):
