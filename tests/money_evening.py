@@ -47,6 +47,8 @@ from typing import Any
 from device.club.money import Abreizgeld, Conditions, ExtraRanking, FeeCategory, PrizePlan
 from device.club.prizes import PassedCounts, passed_counts
 from device.club.ranking import ListResult, PlayedList, list_results
+from device.journal import JournalEntry
+from device.sync import GENESIS, journal_entries
 from device.table.state import TableState, apply
 from device.table.events import CorrectionApplied, CorrectionConsented, CorrectionProposed, Event
 from tests.club_helpers import Entry, list_events
@@ -133,3 +135,14 @@ def evening_figures(*, corrected: bool = True) -> tuple[list[ListResult], list[P
     """Every player's list results and eingepasste games, as the laptop computes them."""
     lists = played_lists(corrected=corrected)
     return ([r for p in lists for r in list_results(p)], [c for p in lists for c in passed_counts(p)])
+
+
+def device_entries(device: str, *, corrected: bool = True) -> list[JournalEntry]:
+    """``device_events`` as the table's journal sends them: each list its own hash chain."""
+    heads: dict[str, str] = {}
+    out = []
+    for event in device_events(device, corrected=corrected):
+        (entry,) = journal_entries([event], prev=heads.get(event["list_id"], GENESIS))
+        heads[event["list_id"]] = entry.hash
+        out.append(entry)
+    return out

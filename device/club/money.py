@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["DEFAULT_ABREIZ", "Abreizgeld", "Conditions", "ExtraRanking", "FeeCategory", "MoneyError", "PrizePlan",
-           "Tier", "euro", "parse_cents"]
+           "Tier", "amount_text", "euro", "parse_cents"]
 
 _AMOUNT = re.compile(r"^(-?)(\d{1,7})(?:[.,](\d{1,2}))?$")
 
@@ -80,6 +80,17 @@ def euro(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     whole, part = divmod(abs(cents), 100)
     return f"{sign}{whole:,}".replace(",", ".") + f",{part:02d} €"
+
+
+def amount_text(cents: int) -> str:
+    """An amount as a form shows it, without the € and thousands dots: "1234,50" (read back by
+    :func:`parse_cents`).
+
+    >>> amount_text(123450), parse_cents(amount_text(123450), "x")
+    ('1234,50', 123450)
+    """
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100},{abs(cents) % 100:02d}"
 
 
 def _not_negative(value: int, field: str) -> None:
@@ -408,4 +419,4 @@ def tiers_from_text(text: str, field: str = "Abreizgeld") -> tuple[Tier, ...]:
 
 def amounts_text(values: Sequence[int], percent: bool) -> str:
     """What the form shows for a plan's amounts: "50; 30; 20" or "100,00; 50,00"."""
-    return "; ".join(str(v) if percent else euro(v)[:-2] for v in values)
+    return "; ".join(str(v) if percent else amount_text(v) for v in values)

@@ -8,6 +8,7 @@ evening, series and table it belongs to. The organiser's data lives in the store
     evening          {"id", "title"}: the evening in progress (today's date by default)
     list_meta        {"device/list_id": {"evening", "series", "table"}}: where each list belongs
     season_results   {"device/list_id": {"evening", "series", "table", "results": [[player, points, won, lost, leistung]],
+                      "passed": {player: [as one of the three, as dealer, at the table]} (eingepasste games),
                       "members"?: {player: member id}}} (the ids the list carries, if any)
     roster           [{"name", "short", "publish", "member"?, "card"?, "aliases"?}] (device.club.roster);
                      the tables get the short names and card ids only (the sync's ack)
@@ -30,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from device.club.prizes import PassedCounts, passed_counts
 from device.club.ranking import ListResult, PlayedList, RankLine, list_results, ranking, series_ranking
 from device.club.roster import Roster
 from device.club.season import SeasonLine, SeasonRules, SeriesResult, season_chart, season_ranking
@@ -161,7 +163,7 @@ class Evening:
             for info in self.store.lists():
                 key = list_key(info.device, info.list_id)
                 stored = results.get(key)
-                if stored is not None and stored.get("count") == info.count:
+                if stored is not None and stored.get("count") == info.count and "passed" in stored:
                     continue  # scored at this length already (after a restart: no need to fold the season again)
                 folded = self._fold(info.device, info.list_id, info.count)
                 if folded.state.setup is None:
@@ -172,7 +174,10 @@ class Evening:
                                       for r in self._results(key, folded, m)]
                     folded.scored = folded.count
                 results[key] = {"evening": m["evening"], "series": m["series"], "table": m["table"],
-                                "count": info.count, "results": folded.results}
+                                "count": info.count, "results": folded.results,
+                                "passed": {c.player: [c.active, c.dealer, c.at_table] for c in passed_counts(
+                                    PlayedList(m["series"], m["table"], folded.state.setup.players, folded.state.rows))
+                                    if c.at_table}}
                 if folded.state.members:  # whom each name means, by the roster's member id
                     results[key]["members"] = dict(folded.state.members)
                 changed_results = True
@@ -251,6 +256,16 @@ class Evening:
                     out.extend(ListResult(person(p, ids.get(p, "")), entry["series"], entry["table"], pts, w, lost, lei)
                                for p, pts, w, lost, lei in entry["results"])
             return out
+
+    def evening_passed(self, evening: str | None = None) -> list[PassedCounts]:
+        """Each player's eingepasste games per list of the evening (who pays: the conditions)."""
+        with self._lock:
+            self.refresh()
+            wanted = evening or self.evening()["id"]
+            person = self.roster().person
+            return [PassedCounts(person(p, entry.get("members", {}).get(p, "")), entry["series"], entry["table"], *c)
+                    for entry in self.doc("season_results", {}).values() if entry["evening"] == wanted
+                    for p, c in entry.get("passed", {}).items()]
 
     def table_sizes(self) -> list[int]:
         """The sizes of tonight's tables (3, 4, 5) whose lists count, smallest first."""

@@ -33,6 +33,7 @@ from drivers.club.store import CollectorStore
 from drivers.league import forward as league
 from drivers.sync import LaptopError
 from ui.club import auth, exports, members
+from ui.club.money_pages import money_routes
 from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
 from ui.club.paper import PaperList
 
@@ -423,8 +424,9 @@ class Pages:
 
 
 def club_routes(store: CollectorStore) -> list[BaseRoute]:
-    """The pages as routes for :func:`drivers.club.app.create_app`."""
-    return Pages(store).routes()
+    """The pages as routes for :func:`drivers.club.app.create_app` (the Preisskat's money beside them)."""
+    pages = Pages(store)
+    return pages.routes() + money_routes(pages)
 
 
 class Shown:
