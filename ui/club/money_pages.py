@@ -123,7 +123,7 @@ class MoneyPages:
             return JSONResponse(kasse_json(money))
         if form == "csv":
             return _csv(sections_csv(sections), "kasse")
-        extras = {line.player: [name for name, _, _ in line.extras] for line in money.lines}
+        extras = {line.player: [name for name, fee, _ in line.extras if fee] for line in money.lines}
         paid = {line.player: (line.startgeld_paid, {n for n, _, ok in line.extras if ok}, line.open)
                 for line in money.lines}
 
@@ -132,7 +132,7 @@ class MoneyPages:
             buttons = [_button("startgeld", player, "Startgeld ✓" if ticked else "Startgeld")]
             buttons += [_button("zusatz", player, f"{n} ✓" if n in extra_ok else n, wertung=n) for n in extras[player]]
             if open_ > 0:
-                buttons.append(_button("rest", player, f"Rest {euro(open_)} bezahlt"))
+                buttons.append(_button("rest", player, "Rest bezahlt", title=f"{euro(open_)} bezahlt"))
             return Markup(" ".join(buttons))
 
         names = "".join(f'<option>{escape(line.player)}</option>' for line in money.lines)
@@ -274,11 +274,11 @@ def _prize_list(money: EveningMoney) -> list[Section]:
     return prize_sections(money, str, organiser=True)
 
 
-def _button(action: str, player: str, label: str, **extra: str) -> str:
+def _button(action: str, player: str, label: str, *, title: str = "", **extra: str) -> str:
     hidden = "".join(f'<input type="hidden" name="{k}" value="{escape(v)}">' for k, v in extra.items())
     return (f'<form method="post" action="/kasse"><input type="hidden" name="aktion" value="{action}">'
             f'<input type="hidden" name="spieler" value="{escape(player)}">{hidden}'
-            f'<button>{escape(label)}</button></form>')
+            f'<button title="{escape(title or label)}">{escape(label)}</button></form>')
 
 
 def money_routes(pages: Pages) -> list[BaseRoute]:

@@ -9,6 +9,8 @@ read model, then the pure functions of :mod:`device.club.prizes`.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +22,9 @@ from ui.club.exports import _latin, _Pdf
 from ui.club.model import Evening
 
 
+_NUMBER = re.compile(r"^-?[\d.]+(?:,\d\d €)?(?: \(Los\))?$")
+
+
 @dataclass(frozen=True, slots=True)
 class Section:
     """One table of a money page: a heading, the column heads, rows, a sum row (or none)."""
@@ -29,6 +34,18 @@ class Section:
     rows: tuple[tuple[Cell, ...], ...]
     foot: tuple[Cell, ...] | None = None
     note: tuple[str, ...] = ()
+
+    def numeric(self) -> tuple[bool, ...]:
+        """Per column: only numbers and amounts (set flush right on the page and in the PDF)."""
+        def is_number(cell: Cell) -> bool:
+            return isinstance(cell, int) or cell == "" or bool(_NUMBER.match(str(cell)))
+        return tuple(bool(self.rows) and all(is_number(row[i]) for row in self.rows) for i in range(len(self.head)))
+
+    def widths(self, total: float) -> list[float]:
+        """Column widths for the PDF, by the longest text in each column."""
+        longest = [max([len(str(self.head[i])), *(len(str(row[i])) for row in self.rows), 4]) for i in
+                   range(len(self.head))]
+        return [total * n / sum(longest) for n in longest]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +84,9 @@ def load_conditions(evening: Evening, evening_id: str) -> Conditions:
 
 # --------------------------------------------------------------------------- sections
 
-KASSE_HEAD = ("Spieler", "Kategorie", "Startgeld", "bezahlt", "Zusatzwertungen", "Tischgeld", "verlorene Spiele",
-              "Abreizgeld", "eingepasst", "gesamt", "bezahlt", "offen")
+KASSE_HEAD = ("Spieler", "Startgeld", "Zusatzwertungen", "Tischgeld", "verlorene Spiele", "Abreizgeld",
+              "eingepasst", "gesamt", "bezahlt", "offen")
+PAID = " ✓"  # beside a fee ticked as paid
 
 
 def lost_text(line: KasseLine) -> str:
@@ -79,18 +97,20 @@ def lost_text(line: KasseLine) -> str:
 def kasse_sections(money: EveningMoney) -> list[Section]:
     rows = []
     for line in money.lines:
-        extras = ", ".join(f"{name} {euro(fee)}{' ✓' if ok else ''}" for name, fee, ok in line.extras)
-        rows.append((line.player, line.category, euro(line.startgeld), "ja" if line.startgeld_paid else "nein",
-                     extras, euro(line.tischgeld), lost_text(line), euro(line.abreiz), euro(line.passed_fee),
-                     euro(line.due), euro(line.paid), euro(line.open)))
+        extras = ", ".join(f"{name} {euro(fee)}{PAID if ok else ''}" if fee else f"{name}: Gruppe"
+                           for name, fee, ok in line.extras)
+        startgeld = euro(line.startgeld) + (PAID if line.startgeld_paid else "") + (
+            f" {line.category}" if line.category else "")
+        rows.append((line.player, startgeld, extras, euro(line.tischgeld), lost_text(line), euro(line.abreiz),
+                     euro(line.passed_fee), euro(line.due), euro(line.paid), euro(line.open)))
     lines = money.lines
-    foot: tuple[Cell, ...] = ("Summe", "", euro(sum(x.startgeld for x in lines)), "",
+    foot: tuple[Cell, ...] = ("Summe", euro(sum(x.startgeld for x in lines)),
                               euro(sum(fee for x in lines for _, fee, _ in x.extras)),
                               euro(sum(x.tischgeld for x in lines)), str(sum(x.lost for x in lines)),
                               euro(sum(x.abreiz for x in lines)), euro(sum(x.passed_fee for x in lines)),
                               euro(sum(x.due for x in lines)), euro(sum(x.paid for x in lines)),
                               euro(sum(x.open for x in lines)))
-    note = (f"Abreizgeld: {money.conditions.abreiz.words()}.",)
+    note = (f"Abreizgeld: {money.conditions.abreiz.words()}. ✓: bezahlt.",)
     return [Section("Kasse", KASSE_HEAD, tuple(rows), foot, note)]
 
 
@@ -181,7 +201,9 @@ def plan_words(plan: PrizePlan) -> str:
         places = " / ".join(f"{a} %" for a in plan.amounts)
     else:
         places = f"fallend bis {plan.last_percent} % des ersten"
-    count = f"{plan.share_of_players} % der Spieler" if plan.share_of_players else f"{plan.prize_places(10**6)} Preise"
+    places_n = plan.prize_places(10**6)
+    count = (f"{plan.share_of_players} % der Spieler" if plan.share_of_players else
+             "1 Preis" if places_n == 1 else f"{places_n} Preise")
     words = [f"{plan.payout_percent} % der Startgelder", f"{count}: {places}"]
     if plan.organiser_pays:
         words.append("was der Topf nicht deckt, zahlt der Veranstalter")
@@ -219,8 +241,8 @@ def sections_pdf(title: str, sections: Sequence[Section], *, signature: bool = F
     for section in sections:
         pdf.set_font("Helvetica", "B", 11)
         pdf.cell(0, 8, _latin(_pdf_text(section.title)), new_x="LMARGIN", new_y="NEXT")
-        widths = _widths(pdf.epw, len(section.head))
-        aligns = ["L"] + ["R"] * (len(section.head) - 1)
+        widths = section.widths(pdf.epw)
+        aligns = ["R" if number else "L" for number in section.numeric()]
         pdf.row(widths, [_pdf_text(c) for c in section.head], bold=True, fill=True, aligns=aligns)
         for row in section.rows:
             pdf.row(widths, [_pdf_text(c) for c in row], aligns=aligns)
@@ -241,14 +263,6 @@ def sections_pdf(title: str, sections: Sequence[Section], *, signature: bool = F
         pdf.cell(10, 5, "")
         pdf.cell(half, 5, _latin("Unterschrift Kassenprüfer"), new_x="LMARGIN", new_y="NEXT")
     return bytes(pdf.output())
-
-
-def _widths(total: float, columns: int) -> list[float]:
-    """The first column wide (names, labels), the rest shared."""
-    if columns == 2:
-        return [total * 0.72, total * 0.28]
-    first = total * 0.16
-    return [first] + [(total - first) / (columns - 1)] * (columns - 1)
 
 
 def kasse_json(money: EveningMoney) -> dict[str, Any]:

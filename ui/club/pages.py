@@ -423,9 +423,9 @@ class Pages:
         ]
 
 
-def club_routes(store: CollectorStore) -> list[BaseRoute]:
+def club_routes(store: CollectorStore, evening: Evening | None = None) -> list[BaseRoute]:
     """The pages as routes for :func:`drivers.club.app.create_app` (the Preisskat's money beside them)."""
-    pages = Pages(store)
+    pages = Pages(store, evening)
     return pages.routes() + money_routes(pages)
 
 
