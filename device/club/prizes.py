@@ -132,15 +132,21 @@ def kasse(conditions: Conditions, results: Iterable[ListResult], passed: Iterabl
     for c in passed:
         per = charged.setdefault(c.player, {})
         per[c.series] = per.get(c.series, 0) + _passed_for(conditions, c)
-    names = set(lost) | set(registered) | {p for e in conditions.extras for p in e.members()}
-    return tuple(_line(conditions, name, lost.get(name, {}), charged.get(name, {}), payments.get(name, Payment()))
+    fees: dict[str, list[tuple[str, int]]] = {}  # player -> (extra ranking, his fee), once for all lines
+    for extra in conditions.extras:
+        for _, players in extra.groups:
+            for player in players:
+                fees.setdefault(player, []).append((extra.name, extra.fee_of(player)))
+    names = set(lost) | set(registered) | set(fees)
+    return tuple(_line(conditions, name, lost.get(name, {}), charged.get(name, {}), payments.get(name, Payment()),
+                       fees.get(name, ()))
                  for name in sorted(names, key=str.casefold))
 
 
 def _line(conditions: Conditions, name: str, lost: Mapping[int, int], passed: Mapping[int, int],
-          payment: Payment) -> KasseLine:
+          payment: Payment, fees: Sequence[tuple[str, int]]) -> KasseLine:
     startgeld, category = conditions.startgeld_of(name)
-    extras = tuple((e.name, e.fee_of(name), e.name in payment.extras) for e in conditions.extras if name in e.members())
+    extras = tuple((extra, fee, extra in payment.extras) for extra, fee in fees)
     series = series_charges(conditions, lost, passed)
     played = sum(1 for s in lost)
     tischgeld = played * conditions.tischgeld

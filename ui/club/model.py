@@ -257,15 +257,18 @@ class Evening:
                                for p, pts, w, lost, lei in entry["results"])
             return out
 
-    def evening_passed(self, evening: str | None = None) -> list[PassedCounts]:
-        """Each player's eingepasste games per list of the evening (who pays: the conditions)."""
+    def money_figures(self, evening: str | None = None) -> tuple[list[ListResult], list[PassedCounts]]:
+        """The evening's list results and each player's eingepasste games per list (the money's input)."""
         with self._lock:
             self.refresh()
             wanted = evening or self.evening()["id"]
             person = self.roster().person
-            return [PassedCounts(person(p, entry.get("members", {}).get(p, "")), entry["series"], entry["table"], *c)
-                    for entry in self.doc("season_results", {}).values() if entry["evening"] == wanted
-                    for p, c in entry.get("passed", {}).items()]
+            entries = [e for e in self.doc("season_results", {}).values() if e["evening"] == wanted]
+        results = [ListResult(person(p, e.get("members", {}).get(p, "")), e["series"], e["table"], pts, w, lost, lei)
+                   for e in entries for p, pts, w, lost, lei in e["results"]]
+        passed = [PassedCounts(person(p, e.get("members", {}).get(p, "")), e["series"], e["table"], *c)
+                  for e in entries for p, c in e.get("passed", {}).items()]
+        return results, passed
 
     def table_sizes(self) -> list[int]:
         """The sizes of tonight's tables (3, 4, 5) whose lists count, smallest first."""

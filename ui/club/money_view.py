@@ -68,8 +68,8 @@ class EveningMoney:
         ledger = store.money(current["id"], "kasse") or {}
         payments = {name: Payment(bool(p.get("startgeld")), tuple(p.get("extras", ())), int(p.get("other", 0)))
                     for name, p in ledger.get("paid", {}).items()}
-        results = evening.evening_results()
-        lines = kasse(conditions, results, evening.evening_passed(), ledger.get("players", ()), payments)
+        results, passed = evening.money_figures(current["id"])
+        lines = kasse(conditions, results, passed, ledger.get("players", ()), payments)
         released = bool(store.money(current["id"], "released"))
         try:
             rankings = evening_prizes(conditions, results, lines, lot_seed=current["id"])
