@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["DEFAULT_ABREIZ", "Abreizgeld", "Conditions", "ExtraRanking", "FeeCategory", "MoneyError", "PrizePlan",
-           "Tier", "amount_text", "euro", "parse_cents"]
+__all__ = ["DEFAULT_ABREIZ", "Abreizgeld", "Conditions", "ExtraRanking", "FeeCategory", "MoneyError", "PassedCounts",
+           "PrizePlan", "SeriesMoney", "TableTerms", "Tier", "passed_counts", "series_money", "amount_text", "euro", "parse_cents"]
 
 _AMOUNT = re.compile(r"^(-?)(\d{1,7})(?:[.,](\d{1,2}))?$")
 
@@ -376,6 +376,126 @@ class Conditions:
                                       bool(e.get("fee_per_group", False)), bool(e.get("public", True)))
                          for e in raw.get("extras", ())),
             one_prize_each=bool(raw.get("one_prize_each", False)), note=str(raw.get("note", "")))
+
+
+    def table_terms(self) -> TableTerms:
+        """What a table needs to show each player's money at the end of a series."""
+        return TableTerms(self.abreiz, self.passed_in_fee, self.passed_in_payer)
+
+
+@dataclass(frozen=True, slots=True)
+class TableTerms:
+    """The evening's Abreizgeld tiers and eingepasst fee as the laptop sends them to the tables
+    with each sync answer (``"money"``), so the end screen shows each player's Abreizgeld.
+
+    >>> terms = TableTerms.from_json({"tiers": [[1, 50], [4, 100]], "per_evening": False, "passed_in_fee": 50,
+    ...                               "passed_in_payer": "spieler"})
+    >>> terms == TableTerms.from_json(terms.to_json()), TableTerms.from_json({"tiers": "x"})
+    (True, None)
+    """
+
+    abreiz: Abreizgeld
+    passed_in_fee: int = 0
+    passed_in_payer: str = "spieler"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tiers": [[t.first_lost, t.cents] for t in self.abreiz.tiers], "per_evening": self.abreiz.per_evening,
+                "passed_in_fee": self.passed_in_fee, "passed_in_payer": self.passed_in_payer}
+
+    @classmethod
+    def from_json(cls, raw: object) -> TableTerms | None:
+        """The terms from a sync answer; None when there are none or they are malformed."""
+        if not isinstance(raw, dict):
+            return None
+        try:
+            tiers = tuple(Tier(int(a), int(b)) for a, b in raw["tiers"])
+            payer = str(raw.get("passed_in_payer", "spieler"))
+            fee = int(raw.get("passed_in_fee", 0))
+            if payer not in PASSED_IN_PAYERS or fee < 0:
+                return None
+            return cls(Abreizgeld(tiers, raw.get("per_evening") is True), fee, payer)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+class _Row(Protocol):
+    @property
+    def kind(self) -> str: ...
+    @property
+    def seating(self) -> tuple[str, ...]: ...
+    @property
+    def active(self) -> tuple[int, int, int]: ...
+    @property
+    def dealer(self) -> int: ...
+
+
+class _Played(Protocol):
+    @property
+    def series(self) -> int: ...
+    @property
+    def table(self) -> int: ...
+    @property
+    def seating(self) -> tuple[str, ...]: ...
+    @property
+    def rows(self) -> Sequence[_Row]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PassedCounts:
+    """How many eingepasste games of one list a player was in: as one of the three, as the
+    dealer, at the table at all."""
+
+    player: str
+    series: int
+    table: int
+    active: int
+    dealer: int
+    at_table: int
+
+    def charged(self, payer: str) -> int:
+        """The eingepasste games this player pays the fee for, by who pays (the conditions)."""
+        return {"spieler": self.active, "geber": self.dealer, "tisch": self.at_table}[payer]
+
+
+def passed_counts(played: _Played) -> tuple[PassedCounts, ...]:
+    """Each player's eingepasste games at ``played`` (a list: its series, table, seating, rows)."""
+    counts: dict[str, list[int]] = {name: [0, 0, 0] for name in played.seating}
+    for row in played.rows:
+        if row.kind != "passed_in":
+            continue
+        for seat, name in enumerate(row.seating):
+            c = counts.setdefault(name, [0, 0, 0])
+            c[0] += seat in row.active
+            c[1] += seat == row.dealer
+            c[2] += 1
+    return tuple(PassedCounts(p, played.series, played.table, *c) for p, c in counts.items())
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesMoney:
+    """One player's money of one series at a table: lost games, their Abreizgeld (None when
+    the tiers count over the whole evening: only the laptop knows the earlier series), the
+    eingepasste games charged and their fee."""
+
+    player: str
+    lost: int
+    abreiz: int | None
+    passed_in: int
+    passed_fee: int
+
+
+def series_money(terms: TableTerms, lost: Mapping[str, int], passed: Sequence[PassedCounts]) -> tuple[SeriesMoney, ...]:
+    """Each player's money of the series by ``terms`` (players in the order of ``lost``).
+
+    >>> terms = TableTerms(Abreizgeld(), 50, "spieler")
+    >>> [(m.player, m.lost, m.abreiz, m.passed_fee) for m in series_money(terms, {"Anna": 4, "Bernd": 0},
+    ...  [PassedCounts("Anna", 1, 1, 1, 0, 1), PassedCounts("Bernd", 1, 1, 0, 1, 1)])]
+    [('Anna', 4, 250, 50), ('Bernd', 0, 0, 0)]
+    """
+    charged = {c.player: c.charged(terms.passed_in_payer) for c in passed}
+    return tuple(SeriesMoney(name, n, None if terms.abreiz.per_evening else terms.abreiz.charge(0, n),
+                             charged.get(name, 0), charged.get(name, 0) * terms.passed_in_fee)
+                 for name, n in lost.items())
 
 
 _PLAN_FIELDS = ("payout_percent", "places", "share_of_players", "scale", "amounts", "last_percent", "round_to",

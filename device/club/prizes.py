@@ -21,38 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from device.club.money import Conditions, ExtraRanking, MoneyError, PrizePlan, euro
-from device.club.ranking import ListResult, PlayedList, RankLine, ranking, series_ranking
+from device.club.money import Conditions, ExtraRanking, MoneyError, PassedCounts, PrizePlan, euro, passed_counts
+from device.club.ranking import ListResult, RankLine, ranking, series_ranking
 
 __all__ = ["Account", "KasseLine", "PassedCounts", "Payment", "Prize", "RankingPrizes", "account", "distribute",
            "evening_prizes", "kasse", "passed_counts"]
-
-
-@dataclass(frozen=True, slots=True)
-class PassedCounts:
-    """How many eingepasste games of one list a player was in: as one of the three, as the
-    dealer, at the table at all."""
-
-    player: str
-    series: int
-    table: int
-    active: int
-    dealer: int
-    at_table: int
-
-
-def passed_counts(played: PlayedList) -> tuple[PassedCounts, ...]:
-    """Each player's eingepasste games at ``played`` (whoever pays, by the conditions)."""
-    counts: dict[str, list[int]] = {name: [0, 0, 0] for name in played.seating}
-    for row in played.rows:
-        if row.kind != "passed_in":
-            continue
-        for seat, name in enumerate(row.seating):
-            c = counts.setdefault(name, [0, 0, 0])
-            c[0] += seat in row.active
-            c[1] += seat == row.dealer
-            c[2] += 1
-    return tuple(PassedCounts(p, played.series, played.table, *c) for p, c in counts.items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +89,6 @@ def series_charges(conditions: Conditions, lost_by_series: Mapping[int, int],
     return tuple(out)
 
 
-def _passed_for(conditions: Conditions, c: PassedCounts) -> int:
-    return {"spieler": c.active, "geber": c.dealer, "tisch": c.at_table}[conditions.passed_in_payer]
-
-
 def kasse(conditions: Conditions, results: Iterable[ListResult], passed: Iterable[PassedCounts] = (),
           registered: Iterable[str] = (), payments: Mapping[str, Payment] | None = None) -> tuple[KasseLine, ...]:
     """The Kasse: one line per player who played, was registered or is in an extra ranking."""
@@ -131,7 +100,7 @@ def kasse(conditions: Conditions, results: Iterable[ListResult], passed: Iterabl
     charged: dict[str, dict[int, int]] = {}
     for c in passed:
         per = charged.setdefault(c.player, {})
-        per[c.series] = per.get(c.series, 0) + _passed_for(conditions, c)
+        per[c.series] = per.get(c.series, 0) + c.charged(conditions.passed_in_payer)
     fees: dict[str, list[tuple[str, int]]] = {}  # player -> (extra ranking, his fee), once for all lines
     for extra in conditions.extras:
         for _, players in extra.groups:

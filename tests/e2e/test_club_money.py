@@ -174,3 +174,12 @@ def test_the_account_adds_up_on_the_page_in_csv_json_and_pdf(client: Any) -> Non
     client.cookies.clear()
     assert client.get("/abrechnung", follow_redirects=False).status_code == 303  # the organiser's only
     assert client.get("/kasse.csv", follow_redirects=False).status_code == 303
+
+
+def test_the_tables_get_the_evenings_tiers_with_the_sync_answer(client: Any) -> None:
+    from drivers.club.app import evening_terms
+
+    assert evening_terms(client.store) is None  # no conditions yet: the tables show no amounts
+    _enter_conditions(client)
+    assert evening_terms(client.store) == {"tiers": [[1, 50], [4, 100]], "per_evening": False, "passed_in_fee": 50,
+                                           "passed_in_payer": "spieler"}
