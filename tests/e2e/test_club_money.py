@@ -183,3 +183,19 @@ def test_the_tables_get_the_evenings_tiers_with_the_sync_answer(client: Any) -> 
     _enter_conditions(client)
     assert evening_terms(client.store) == {"tiers": [[1, 50], [4, 100]], "per_evening": False, "passed_in_fee": 50,
                                            "passed_in_payer": "spieler"}
+
+
+def test_the_lists_print_shows_each_players_abreizgeld(client: Any) -> None:
+    _correct_and_finish(client)
+    assert "Abreizgeld" not in client.get("/liste/pi-1/S1/druck").text  # no conditions: no money row
+    _enter_conditions(client)
+    page = client.get("/liste/pi-1/S1/druck").text
+    abreiz, passed = (row.split("</tr>")[0] for row in page.split('<tr class="money">')[1:])
+    # Tisch 1, series 1 (Anna, Bernd, Carla, Dieter): Anna's corrected Grand and Carla's Karo
+    # lost, 0,50 € each; the eingepasst game 3 (Dieter dealt at four: Dieter, Anna, Bernd in it)
+    assert "Abreizgeld" in abreiz and cells(abreiz) == ["0,50 €", "0,00 €", "0,50 €", "0,00 €"]
+    assert "eingepasste Spiele" in passed and cells(passed) == ["0,50 €", "0,50 €", "0,00 €", "0,50 €"]
+    assert "Gebühr eingepasste Spiele" in client.get("/liste/pi-1/S1/csv").text
+    text = pdf_text(client.get("/liste/pi-1/S1/pdf").content)
+    assert re.search(r"Abreizgeld +0,50 EUR +0,00 EUR +0,50 EUR +0,00 EUR", text)
+    assert re.search(r"Gebühr eingepasste Spiele +0,50 EUR +0,50 EUR +0,00 EUR +0,50 EUR", text)

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from device.club.money import Conditions, euro, series_money
 from device.club.prizes import PassedCounts, passed_counts
 from device.club.ranking import ListResult, PlayedList, RankLine, list_results, ranking, series_ranking
 from device.club.roster import Roster
@@ -242,7 +243,24 @@ class Evening:
             if folded.state.setup is None:
                 return None
             paper = paper_list(folded.state, table=meta["table"], series=meta["series"], head=info.head)
-            return replace(paper, in_progress=in_progress(folded.state, self.roster().shown))
+            return replace(paper, in_progress=in_progress(folded.state, self.roster().shown),
+                           money=self._list_money(meta, folded.state, paper))
+
+    def _list_money(self, meta: dict[str, Any], state: TableState, paper: PaperList
+                    ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """A Preisskat's money of one list by its evening's conditions (none entered: no rows)."""
+        raw = self.store.money(meta["evening"], "conditions")
+        if raw is None or state.setup is None:
+            return ()
+        terms = Conditions.from_json(raw).table_terms()
+        played = PlayedList(meta["series"], meta["table"], state.setup.players, state.rows)
+        lines = {m.player: m for m in series_money(terms, dict(zip(paper.players, paper.lost)), passed_counts(played))}
+        money = [m for p in paper.players if (m := lines.get(p)) is not None]
+        rows = [("Abreizgeld (über den Abend gezählt: siehe Kasse)", tuple("–" for _ in money))
+                if terms.abreiz.per_evening else ("Abreizgeld", tuple(euro(m.abreiz or 0) for m in money))]
+        if terms.passed_in_fee:
+            rows.append(("Gebühr eingepasste Spiele", tuple(euro(m.passed_fee) for m in money)))
+        return tuple(rows)
 
     def evening_results(self, evening: str | None = None) -> list[ListResult]:
         with self._lock:
