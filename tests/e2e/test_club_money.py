@@ -90,7 +90,10 @@ def test_the_conditions_are_kept_with_the_evening_and_announced(client: Any) -> 
     client.cookies.clear()  # the announcement is public
     page = client.get("/bedingungen").text
     assert "10,00 €" in page and "Startgeld Jugend" in page and "0,50 € je verlorenes Spiel, ab dem 4. 1,00 €" in page
-    assert client.get("/bedingungen.json").json()["startgeld"] == 1000
+    public = client.get("/bedingungen.json").json()
+    assert public["startgeld"] == 1000 and public["categories"][0]["players"] == []  # who is Jugend: not public
+    assert all(not players for extra in public["extras"] for _, players in extra["groups"])
+    assert "Kurt" not in page and "Kreuz-Buben" not in page
     assert client.get("/bedingungen/bearbeiten", follow_redirects=False).status_code == 303  # the form: login first
 
 

@@ -167,6 +167,11 @@ def test_an_organiser_runs_the_preisskat_in_the_browser(laptop: Laptop, browser:
     shot(browser, "kasse")
     shot(browser, "kasse", whole=True)
 
+    browser.get(laptop.url + "/liste/pi-2/S1/druck")  # Tisch 2, series 1: Frida's four lost games
+    text = body_once(browser, "Gebühr eingepasste Spiele")
+    assert "2,50 €" in text
+    shot(browser, "liste-druck", whole=True)
+
     browser.get(laptop.url + "/preise")
     body_once(browser, "Noch nicht freigegeben")
     browser.find_element(By.CSS_SELECTOR, "form.inline button.primary").click()

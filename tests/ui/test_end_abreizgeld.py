@@ -1,12 +1,15 @@
 """A Preisskat's Abreizgeld on the table's end screen: the laptop holds the evening's
 conditions, its sync answer carries the tiers and the eingepasst fee, and the end of the
 series shows each player's lost games and money — a real collector process, the real sync
-client, a real Kivy window, at 800×480 and 1280×720."""
+client, a real Kivy window, at 800×480 and 1280×720. With ``SKATTISCH_DOCS_IMG=1`` the pictures
+also go to docs/img/preisskat/ for docs/preisskat.md."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -71,6 +74,11 @@ def test_the_end_screen_shows_each_players_abreizgeld(display: str, tmp_path: Pa
         run = run_table(display, steps, size=size, config=config)
         assert run.returncode == 0, run.stdout + run.stderr
         assert run.report[-1]["screen"] == "end"
+        if os.environ.get("SKATTISCH_DOCS_IMG") == "1":  # the organiser's guide shows it (docs/preisskat.md)
+            docs = ROOT / "docs" / "img" / "preisskat"
+            docs.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / "tests" / "artifacts" / "screens" / size / f"end-abreizgeld-{size}.png",
+                            docs / f"tisch-ende-{size}.png")
     finally:
         laptop.terminate()
         laptop.wait(timeout=15)

@@ -74,7 +74,10 @@ class MoneyPages:
         sections = condition_sections(conditions)
         form = request.path_params.get("form", "")
         if form == "json":
-            return JSONResponse({"evening": self.evening.evening(), "cents": True, **conditions.to_json()})
+            data = conditions.to_json()
+            if not self.pages.organiser(request):  # who is in which category or team: the organiser's
+                data = public_conditions(data)
+            return JSONResponse({"evening": self.evening.evening(), "cents": True, **data})
         if form == "csv":
             return _csv(sections_csv(sections), "bedingungen")
         links = [("CSV", "/bedingungen.csv"), ("JSON", "/bedingungen.json")]
@@ -267,6 +270,17 @@ class MoneyPages:
             Route("/abrechnung", threaded(self.abrechnung)),
             Route("/abrechnung.{form:str}", threaded(self.abrechnung)),
         ]
+
+
+def public_conditions(data: dict[str, Any]) -> dict[str, Any]:
+    """The conditions as the public JSON gives them: without the players of categories and groups.
+
+    >>> public_conditions({"categories": [{"name": "Jugend", "cents": 0, "players": ["Kurt"]}],
+    ...                    "extras": [{"name": "Tandem", "groups": [["T1", ["Ingo", "Jana"]]]}]})
+    {'categories': [{'name': 'Jugend', 'cents': 0, 'players': []}], 'extras': [{'name': 'Tandem', 'groups': [['T1', []]]}]}
+    """
+    return {**data, "categories": [{**c, "players": []} for c in data.get("categories", [])],
+            "extras": [{**e, "groups": [[g, []] for g, _ in e.get("groups", [])]} for e in data.get("extras", [])]}
 
 
 def _prize_list(money: EveningMoney) -> list[Section]:
