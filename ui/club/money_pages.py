@@ -13,6 +13,7 @@ nothing is stored.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -284,8 +285,9 @@ def public_conditions(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _prize_list(money: EveningMoney) -> list[Section]:
-    """The account's PDF lists the prize winners (full names: the organiser's paper)."""
-    return prize_sections(money, str, organiser=True)
+    """The account's PDF lists each ranking's prize winners (full names: the organiser's paper)."""
+    return [replace(section, title=f"Preise {section.title}", rows=tuple(row for row in section.rows if row[-1]))
+            for section in prize_sections(money, str, organiser=True)]
 
 
 def _button(action: str, player: str, label: str, *, title: str = "", **extra: str) -> str:

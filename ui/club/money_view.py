@@ -239,6 +239,8 @@ def sections_pdf(title: str, sections: Sequence[Section], *, signature: bool = F
                  landscape: bool = False) -> bytes:
     pdf = _Pdf(title, landscape=landscape)
     for section in sections:
+        if pdf.will_page_break(8 + 5.2 * (2 + min(len(section.rows), 2))):  # a heading keeps a few rows
+            pdf.add_page()
         pdf.set_font("Helvetica", "B", 11)
         pdf.cell(0, 8, _latin(_pdf_text(section.title)), new_x="LMARGIN", new_y="NEXT")
         widths = section.widths(pdf.epw)
