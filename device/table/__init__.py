@@ -118,7 +118,7 @@ from device.table.commands import (
     LeavePlayer, OpenList, Pass, PlayCard, ProposeCorrection, PushSkat, Re, RejectCard,
     SyncAcknowledged, SyncStatus, TakeSkat, Undo, WithdrawCorrection,
 )
-from device.table.commands import CardWanted, NextSeriesOffered, OpenNextSeries, RosterReceived, SeatedElsewhere
+from device.table.commands import CardWanted, MoneyTermsReceived, NextSeriesOffered, OpenNextSeries, RosterReceived, SeatedElsewhere
 from device.table.events import Event, EventFormatError
 from device.table.flow import Refusal
 from device.table.service import PumpResult, TableService
@@ -132,5 +132,5 @@ __all__ = [
     "PlayCard", "ProposeCorrection", "PumpResult", "PushSkat", "Re", "Refusal", "RejectCard",
     "SyncAcknowledged", "SyncStatus", "TableService", "TableSnapshot", "TableState", "TakeSkat", "Undo",
     "WithdrawCorrection", "replay",
-    "CardWanted", "NextSeriesOffered", "OpenNextSeries", "RosterReceived", "SeatedElsewhere",
+    "CardWanted", "MoneyTermsReceived", "NextSeriesOffered", "OpenNextSeries", "RosterReceived", "SeatedElsewhere",
 ]

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeAlias
 
+from device.club.money import TableTerms
 from device.cards import Card
 from device.declaration import Level
 from device.errors import DeclarationError
@@ -35,7 +36,7 @@ __all__ = [
     "AcceptFalseFollowing", "AddBock", "Bid", "Command", "Confirm", "ConfirmList",
     "ConsentCorrection", "Declare", "EndGame", "EndHow", "EndSeries", "EnterMatadors",
     "EnterBidding", "EnterRamsch", "EnterResult", "Hold", "JoinPlayer", "Kontra", "OfferGift", "DeclineGift", "AcceptGift", "PlayOn", "AutomaticGift", "AnnounceSpitze", "EnterSpitzeMade", "LeavePlayer", "OpenList",
-    "NextSeriesOffered", "OpenNextSeries", "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "TurnCard", "RejectCard", "SyncAcknowledged", "SyncStatus",
+    "MoneyTermsReceived", "NextSeriesOffered", "OpenNextSeries", "Pass", "PlayCard", "ProposeCorrection", "PushSkat", "Re", "TurnCard", "RejectCard", "SyncAcknowledged", "SyncStatus",
     "TakeSkat", "Undo", "WithdrawCorrection",
 ]
 
@@ -102,6 +103,25 @@ class NextSeriesOffered:
         ids = tuple(members) if isinstance(members, list) and len(members) == len(players) and all(
             isinstance(m, str) for m in members) else ()
         return cls(series, table, tuple(players), text if isinstance(text, str) else "", ids)
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyTermsReceived:
+    """The evening's Abreizgeld tiers and eingepasst fee from the laptop's sync answer
+    (``"money"``); ``terms`` None: the laptop has no conditions for the evening (or is older).
+    The end of the series shows each player's Abreizgeld by them. From the sync driver.
+
+    >>> MoneyTermsReceived.from_ack({"tiers": [[1, 50]], "passed_in_fee": 0}).terms is not None
+    True
+    >>> MoneyTermsReceived.from_ack(None)
+    MoneyTermsReceived(terms=None)
+    """
+
+    terms: TableTerms | None
+
+    @classmethod
+    def from_ack(cls, body: object) -> MoneyTermsReceived:
+        return cls(TableTerms.from_json(body))
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,6 +567,6 @@ Command: TypeAlias = (
     | AnnounceSpitze | EnterSpitzeMade | PlayCard | AcceptFalseFollowing | RejectCard | EndGame | EnterResult
     | EnterMatadors | EnterRamsch | Confirm | Undo | AddBock | ProposeCorrection
     | ConsentCorrection | WithdrawCorrection | EndSeries | ConfirmList | SyncAcknowledged | SyncStatus
-    | NextSeriesOffered | OpenNextSeries | RosterReceived
+    | NextSeriesOffered | MoneyTermsReceived | OpenNextSeries | RosterReceived
     | CardScanned | UnknownCardScanned | ButtonPressed | ReaderStatus | CardWanted | SeatedElsewhere
 )

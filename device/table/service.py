@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
+from device.club.money import TableTerms
 from device.hardware import CardScanned, PanelView, ReaderStatus, UnknownCardScanned
 from device.inbox import Inbox
 from device.journal import GENESIS, chain_hash
@@ -44,7 +45,7 @@ from device.ports import EventStore
 from device.profile import TABLE_PROFILES
 from device.table import checkpoint
 from device.table.commands import (
-    CardWanted, NextSeriesOffered, SeatedElsewhere, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus, card_id,
+    CardWanted, MoneyTermsReceived, NextSeriesOffered, SeatedElsewhere, OpenList, OpenNextSeries, RosterReceived, SyncAcknowledged, SyncStatus, card_id,
 )
 from device.table.events import (
     Event, EventBody, GameRecorded, ListClosed, ListConfirmed, PassedIn, RamschRecorded,
@@ -113,6 +114,7 @@ class TableService:
         self._acked = 0
         self._link = SyncStatus()
         self._offer: NextSeriesOffered | None = None  # the next series the laptop released
+        self._money_terms: TableTerms | None = None  # the evening's Abreizgeld tiers, from the laptop
         self._opened: set[tuple[int, int]] = set()  # offers already opened (the ack repeats them)
         self._opening: NextSeriesOffered | None = None  # opened, its list not yet stored
         self._refusal: Refusal | None = None
@@ -214,6 +216,11 @@ class TableService:
                 return (), None
             if isinstance(command, NextSeriesOffered):
                 self._offered(command)
+                return (), None
+            if isinstance(command, MoneyTermsReceived):  # the evening's Abreizgeld for the end screen
+                if command.terms != self._money_terms:
+                    self._money_terms = command.terms
+                    self._changed()
                 return (), None
             if isinstance(command, RosterReceived):  # the laptop's roster first, then the config's
                 roster = tuple(dict.fromkeys(command.names + self._config_roster))
@@ -408,7 +415,7 @@ class TableService:
                     last_seq=self._last_seq, synced_games=self._synced_games(), refusal=self._refusal,
                     laptop=self._link.laptop, laptop_reachable=self._link.reachable, roster=self._roster, last_players=self._last_players, profiles=TABLE_PROFILES,
                     next_series=(self._offer.text, self._offer.players) if self._offer is not None else None,
-                    card_seats=self._card_seats)
+                    card_seats=self._card_seats, money_terms=self._money_terms)
             return self._snapshot
 
     def _synced_games(self) -> int:

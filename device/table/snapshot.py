@@ -16,9 +16,12 @@ Build it with :meth:`device.table.service.TableService.snapshot`. The views them
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+
 from device.cards import Card
+from device.club.money import SeriesMoney, TableTerms, passed_counts, series_money
 from device.profile import find_profile
 from device.ramsch import MAX_PUSHES
 from device.scoring import ScoringSystem
@@ -329,7 +332,26 @@ def _list(state: TableState, figs: ListFigures) -> ListView:
                     pot=None if pot is None else pot.content, pot_net=() if pot is None else pot.net)
 
 
-def _end(state: TableState, figs: ListFigures) -> EndView:
+def _series_money(state: TableState, figs: ListFigures, terms: TableTerms | None) -> tuple[SeriesMoney, ...]:
+    """Each list player's lost games and, with the laptop's terms, Abreizgeld and eingepasst fee
+    for this series (the same functions the laptop's Kasse uses)."""
+    lost = dict(zip(figs.players, figs.lost))
+    if terms is None:
+        return tuple(SeriesMoney(name, n, None, 0, 0) for name, n in lost.items())
+    return series_money(terms, lost, passed_counts(_ThisList(state.seating, state.rows)))
+
+
+@dataclass(frozen=True, slots=True)
+class _ThisList:
+    """The table's own list as :func:`device.club.money.passed_counts` reads one."""
+
+    seating: tuple[str, ...]
+    rows: tuple[Row, ...]
+    series: int = 0
+    table: int = 0
+
+
+def _end(state: TableState, figs: ListFigures, terms: TableTerms | None = None) -> EndView:
     assert state.setup is not None
     ranking = tuple(StandingView(s.rank, figs.players[s.player], s.total, s.won, s.lost) for s in figs.standings)
     settlement = figs.settlement
@@ -351,7 +373,8 @@ def _end(state: TableState, figs: ListFigures) -> EndView:
         amounts=amounts, transfers=transfers,
         bierlachs_losses=figs.bierlachs_losses, confirmed=confirmed,
         waiting_for=waiting if state.series_over and not state.closed else (), closed=state.closed,
-        pot_net=pot_net, pot_amounts=pot_amounts, pot_left=0 if pot is None else pot.content)
+        pot_net=pot_net, pot_amounts=pot_amounts, pot_left=0 if pot is None else pot.content,
+        series_money=_series_money(state, figs, terms), money_terms=terms)
 
 
 def _correction(state: TableState) -> CorrectionView | None:
@@ -420,12 +443,13 @@ class _EndMemo:
     def __init__(self) -> None:
         self._entry: tuple[tuple[object, ...], EndView] | None = None  # one object: thread-safe
 
-    def get(self, state: TableState, figs: ListFigures) -> EndView:
-        key = (figs, state.rows, state.seating, state.setup, state.list_confirmations, state.series_over, state.closed)
+    def get(self, state: TableState, figs: ListFigures, terms: TableTerms | None = None) -> EndView:
+        key = (figs, state.rows, state.seating, state.setup, state.list_confirmations, state.series_over, state.closed,
+               terms)
         entry = self._entry
         if entry is not None and all(a is b for a, b in zip(key, entry[0])):
             return entry[1]
-        view = _end(state, figs)
+        view = _end(state, figs, terms)
         self._entry = (key, view)
         return view
 
@@ -439,6 +463,7 @@ def build_snapshot(
     roster: tuple[str, ...] = (),
     last_players: tuple[str, ...] = (), profiles: tuple[str, ...] = ("isko",),
     next_series: tuple[str, tuple[str, ...]] | None = None, card_seats: tuple[str, ...] = (),
+    money_terms: TableTerms | None = None,
 ) -> TableSnapshot:
     """The snapshot of ``state`` plus what the service knows beside it (reader, sync, refusal)."""
     deal = state.deal
@@ -472,7 +497,7 @@ def build_snapshot(
         play=_play(state, deal) if deal is not None and phase == Phase.PLAYING else None,
         result=_result(state, deal) if deal is not None and phase == Phase.RESULT else None,
         list=list_view,
-        end=_END_MEMO.get(state, figs) if figs is not None else None,
+        end=_END_MEMO.get(state, figs, money_terms) if figs is not None else None,
         correction=_correction(state), reader=reader,
         sync=SyncView(acked_seq, last_seq, synced_games, laptop, laptop_reachable), refusal=refusal_view,
         setup=SetupView(roster=roster, scoring=SCORING_SYSTEMS, profiles=profiles,

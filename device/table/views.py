@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from device.club.money import SeriesMoney, TableTerms
+
 __all__ = [
     "BidSaidView",
     "BiddingView",
@@ -344,6 +346,11 @@ class EndView:
     pot_net: tuple[int, ...] = ()
     pot_amounts: tuple[int, ...] = ()
     pot_left: int = 0
+    #: Each list player's lost games this series and, where the laptop sent the evening's terms
+    #: (``money_terms``), the Abreizgeld (None: counted over the evening, the Kasse knows) and
+    #: the eingepasst fee (a Preisskat's money, device.club.money).
+    series_money: tuple[SeriesMoney, ...] = ()
+    money_terms: TableTerms | None = None
 
 
 @dataclass(frozen=True, slots=True)

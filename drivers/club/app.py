@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from device.club.money import Conditions
 from device.club.roster import Roster
 from device.sync import API, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, parse_batch, parse_pair_request
 from drivers.club.api import client_source, hello_route, protocol_app, read_body, signed_request
@@ -54,6 +55,7 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
             "next_series": store.document(device_document_name(device)),
             "card_wanted": card_wanted(store, clock()),
             "seated": seated_elsewhere(store, device, opened),
+            "money": evening_terms(store),
         }
 
     async def pair(request: Request) -> Response:
@@ -96,6 +98,14 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
 CARD_ASSIGN = "card_assign"
 """The store's document while the organiser assigns a card: {"id", "name", "until"}; then
 "card_assigned": {"name", "card", "device", "at"} or {"error", …} for the Spieler page."""
+
+
+def evening_terms(store: CollectorStore) -> dict[str, Any] | None:
+    """The Abreizgeld tiers and eingepasst fee of the evening in progress, for the tables' end
+    screens (None: no conditions entered for it)."""
+    evening = store.document("evening")
+    raw = store.money(str(evening["id"]), "conditions") if isinstance(evening, dict) and "id" in evening else None
+    return None if raw is None else Conditions.from_json(raw).table_terms().to_json()
 
 
 def card_wanted(store: CollectorStore, now: float) -> bool:

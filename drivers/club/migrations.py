@@ -131,6 +131,15 @@ def _pair_tries(db: Db, dialect: Dialect) -> None:
     run_script(db, dialect, PAIR_TRIES_TABLE)
 
 
+EVENING_MONEY_TABLE = """
+CREATE TABLE IF NOT EXISTS evening_money (
+    evening TEXT NOT NULL, part TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (evening, part))"""
+
+
+def _evening_money(db: Db, dialect: Dialect) -> None:
+    run_script(db, dialect, EVENING_MONEY_TABLE)
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     version: int
@@ -142,6 +151,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "tables: devices, events, lists, conflicts, pair_codes, documents, nonces", _tables),
     Migration(2, "conflicts: one row per (device, seq, content) with its count", _conflicts_once),
     Migration(3, "pair_tries: wrong pairing codes by where they came from, for ten minutes", _pair_tries),
+    Migration(4, "evening_money: each evening's Preisskat conditions, Kasse ticks and released prizes", _evening_money),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -19,6 +19,8 @@ a read connection per thread. Tables::
     pair_codes one-time six-digit codes with their expiry and wrong tries
     pair_tries wrong pairing codes by the address they came from, kept ten minutes
     documents  what the laptop hands the tables with each ack (roster, next series), by name
+    evening_money  an evening's Preisskat parts as JSON, by (evening, part): "conditions",
+               "kasse" (what was ticked paid), "released" (the prizes shown publicly)
     schema_version  the migrations the database has had
 """
 
@@ -270,6 +272,19 @@ class SqlCollectorStore:
 
     def document(self, name: str) -> Any:
         row = self._read().execute("SELECT body FROM documents WHERE name = ?", (name,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    # -- the evening's money (conditions, Kasse) ------------------------------------------------
+
+    def set_money(self, evening: str, part: str, value: Any) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT INTO evening_money (evening, part, body) VALUES (?, ?, ?) "
+                       "ON CONFLICT (evening, part) DO UPDATE SET body = excluded.body",
+                       (evening, part, json.dumps(value)))
+
+    def money(self, evening: str, part: str) -> Any:
+        row = self._read().execute("SELECT body FROM evening_money WHERE evening = ? AND part = ?",
+                                   (evening, part)).fetchone()
         return None if row is None else json.loads(row[0])
 
     # -- reads -------------------------------------------------------------------------------

@@ -66,6 +66,8 @@ def list_csv(paper: PaperList) -> str:
     rows.append(("", "", "", "Leistung", "", "", "", "", *paper.leistung))
     if paper.own_scoring is not None:
         rows.append(("", "", "", paper.own_scoring[0], "", "", "", "", *paper.own_scoring[1]))
+    for label, cells in paper.money:
+        rows.append(("", "", "", label, "", "", "", "", *cells))
     return csv_text(rows)
 
 
@@ -181,11 +183,14 @@ def list_pdf(paper: PaperList) -> bytes:
         pdf.row(widths, [r.number, r.dealer, r.declarer, r.game, r.base, r.matadors, r.levels, r.value, *r.cells],
                 struck=r.struck, aligns=aligns)
     label_w = sum(widths[:-n])
-    totals = [("Spielpunkte", paper.points, False), ("gewonnene Spiele", paper.won, False),
-              ("verlorene Spiele", paper.lost, False), ("verlorene Spiele der Mitspieler", paper.others_lost, False),
-              ("Leistung (Seeger-Fabian)", paper.leistung, True)]
+    totals: list[tuple[str, Sequence[object], bool]] = [
+        ("Spielpunkte", paper.points, False), ("gewonnene Spiele", paper.won, False),
+        ("verlorene Spiele", paper.lost, False), ("verlorene Spiele der Mitspieler", paper.others_lost, False),
+        ("Leistung (Seeger-Fabian)", paper.leistung, True)]
     if paper.own_scoring is not None:  # Danish Skat's tournament scoring
         totals.append((*paper.own_scoring, True))
+    for label, cells in paper.money:  # a Preisskat: each player's Abreizgeld of this list
+        totals.append((label, tuple(v.replace("€", "EUR") for v in cells), False))
     for label, values, bold in totals:
         pdf.row([label_w, *([player_w] * n)], [label, *values], bold=bold,
                 aligns=["R", *(["R"] * n)])

@@ -8,6 +8,7 @@ evening, series and table it belongs to. The organiser's data lives in the store
     evening          {"id", "title"}: the evening in progress (today's date by default)
     list_meta        {"device/list_id": {"evening", "series", "table"}}: where each list belongs
     season_results   {"device/list_id": {"evening", "series", "table", "results": [[player, points, won, lost, leistung]],
+                      "passed": {player: [as one of the three, as dealer, at the table]} (eingepasste games),
                       "members"?: {player: member id}}} (the ids the list carries, if any)
     roster           [{"name", "short", "publish", "member"?, "card"?, "aliases"?}] (device.club.roster);
                      the tables get the short names and card ids only (the sync's ack)
@@ -30,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from device.club.money import Conditions, euro, series_money
+from device.club.prizes import PassedCounts, passed_counts
 from device.club.ranking import ListResult, PlayedList, RankLine, list_results, ranking, series_ranking
 from device.club.roster import Roster
 from device.club.season import SeasonLine, SeasonRules, SeriesResult, season_chart, season_ranking
@@ -161,7 +164,7 @@ class Evening:
             for info in self.store.lists():
                 key = list_key(info.device, info.list_id)
                 stored = results.get(key)
-                if stored is not None and stored.get("count") == info.count:
+                if stored is not None and stored.get("count") == info.count and "passed" in stored:
                     continue  # scored at this length already (after a restart: no need to fold the season again)
                 folded = self._fold(info.device, info.list_id, info.count)
                 if folded.state.setup is None:
@@ -172,7 +175,10 @@ class Evening:
                                       for r in self._results(key, folded, m)]
                     folded.scored = folded.count
                 results[key] = {"evening": m["evening"], "series": m["series"], "table": m["table"],
-                                "count": info.count, "results": folded.results}
+                                "count": info.count, "results": folded.results,
+                                "passed": {c.player: [c.active, c.dealer, c.at_table] for c in passed_counts(
+                                    PlayedList(m["series"], m["table"], folded.state.setup.players, folded.state.rows))
+                                    if c.at_table}}
                 if folded.state.members:  # whom each name means, by the roster's member id
                     results[key]["members"] = dict(folded.state.members)
                 changed_results = True
@@ -237,7 +243,24 @@ class Evening:
             if folded.state.setup is None:
                 return None
             paper = paper_list(folded.state, table=meta["table"], series=meta["series"], head=info.head)
-            return replace(paper, in_progress=in_progress(folded.state, self.roster().shown))
+            return replace(paper, in_progress=in_progress(folded.state, self.roster().shown),
+                           money=self._list_money(meta, folded.state, paper))
+
+    def _list_money(self, meta: dict[str, Any], state: TableState, paper: PaperList
+                    ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """A Preisskat's money of one list by its evening's conditions (none entered: no rows)."""
+        raw = self.store.money(meta["evening"], "conditions")
+        if raw is None or state.setup is None:
+            return ()
+        terms = Conditions.from_json(raw).table_terms()
+        played = PlayedList(meta["series"], meta["table"], state.setup.players, state.rows)
+        lines = {m.player: m for m in series_money(terms, dict(zip(paper.players, paper.lost)), passed_counts(played))}
+        money = [m for p in paper.players if (m := lines.get(p)) is not None]
+        rows = [("Abreizgeld (über den Abend gezählt: siehe Kasse)", tuple("–" for _ in money))
+                if terms.abreiz.per_evening else ("Abreizgeld", tuple(euro(m.abreiz or 0) for m in money))]
+        if terms.passed_in_fee:
+            rows.append(("Gebühr eingepasste Spiele", tuple(euro(m.passed_fee) for m in money)))
+        return tuple(rows)
 
     def evening_results(self, evening: str | None = None) -> list[ListResult]:
         with self._lock:
@@ -251,6 +274,19 @@ class Evening:
                     out.extend(ListResult(person(p, ids.get(p, "")), entry["series"], entry["table"], pts, w, lost, lei)
                                for p, pts, w, lost, lei in entry["results"])
             return out
+
+    def money_figures(self, evening: str | None = None) -> tuple[list[ListResult], list[PassedCounts]]:
+        """The evening's list results and each player's eingepasste games per list (the money's input)."""
+        with self._lock:
+            self.refresh()
+            wanted = evening or self.evening()["id"]
+            person = self.roster().person
+            entries = [e for e in self.doc("season_results", {}).values() if e["evening"] == wanted]
+        results = [ListResult(person(p, e.get("members", {}).get(p, "")), e["series"], e["table"], pts, w, lost, lei)
+                   for e in entries for p, pts, w, lost, lei in e["results"]]
+        passed = [PassedCounts(person(p, e.get("members", {}).get(p, "")), e["series"], e["table"], *c)
+                  for e in entries for p, c in e.get("passed", {}).items()]
+        return results, passed
 
     def table_sizes(self) -> list[int]:
         """The sizes of tonight's tables (3, 4, 5) whose lists count, smallest first."""

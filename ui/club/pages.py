@@ -33,6 +33,7 @@ from drivers.club.store import CollectorStore
 from drivers.league import forward as league
 from drivers.sync import LaptopError
 from ui.club import auth, exports, flash, members
+from ui.club.money_pages import money_routes
 from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
 from ui.club.paper import PaperList
 
@@ -422,9 +423,10 @@ class Pages:
         ]
 
 
-def club_routes(store: CollectorStore) -> list[BaseRoute]:
-    """The pages as routes for :func:`drivers.club.app.create_app`."""
-    return Pages(store).routes()
+def club_routes(store: CollectorStore, evening: Evening | None = None) -> list[BaseRoute]:
+    """The pages as routes for :func:`drivers.club.app.create_app` (the Preisskat's money beside them)."""
+    pages = Pages(store, evening)
+    return pages.routes() + money_routes(pages)
 
 
 class Shown:

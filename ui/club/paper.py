@@ -61,6 +61,9 @@ class PaperList:
     #: The list's own scoring where it is neither Seeger-Fabian nor plain points (Danish Skat's
     #: tournament scoring, 001 "Dänischer Skat"): its name and each player's total.
     own_scoring: tuple[str, tuple[int, ...]] | None = None
+    #: A Preisskat's money of this list (the evening's conditions known): rows of a label and
+    #: each player's amount ("Abreizgeld": "1,50 €"; "Gebühr eingepasst": "0,50 €").
+    money: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def _game_parts(row: Row) -> tuple[str, str, str, str, str]:

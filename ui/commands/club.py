@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
 def _serve(store: CollectorStore, args: argparse.Namespace) -> int:
     from drivers.club.server import serve
     from ui.club.model import Evening
-    from ui.club.pages import Pages
+    from ui.club.pages import club_routes
 
     def ready(line: str) -> None:
         print(line if not line.startswith("http") else f"Skattisch club: listening on {line}", flush=True)
@@ -114,7 +114,7 @@ def _serve(store: CollectorStore, args: argparse.Namespace) -> int:
         return 2
     try:
         serve(store, host=args.host, port=args.port, name=args.name, advertise=not args.no_mdns, ready=ready,
-              mdns_interfaces=args.mdns_interface, routes=Pages(store, evening).routes())
+              mdns_interfaces=args.mdns_interface, routes=club_routes(store, evening))
     except OSError as exc:
         print(f"skattisch club: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 2

@@ -373,9 +373,9 @@ def _first_boot_problems(language: str) -> str:
 def answer_handler(service: Any, directory: Any, *, wake: Any) -> Any:
     """What the table does with each answer of the laptop (the sync client's ``on_answer``):
     the club's roster (kept beside the store), whether a card is being assigned, the next
-    series released for this table; after a card reported for "Karte zuordnen", ask again
+    series released for this table, the evening's Abreizgeld tiers; after a card reported for "Karte zuordnen", ask again
     at once (the roster with the new card comes with that ack)."""
-    from device.table import CardWanted, NextSeriesOffered, RosterReceived, SeatedElsewhere
+    from device.table import CardWanted, MoneyTermsReceived, NextSeriesOffered, RosterReceived, SeatedElsewhere
     from drivers.roster_cache import RosterKeeper
 
     keeper = RosterKeeper(directory)
@@ -387,6 +387,7 @@ def answer_handler(service: Any, directory: Any, *, wake: Any) -> Any:
         keeper.keep(answer.get("roster"))  # kept beside the store: cards seat members offline too
         service.submit(CardWanted(answer.get("card_wanted") is True))
         service.submit(SeatedElsewhere.from_ack(answer.get("seated")))
+        service.submit(MoneyTermsReceived.from_ack(answer.get("money")))  # the end screen's Abreizgeld
         for command in (RosterReceived.from_ack(answer.get("roster")), NextSeriesOffered.from_ack(answer.get("next_series"))):
             if command is not None:
                 service.submit(command)

@@ -1,4 +1,5 @@
-"""Screen 7, the end of the series: the totals of the scoring system, the ranking, the money
+"""Screen 7, the end of the series: the totals of the scoring system, the ranking, a
+Preisskat's Abreizgeld of the series (when the laptop sent the evening's terms), the money
 settlement, a chart of each player's running total over the evening, and the closing
 confirmations (every player confirms the list, SkWO 7.2.3)."""
 
@@ -12,6 +13,7 @@ from ui.i18n import tr
 from ui.table_words import scoring_label
 from ui.table import theme
 from ui.table.screens import TableScreen
+from ui.table.preisskat import abreiz_lines
 from ui.table.viewmodels import SHORT_NAME, chart_series, escape, money_lines, short_names, standing_lines
 from ui.table.widgets import TLabel, make_button, make_label
 
@@ -36,10 +38,13 @@ class EndScreen(TableScreen):
         self._ranking(end, view)
         money = self.ids.money
         money.clear_widgets()
-        lines = money_lines(end, view.players)
-        for line in lines:  # one label per payment: every one shows, at every size
-            label = make_label(escape(line), font_size=s * theme.FONT, size_hint_y=None, height=s * 28)
-            label.bind(texture_size=lambda w, size: setattr(w, "height", max(s * 28, size[1])))  # long names: 2 lines
+        preisskat = abreiz_lines(end)  # a Preisskat's Abreizgeld first, smaller: a line per player
+        for small, line in [(True, x) for x in preisskat] + [(False, x) for x in money_lines(end, view.players)]:
+            size = theme.FONT_SMALL if small else theme.FONT
+            height = 22 if small else 28
+            label = make_label(escape(line), font_size=s * size, size_hint_y=None, height=s * height)
+            # one label per payment: every one shows, at every size; long names: 2 lines
+            label.bind(texture_size=lambda w, tex, h=height: setattr(w, "height", max(s * h, tex[1])))
             money.add_widget(label)
         series = chart_series(view)
         self.ids.chart.colors = [theme.PLAYER_COLOURS[i % len(theme.PLAYER_COLOURS)] for i in range(len(series))]

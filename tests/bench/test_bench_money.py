@@ -1,0 +1,25 @@
+"""Smoke run of the Preisskat benchmark: a tiny evening through the real store and app, no timing asserts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.bench import bench_money
+
+
+@pytest.mark.bench
+def test_the_kasse_is_drawn_after_each_game(tmp_path: Path) -> None:
+    result = bench_money.run(bench_money.SMOKE, directory=tmp_path)
+    tables, series, games, _ = bench_money.SMOKE
+    assert result.players == tables * 4 and result.games == tables * series * games
+    assert 0 < result.kasse_median <= result.kasse_max and result.wertung_median > 0
+
+
+@pytest.mark.bench
+def test_the_smoke_run_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_money.main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"Kasse page after each game: median \d+\.\d ms", out) and "ratio Kasse / Wertung" in out

@@ -1,0 +1,215 @@
+"""The Preisskat's pages in a real browser (Debian's chromium, headless) over a real collector
+process: the organiser enters the conditions through the form, the Kasse follows a correction
+at a table live, the prizes are released, the Abrechnung's PDF is drawn (pdftoppm).
+
+Screenshots go to tests/artifacts/club/money-*.png; with ``SKATTISCH_DOCS_IMG=1`` the same
+pictures are written to docs/img/preisskat/ for docs/preisskat.md:
+
+    SKATTISCH_DOCS_IMG=1 ./dev.sh test tests/e2e/test_club_money_look.py
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.money_evening import TABLES, conditions, device_entries
+from ui.club.money_form import form_from_conditions
+
+selenium = pytest.importorskip("selenium")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from tests.e2e.test_club_pages import browser, body_once  # noqa: E402,F401  (the fixture: one chromium)
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts" / "club"
+DOCS = ROOT / "docs" / "img" / "preisskat"
+FIRST_LIST = 6  # Tisch 1's first list before its correction
+PASSWORD = "vereinsabend"
+
+
+class Laptop:
+    def __init__(self, url: str, db: Path) -> None:
+        self.url = url
+        self.db = db
+
+    def sync(self, device: str, start: int, end: int | None = None) -> None:
+        """What a table sends: its journal's entries ``start:end`` into the laptop's store."""
+        from drivers.club.store import SqliteCollectorStore
+
+        store = SqliteCollectorStore(self.db)
+        try:
+            store.store_batch(device, device_entries(device)[start:end], now=time.time())
+        finally:
+            store.close()
+
+
+@pytest.fixture(scope="module")
+def laptop() -> Iterator[Laptop]:
+    from drivers.club.store import SqliteCollectorStore
+    from ui.club import auth
+
+    directory = Path(tempfile.mkdtemp(prefix="skattisch-money-"))
+    db = directory / "club.sqlite3"
+    store = SqliteCollectorStore(db)
+    for device, name in TABLES.items():
+        store.ensure_device(device, name, now=time.time())
+        entries = device_entries(device)
+        store.store_batch(device, entries[:FIRST_LIST] if device == "pi-1" else entries, now=time.time())
+    store.set_document("evening", {"id": "2026-12-05", "title": "Preisskat im Advent"})
+    store.set_document("organiser", auth.new_secret(PASSWORD))
+    store.set_document("roster", [{"name": "Hanna Hahn", "short": "Hanna", "publish": False}])
+    store.close()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ui.cli", "club", "serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0",
+         "--no-mdns"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    url = ""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not url:
+        line = process.stdout.readline()
+        found = re.search(r"listening on (http://\S+)", line)
+        url = found.group(1) if found else ""
+        assert line or process.poll() is None, "the collector exited"
+    assert url, "the collector did not start"
+    try:
+        yield Laptop(url, db)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def shot(browser: Any, name: str, width: int = 1280, height: int = 720, *, whole: bool = False) -> Path:
+    """A screenshot at ``width``×``height`` (``whole``: as tall as the page, for the docs)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.set_window_rect(width=width, height=height)
+    if whole:
+        tall = int(browser.execute_script("return document.documentElement.scrollHeight"))
+        browser.set_window_rect(width=width, height=min(max(tall + 160, height), 2600))
+    browser.execute_script("window.scrollTo(0, 0)")
+    path = ARTIFACTS / f"money-{name}-{width}x{height}{'-ganz' if whole else ''}.png"
+    browser.save_screenshot(str(path))
+    if os.environ.get("SKATTISCH_DOCS_IMG") == "1" and whole:
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOCS / f"{name}.png")
+    return path
+
+
+def _login(browser: Any, laptop: Laptop, target: str) -> None:
+    browser.get(f"{laptop.url}/anmelden?weiter={target}")
+    browser.find_element(By.ID, "passwort").send_keys(PASSWORD)
+    browser.find_element(By.ID, "anmelden").click()
+    WebDriverWait(browser, 10).until(lambda d: d.current_url == laptop.url + target)
+
+
+def _cell(browser: Any, player: str, column: int) -> str:
+    for row in browser.find_elements(By.CSS_SELECTOR, "#live table.geld tbody tr"):
+        tds = row.find_elements(By.TAG_NAME, "td")
+        if tds and tds[0].text == player:
+            return str(tds[column].text)
+    return ""
+
+
+def test_an_organiser_runs_the_preisskat_in_the_browser(laptop: Laptop, browser: Any) -> None:
+    _login(browser, laptop, "/bedingungen/bearbeiten")
+    body_once(browser, "Bedingungen des Preisskats")
+    for name, value in form_from_conditions(conditions()).items():
+        field = browser.find_element(By.NAME, name)
+        if field.get_attribute("type") == "checkbox":
+            if bool(value) != field.is_selected():
+                field.click()
+        elif field.tag_name == "select":
+            browser.execute_script("arguments[0].value = arguments[1]", field, value)
+        else:
+            browser.execute_script("arguments[0].value = arguments[1]", field, value)
+    note = ("Veranstalter: Skatclub Herz Dame 1962 e. V. Die Startgelder gehen nach dem Preisplan als Preise "
+            "zurück; Tischgeld, Abreizgeld und Gebühren decken Saal und Karten.")
+    browser.execute_script("arguments[0].value = arguments[1]", browser.find_element(By.NAME, "hinweis"), note)
+    shot(browser, "bedingungen-formular", whole=True)
+    browser.find_element(By.CSS_SELECTOR, "form.conditions button.primary").click()
+    text = body_once(browser, "Einsätze und Gebühren")
+    assert browser.current_url.endswith("/bedingungen") and "0,50 € je verlorenes Spiel, ab dem 4. 1,00 €" in text
+    assert "Skatclub Herz Dame" in text
+    shot(browser, "bedingungen")
+    shot(browser, "bedingungen", whole=True)
+
+    browser.get(laptop.url + "/kasse")
+    body_once(browser, "Kasse")
+    assert _cell(browser, "Anna", 6) == "0,00 €"  # Tisch 1 has sent only its first list, the Grand won
+    updates = int(browser.execute_script("return window.skattischUpdates"))
+    laptop.sync("pi-1", FIRST_LIST)  # the correction at Tisch 1 (and its second list) arrives
+    WebDriverWait(browser, 15, ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: int(d.execute_script("return window.skattischUpdates")) > updates
+                                     and _cell(d, "Anna", 6) == "1,00 €")
+    assert _cell(browser, "Frida", 8) == "15,00 €" and _cell(browser, "Hanna Hahn", 8) == "12,50 €"
+    for player in ("Anna", "Carla", "Dieter"):
+        button = next(b for b in browser.find_elements(By.CSS_SELECTOR, "td.rowactions button")
+                      if b.text == "Startgeld" and b.find_element(By.XPATH, "../../..").find_element(
+                          By.TAG_NAME, "td").text == player)
+        button.click()
+        WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,)).until(
+            lambda d, p=player: _cell(d, p, 2).startswith(("10,00 € ✓", "0,00 € ✓")))
+    shot(browser, "kasse")
+    shot(browser, "kasse", whole=True)
+
+    browser.get(laptop.url + "/liste/pi-2/S1/druck")  # Tisch 2, series 1: Frida's four lost games
+    text = body_once(browser, "Gebühr eingepasste Spiele")
+    assert "2,50 €" in text
+    shot(browser, "liste-druck", whole=True)
+
+    browser.get(laptop.url + "/preise")
+    body_once(browser, "Noch nicht freigegeben")
+    browser.find_element(By.CSS_SELECTOR, "form.inline button.primary").click()
+    text = body_once(browser, "Freigabe zurücknehmen")
+    assert "je 36,00 €" in text and "Präsentkorb" in text
+    shot(browser, "preise")
+    shot(browser, "preise", whole=True)
+
+    browser.get(laptop.url + "/abrechnung")
+    text = body_once(browser, "Verbleibt beim Veranstalter")
+    assert "167,00 €" in text and "123,00 €" in text and "44,00 €" in text
+    shot(browser, "abrechnung")
+    shot(browser, "abrechnung", whole=True)
+
+    browser.delete_all_cookies()  # the public: the released prizes with the names members allow
+    browser.get(laptop.url + "/preise")
+    text = body_once(browser, "Einzel")
+    assert "Hanna Hahn" not in text and "Hanna" in text and "Freigabe" not in text
+    shot(browser, "preise-oeffentlich")
+
+
+def test_the_abrechnung_pdf_is_drawn(laptop: Laptop) -> None:
+    import urllib.request
+
+    from ui.club import auth
+
+    request = urllib.request.Request(laptop.url + "/anmelden", data=f"passwort={PASSWORD}".encode(), method="POST")
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    opener.open(request, timeout=10)
+    with opener.open(laptop.url + "/abrechnung.pdf", timeout=20) as answer:
+        pdf = answer.read()
+    assert pdf.startswith(b"%PDF") and auth.COOKIE
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "money-abrechnung.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-png", "-r", "80", "-singlefile", str(ARTIFACTS / "money-abrechnung.pdf"),
+                    str(ARTIFACTS / "money-abrechnung-pdf")], check=True, timeout=60)
+    png = ARTIFACTS / "money-abrechnung-pdf.png"
+    assert png.stat().st_size > 10_000
+    if os.environ.get("SKATTISCH_DOCS_IMG") == "1":
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(png, DOCS / "abrechnung-pdf.png")
