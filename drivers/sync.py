@@ -14,6 +14,7 @@ the laptop stopped acknowledging instead of resending the evening.
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import logging
@@ -33,6 +34,7 @@ from device.ports import EventStore
 from device.sync import API, MAX_BATCH, PROTOCOL_VERSION, batch_body, sign_request
 from device.table.commands import SyncAcknowledged, SyncStatus
 from drivers.store import atomic_write
+from drivers.version import skattisch_version
 
 __all__ = [
     "EntrySource", "LaptopError", "StoreEntries", "SyncClient", "SyncState", "SyncStateFile", "entry_source",
@@ -169,7 +171,8 @@ class SyncClient:
 
     ``submit`` is the service's inbox (``SyncAcknowledged``, ``SyncStatus``); ``discover``
     (optional) finds the laptop's URL when none is stored (mDNS). ``on_answer`` sees each
-    ack's JSON (roster, next series: part 2). Call :meth:`wake` after new events.
+    ack's JSON (roster, next series: part 2). Call :meth:`wake` after new events. A table's
+    batches carry the version it runs (``app_version``: the laptop shows it beside the table).
     A club's laptop forwarding a table's entries to the league uses the same client:
     ``signer`` (the club's id), ``endpoint`` ("forward") and ``make_body`` (the batch with the
     club's word on its lists) are set by :mod:`drivers.league.forward`.
@@ -183,12 +186,12 @@ class SyncClient:
         idle_poll: float = 30.0, on_answer: Callable[[dict[str, Any]], None] | None = None,
         rng: random.Random | None = None, clock: Callable[[], float] = time.time,
         signer: str | None = None, endpoint: str = "events",
-        make_body: Callable[[str, Sequence[JournalEntry]], bytes] = batch_body,
+        make_body: Callable[[str, Sequence[JournalEntry]], bytes] | None = None,
     ) -> None:
         self._source = source
         self._signer = signer or device  # a club's laptop forwarding a table's entries signs as the club
         self._endpoint = endpoint
-        self._make_body = make_body
+        self._make_body = make_body or functools.partial(batch_body, app_version=skattisch_version())
         self._file = state_file
         self._device = device
         self._submit = submit

@@ -126,6 +126,10 @@ def _pair_tries(db: Db, dialect: Dialect) -> None:
     run_script(db, dialect, PAIR_TRIES_TABLE)
 
 
+def _app_version(db: Db, dialect: Dialect) -> None:
+    db.execute("ALTER TABLE devices ADD COLUMN app_version TEXT")
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     version: int
@@ -137,6 +141,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "tables: devices, events, lists, conflicts, pair_codes, documents, nonces", _tables),
     Migration(2, "conflicts: one row per (device, seq, content) with its count", _conflicts_once),
     Migration(3, "pair_tries: wrong pairing codes by where they came from, for ten minutes", _pair_tries),
+    Migration(4, "devices.app_version: the program version each table says it runs", _app_version),
 )
 LATEST = MIGRATIONS[-1].version
 
