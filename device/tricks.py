@@ -495,7 +495,7 @@ class _LeadersMemo:
     """The leaders of the last complete tricks asked for (one entry). A card at the table asks
     for them several times (whose turn, who played what, the voids, the trick on view), and
     two cards of three leave the complete tricks as they were: without the memo each asked
-    for every trick's winner again (issue 20). The key is compared by identity (tuples are
+    for every trick's winner again (a card's snapshot on a Pi). The key is compared by identity (tuples are
     immutable and kept here, so the same identity is the same tricks; a trick inside too)."""
 
     def __init__(self) -> None:

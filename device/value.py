@@ -653,7 +653,7 @@ def reachable_level(
     hidden; "the actual distribution does not matter" is read as the split of the defenders'
     cards, which nobody knows before the first trick).
 
-    The example of issue 14: Kreuz Bube in the skat of a hand game, the defenders hold Pik,
+    The worked example: Kreuz Bube in the skat of a hand game, the defenders hold Pik,
     Herz and Karo Bube over all of his trumps (Kreuz 10, 9, 8, 7): no Schwarz, although he is
     "mit 1"; Schneider stays possible (their jacks and the Kreuz Ass above them are 17 Augen).
 

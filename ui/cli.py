@@ -34,7 +34,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """Every subcommand listed; with ``command`` (the one on the command line) only its module
     is imported and given its arguments: ``skattisch run`` starts without loading the laptop's,
-    the league's or the deck's modules (the table's cold start, issue 20)."""
+    the league's or the deck's modules (the table's cold start)."""
     parser = argparse.ArgumentParser(prog="skattisch", description="Skattisch, the Skat club table scorer")
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -1,6 +1,6 @@
 """Code that Python compiles at every start from generated text, kept compiled between starts.
 
-The table's cold start (issue 20) compiled some thousand small functions from source text at
+The table's cold start compiled some thousand small functions from source text at
 every start, besides its modules (those come compiled, as ``.pyc``):
 
 - ``dataclasses`` writes the methods of every dataclass (``__init__``, ``__repr__``,

@@ -1,4 +1,4 @@
-"""The words for the facts the table's snapshot carries, German and English (issue 22: the core
+"""The words for the facts the table's snapshot carries, German and English (the core
 says what happened, the screen words it). A sibling of :mod:`ui.i18n` (the screen's own words)
 and :mod:`ui.refusal_words` (the refusals); each function takes a snapshot view (or its facts)
 and a language ("de" or "en"; default: the current one, :func:`ui.i18n.language`).

@@ -165,7 +165,7 @@ def _gift_options(state: TableState, declarer: int) -> GiftOptions:
     """Which Schenken taps the table would take now: who may offer, who may decline, whether
     the declarer may accept or play on, the automatic gift (PlayView's ``may_*`` fields). A
     profile without Schenken takes none (every handler refuses them first), so none is asked:
-    nine refusals a card (issue 20)."""
+    nine refusals a card."""
     if not state.profile.schenken:
         return (), (), False, False, False
     return (tuple(p for p in range(3) if gift_allowed(state, OfferGift(p))),

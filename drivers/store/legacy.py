@@ -1,6 +1,6 @@
 """The store before the journal: one TinyDB file per list plus an index (kept to read old stores).
 
-Stores written by skattisch before the journal (issue 8) hold ``index.json`` and
+Stores written by skattisch before the journal hold ``index.json`` and
 ``lists/<list_id>.json`` (TinyDB's layout, table "events", each file replaced atomically with a
 ``.prev`` copy beside it). :mod:`drivers.store.migration` converts such a store on its
 first start with :func:`read_legacy_lists`; :class:`LegacyTinyDBStore` is the old store itself,

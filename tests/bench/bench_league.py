@@ -1,4 +1,4 @@
-"""The league's figures (issue 18): one club's match day forwarded, and the ranking page over a season.
+"""The league's figures: one club's match day forwarded, and the ranking page over a season.
 
 * **ingest**: a club's laptop (``skattisch club serve``, its own process) holds a match day of
   ``--tables`` tables × ``--games`` games with every card scanned (the tables' journals as a

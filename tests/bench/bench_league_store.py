@@ -15,8 +15,8 @@ the set-up. Afterwards each table's events are read back and compared with what 
 
 PostgreSQL: a server of this benchmark's own (``initdb``, ``pg_ctl``; tests/pg_server.py) with
 ``fsync`` on as in production, over TCP on 127.0.0.1; SQLite: WAL, ``synchronous=FULL``, as
-the laptop runs it. Both on the same disk in the same run: the ratio is the point. Goal
-(issue 18): one club's match day into PostgreSQL within 2 s.
+the laptop runs it. Both on the same disk in the same run: the ratio is the point. Goal:
+one club's match day into PostgreSQL within 2 s.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Card reader latency (issue 4's benchmark, issue 13's two-frame rule): tag laid -> command queued.
+"""Card reader latency (the reader's benchmark, against the two-frame rule): tag laid -> command queued.
 
 Over a real pseudo-terminal read by pyserial, one card at a time. An RDM6300 repeats its frame
 while the tag lies on it, and the reader accepts a tag only after two identical frames (issue

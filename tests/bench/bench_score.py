@@ -1,4 +1,4 @@
-"""Scoring throughput on random complete games in the cards form (issue 2's benchmark).
+"""Scoring throughput on random complete games in the cards form.
 
 Measures, in one run on the same lines:
   - baseline: ``json.loads`` of every line, each record dropped at once (the cost of just

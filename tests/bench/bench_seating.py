@@ -1,4 +1,4 @@
-"""Seating a four-table by member cards (issue 21's figure): taps and reads, and their time.
+"""Seating a four-table by member cards: taps and reads, and their time.
 
     .venv/bin/python -m tests.bench.bench_seating            # 5 runs, the median run's figure
     .venv/bin/python -m tests.bench.bench_seating --smoke    # one run, a few seconds

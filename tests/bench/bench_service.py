@@ -4,7 +4,7 @@ A four-table list of 48 games, every card scanned (about 1,800 events), is recor
 real journal store; then the table is started again and again over it. Reported: the start-up
 time (open the store, load and verify the journal, fold from the checkpoint, first snapshot)
 and, as its baseline, ``json.loads`` of the same events (one JSON text), measured in the same
-run. Goal (issue 8): start-up ≤ 5× the baseline. ``--no-checkpoint`` measures the full replay.
+run. Goal: start-up ≤ 5× the baseline. ``--no-checkpoint`` measures the full replay.
 
     .venv/bin/python -m tests.bench.bench_service            # 48 games, 20 restarts
     .venv/bin/python -m tests.bench.bench_service --games 6 --restarts 2

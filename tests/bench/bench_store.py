@@ -1,4 +1,4 @@
-"""Benchmark: a whole evening through the table service into the real store (issue 8).
+"""Benchmark: a whole evening through the table service into the real store.
 
     .venv/bin/python -m tests.bench.bench_store              # 48 games at a four-table
     .venv/bin/python -m tests.bench.bench_store --legacy     # also the store before the journal
@@ -16,7 +16,7 @@ Measured for the journal store, in the same run:
 * the baseline: the same events appended as JSON lines (``json.dumps`` + newline), one write
   and one fsync per event, in a file on the same disk.
 
-Goals (issue 8): bytes ≤ 1.5× the baseline; time per event in the last game ≤ 1.2× game 1.
+Goals: bytes ≤ 1.5× the baseline; time per event in the last game ≤ 1.2× game 1.
 The time per event is also measured taking turns: game 1's appends into a list as it stood at
 game 1 and the last game's into a list as it stood then, alternately, so the disk's and the
 machine's changing load (an evening takes minutes) weighs on both alike.

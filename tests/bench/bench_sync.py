@@ -1,4 +1,4 @@
-"""An evening of 30 tables × 48 games synced to the laptop over loopback (issue 9).
+"""An evening of 30 tables × 48 games synced to the laptop over loopback.
 
 Each table's evening is a four-table list of 48 games with every card scanned (about 1,800
 events; recorded once through the table service, then given each table's own device id and

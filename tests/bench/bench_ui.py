@@ -38,11 +38,11 @@ app's:
 * **cold start without ui/codecache** (``--uncached``): the table once more, started with the
   code cache turned off by its switch (``SKATTISCH_CODECACHE=off``), its cold start against the
   bare app's in the same run.
-* **the store's share** (issue 8): the table's card-to-frame p99 on the real journal store
+* **the store's share**: the table's card-to-frame p99 on the real journal store
   against the same table run with the same list in the memory store (``MemoryEventStore``):
   what writing each card durably costs the screen. Goal: ≤ 1.1×.
 
-``--pi-class`` (issue 20): both apps pinned to one core and run in a cgroup whose CPU quota
+``--pi-class``: both apps pinned to one core and run in a cgroup whose CPU quota
 (10 ms period) is calibrated at the start so that a pure-Python loop runs 4x slower than
 unconstrained on that core (a Raspberry Pi 4 core's speed for Python); it prints the absolute
 figures against the Pi 4 goals (card to frame p99 <= 100 ms, cold start <= 5 s). Without a

@@ -1,4 +1,4 @@
-"""Power-cut fuzz (issue 8): damage a real table's journal the way a power cut or a bad SD card
+"""Power-cut fuzz: damage a real table's journal the way a power cut or a bad SD card
 does — truncate it, zero a 4 KiB page, flip a byte, change one character inside a JSON string —
 at random offsets, 240 times. ``skattisch store check`` must report every one; after
 ``skattisch store recover`` every event before the damage is there and the table starts (its

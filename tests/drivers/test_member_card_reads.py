@@ -1,4 +1,4 @@
-"""Member cards over the three reader kinds on a real pty (issue 21): an RDM6300 tag, a UID
+"""Member cards over the three reader kinds on a real pty: an RDM6300 tag, a UID
 line and a barcode the deck does not know reach the table as unknown payloads, and the table
 seats the member whose roster card they are; a playing card's tag stays a playing card."""
 

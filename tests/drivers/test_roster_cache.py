@@ -1,4 +1,4 @@
-"""The laptop's roster kept beside the table's store (issue 21): written when an ack brings a
+"""The laptop's roster kept beside the table's store: written when an ack brings a
 different one, read back at start; a damaged copy is skipped (the next ack brings it again)."""
 
 from __future__ import annotations

@@ -272,7 +272,7 @@ def test_the_memory_fake_refuses_a_damaged_list_and_recovers_its_last_good_copy(
 
 
 def test_the_memory_fake_extends_its_own_text_as_dumping_every_event_would(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Appends to the text it wrote itself are spliced (issue 20: a card re-parsed and re-dumped
+    """Appends to the text it wrote itself are spliced (before, a card re-parsed and re-dumped
     the whole list, 6 ms a card on a 48-game list); the text is what dumping all events gives,
     and a text damaged in between is still read and refused."""
     place = Place("memory", Path("/nonexistent"))

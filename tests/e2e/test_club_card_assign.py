@@ -1,4 +1,4 @@
-""""Karte zuordnen" (issue 21): the organiser asks for a member's card on the Spieler page, the
+""""Karte zuordnen": the organiser asks for a member's card on the Spieler page, the
 next unknown card read at setup at a paired table goes to the laptop and becomes that member's,
 the table gets it with the roster and seats him by it; a card another member holds is refused
 on the laptop in words. Real collector process, real table process, real HTTP on 127.0.0.1."""

@@ -1,4 +1,4 @@
-"""Member ids in the lists (issue 21): the laptop releases a series with each player's member
+"""Member ids in the lists: the laptop releases a series with each player's member
 id, the real table process opens the list with them, the list's events carry them to the
 laptop, and the ranking finds the person by the id even after the roster renamed him
 completely. Real collector process, real table process, real HTTP on 127.0.0.1."""

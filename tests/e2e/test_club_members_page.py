@@ -1,6 +1,6 @@
 """The Spieler page in the real browser (headless chromium) against a real collector process:
 import the club's member list (Windows-1252, semicolons), a bad file refused naming its line
-with nothing taken, merge a guest typed at a table into a member, edit, export (issue 21).
+with nothing taken, merge a guest typed at a table into a member, edit, export.
 Screenshots go to tests/artifacts/club/."""
 
 from __future__ import annotations

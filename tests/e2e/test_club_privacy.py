@@ -1,4 +1,4 @@
-"""Who may read what on the laptop, and one name per person everywhere (issue 21).
+"""Who may read what on the laptop, and one name per person everywhere.
 
 A real collector process (``skattisch club serve`` on 127.0.0.1) over a SQLite store, asked
 over real HTTP (no browser needed): the members' page only with the organiser's login; the

@@ -1,5 +1,5 @@
-"""Lists played under Tournee-Skat and Danish Skat on the laptop's pages (issue 17: "a Tournee
-list must print correctly"): the paper list, its CSV and PDF, with the variants' values and words
+"""Lists played under Tournee-Skat and Danish Skat on the laptop's pages (a Tournee
+list must print correctly): the paper list, its CSV and PDF, with the variants' values and words
 (rules/001 "Tournee-Skat", "Dänischer Skat"), the same as ``skattisch score`` gives."""
 
 from __future__ import annotations

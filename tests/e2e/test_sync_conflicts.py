@@ -1,4 +1,4 @@
-"""A conflict is kept once however often a stuck table retries it (issue 22).
+"""A conflict is kept once however often a stuck table retries it.
 
 A real collector process on 127.0.0.1; a table's list is stored, then a batch that holds the
 same seqs with other content is sent 20 times over real HTTP, each time signed anew as the

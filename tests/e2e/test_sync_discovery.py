@@ -1,4 +1,4 @@
-"""Discovery (issue 9): the laptop advertises ``_skattisch._tcp`` by mDNS; a table with nothing
+"""Discovery: the laptop advertises ``_skattisch._tcp`` by mDNS; a table with nothing
 configured finds it, pairs and syncs. On the loopback interface (zeroconf bound to 127.0.0.1),
 the collector in its own process."""
 

@@ -1,4 +1,4 @@
-"""A club evening over a bad network (issue 9): 5 tables × 48 games reach the laptop, event for event.
+"""A club evening over a bad network: 5 tables × 48 games reach the laptop, event for event.
 
 Real processes on 127.0.0.1: the collector (``skattisch club serve``, SQLite), five table
 processes (the service over the real TinyDB store, with the sync client thread), and between

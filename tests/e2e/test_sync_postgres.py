@@ -1,4 +1,4 @@
-"""The collector on PostgreSQL (issue 18): ``skattisch club --db postgresql://…`` in its own process
+"""The collector on PostgreSQL: ``skattisch club --db postgresql://…`` in its own process
 over a real PostgreSQL server (tests/pg_server.py), two table processes syncing to it over real
 HTTP through a fault proxy; the collector is killed mid-batch and started again. At the end the
 laptop's lists equal each table's own, event for event, read back from PostgreSQL."""

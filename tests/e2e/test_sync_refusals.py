@@ -1,4 +1,4 @@
-"""The collector refuses what it must (issue 9), each with its reason, and stores nothing of it.
+"""The collector refuses what it must, each with its reason, and stores nothing of it.
 
 One real collector process on 127.0.0.1; requests are made by hand over real HTTP: missing or
 wrong signatures, a replayed and an old request, garbage, an oversized body, a broken chain, a

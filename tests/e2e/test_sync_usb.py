@@ -1,4 +1,4 @@
-"""No network (issue 9): ``skattisch export --to DIR`` on a table, ``skattisch club import DIR`` on
+"""No network: ``skattisch export --to DIR`` on a table, ``skattisch club import DIR`` on
 the laptop, twice (idempotent); a damaged export is refused with its reason and nothing stored."""
 
 from __future__ import annotations

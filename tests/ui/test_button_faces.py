@@ -1,6 +1,6 @@
 """A button's face (``widgets.TButton``: a mesh or cleared parts, ``paint.Fill``) is drawn once
 before the frame that shows it, where the layout put the button in the end, not at every place
-and size the layout gave it on the way (issue 20: the result's first frame drew about 110
+and size the layout gave it on the way (measured before: the result's first frame drew about 110
 faces for its 30 buttons).
 
 The real App in a child process on the test's Xvfb display, on a memory store.

@@ -1,4 +1,4 @@
-"""A real club evening at three, four and five players (issue 11), at 800×480 and 1280×720:
+"""A real club evening at three, four and five players, at 800×480 and 1280×720:
 every transfer of the settlement on screen beside the game points it comes from, Hand or mit
 Skat as the declaration's first choice, the result's counts, corrections that must change
 something, the list like the paper list, the fast path's taps, the words a player reads.
@@ -147,7 +147,7 @@ def test_the_list_shows_ten_rows_at_800x480_and_sixteen_at_1280x720(display: str
 
 
 def test_a_row_scrolled_away_is_tapped_after_scrolling_to_it(display: str) -> None:
-    """The list makes widgets only for the rows in view (a recycle view, issue 20): it opens
+    """The list makes widgets only for the rows in view (a recycle view): it opens
     at the latest entry, the first is out of view, and a script's tap scrolls it in as a
     player would before tapping it; the row shows its own game, not the one it lent its
     widgets to."""

@@ -1,5 +1,5 @@
 """A pumped command's frame comes before a garbage collection its work would start
-(``ui.table.app.collect_after_drawn``, issue 20): at Pi-class a middle collection took 28 ms
+(``ui.table.app.collect_after_drawn``): at Pi-class a middle collection took 28 ms
 from the card that started it. The collector is paused from the pump that takes a card to the
 frame that shows it, and runs (by CPython's own thresholds) after the frame.
 

@@ -1,4 +1,4 @@
-"""Issue 11's view-models on real snapshots of the table service, without a window: the end
+"""The evening screens' view-models on real snapshots of the table service, without a window: the end
 of the series (every payment, the game points beside the ranking), corrections, the result's
 counts, the paper list's columns, short names, names that are not markup."""
 

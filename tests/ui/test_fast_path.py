@@ -1,4 +1,4 @@
-"""Issue 11, item 7 (and 14's position tiles): the fast path for the common game.
+"""The fast path for the common game (and the position tiles).
 
 "Kreuz, mit 2, gewonnen, 75 Augen", counted through the runner's ``--report``:
 - from the end of play (the play screen after "ansagen") to the list: "Ergebnis direkt", 7, 5,

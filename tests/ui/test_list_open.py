@@ -1,5 +1,5 @@
 """The list's first open builds its rows in view with the garbage collector paused until that
-frame is on screen (``ui.table.app.collect_after_drawn``, issue 20): the collector runs again
+frame is on screen (``ui.table.app.collect_after_drawn``): the collector runs again
 after the frame, and later opens (the rows kept) do not pause it.
 
 The real App in a child process on the test's Xvfb display, on a memory store.

@@ -1,4 +1,4 @@
-"""The list draws its cells' texts itself (``ui.table.drawn_text``, issue 20): each must be the
+"""The list draws its cells' texts itself (``ui.table.drawn_text``): each must be the
 texture a Kivy ``Label`` of the same properties draws, pixel for pixel: whole texts (drawn
 by Kivy's plain renderer), texts cut short and marked-up ones (drawn marked up), left and
 right aligned, bold or not, on one line or in a box of the row's height. A row puts its

@@ -1,4 +1,4 @@
-"""Members sit down by tapping their cards, at the real table under Xvfb (issue 21): the roster
+"""Members sit down by tapping their cards, at the real table under Xvfb: the roster
 the laptop sent last is kept beside the store (the table starts offline), a member card fills
 the next free seat with the short name shown large, a second tap stands him up, a playing card at setup
 and an unknown card are told apart in words, a member card during play is refused as one; the

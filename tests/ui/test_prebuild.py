@@ -1,7 +1,7 @@
 """The table's screens: the first frame builds only the screen it shows; once the table has
 been idle (no command, no screen change) the game's screens are built ahead, one per frame, then
 buttons for their button rows, so the first declaration or result at a real table does not wait
-for its screen or its buttons (issue 20).
+for its screen or its buttons.
 
 The real App in a child process on the test's Xvfb display, on a memory store.
 """

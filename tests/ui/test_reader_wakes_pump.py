@@ -1,5 +1,5 @@
 """A card from the reader's thread is pumped before the next frame, not at the pump's interval
-(issue 20: it waited up to two of Kivy's frames for the 30 ms interval before).
+(it waited up to two of Kivy's frames for the 30 ms interval before).
 
 The real App in a child process on the test's Xvfb display, on a memory store; the interval is
 set to a minute, so only the reader's wake-up can have taken the card.

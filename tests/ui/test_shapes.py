@@ -90,7 +90,7 @@ def _kivy_mesh(x: float, y: float, w: float, h: float, radius: float, segments: 
 
 
 def test_the_mesh_is_kivys_outline_to_the_last_bit() -> None:
-    """The mesh computed several values at a time (issue 20: the result's first frame made 26
+    """The mesh computed several values at a time (the result's first frame made 26
     of them) is the step-by-step reference's, bit for bit, at places and sizes of every kind."""
     import random
 

@@ -1,5 +1,5 @@
-"""No module of device/, drivers/ or ui/ over 600 lines without a reason written at its top
-(issue 22): a module that long says in its docstring why it is one module."""
+"""No module of device/, drivers/ or ui/ over 600 lines without a reason written at its top:
+a module that long says in its docstring why it is one module."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`skattisch run` settles Kivy's providers before Kivy is imported (issue 20: Kivy's image
+"""`skattisch run` settles Kivy's providers before Kivy is imported (Kivy's image
 providers besides SDL2's, Pillow among them, cost the start 10-20 ms for pictures the table
 never shows). In a fresh interpreter, as the table starts."""
 

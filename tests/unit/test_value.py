@@ -484,7 +484,7 @@ def test_a_declarer_who_breaks_a_rule_after_winning_keeps_only_the_level_he_need
     assert (needed.won, needed.schneider, needed.value, needed.overbid) == (True, True, 36, False)
 
 
-# --- ISkO 5.4.3 from the cards (issue 14) -------------------------------------------------
+# --- ISkO 5.4.3 from the cards ----------------------------------------------------------
 
 
 def _court_schwarz_possible(game: GameType, mine: set[str]) -> bool:

@@ -24,7 +24,7 @@ from typing import Any
 SIZES = ("800x480", "1280x720")
 # Kivy's providers the table uses, set before Kivy is imported: SDL2's clipboard, not xclip or
 # xsel (which may be missing); SDL2's images alone (Kivy's theme, PNG), not also Pillow's and
-# the others Kivy would import at start-up for pictures the table never shows (issue 20: 10-20 ms)
+# the others Kivy would import at start-up for pictures the table never shows (10-20 ms of the cold start)
 KIVY_PROVIDERS = {"KIVY_CLIPBOARD": "sdl2", "KIVY_IMAGE": "sdl2"}
 
 

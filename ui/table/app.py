@@ -34,9 +34,9 @@ from kivy.clock import Clock
 from kivy.core.text import DEFAULT_FONT, LabelBase
 
 # Kivy runs a full garbage collection when it makes the window (its graphics context's first
-# flush): over every object alive, the table's modules and all, 30-45 ms of the cold start
-# (issue 20). What is alive now (imported modules, classes, the start-up's settings) lives as
-# long as the table: frozen, out of that collection and every later full one.
+# flush): over every object alive, the table's modules and all, 30-45 ms of the cold start.
+# What is alive now (imported modules, classes, the start-up's settings) lives as long as
+# the table: frozen, out of that collection and every later full one.
 gc.freeze()
 from kivy.core.window import Window  # noqa: E402 - made here: after the freeze
 from kivy.lang import Builder
@@ -128,7 +128,7 @@ def freeze_long_lived() -> None:
 def collect_after_first_frame() -> None:
     """No garbage collection until the first frame is up: what start-up makes (the list's
     state, Kivy, the screen on view) lives as long as the App, and the collector's passes over
-    it took a tenth of the start-up's time (issue 20). :meth:`TableApp._started` freezes what
+    it took a tenth of the start-up's time. :meth:`TableApp._started` freezes what
     is alive then and lets the collector run again; reference counting frees as before.
     (``skattisch run`` turns it off earlier, before its imports.)"""
     gc.disable()
@@ -138,11 +138,11 @@ def collect_after_drawn(*, freeze: bool = False) -> None:
     """No garbage collection until the next frame is on screen, then the collector on again
     (CPython's own thresholds decide whether one is due): the frame first, a collection it
     would have started after it. For every pumped command (a card: a young collection about
-    once a card, a middle one of 7 ms now and then, 28 ms Pi-class, issue 20) and every screen
+    once a card, a middle one of 7 ms now and then, 28 ms Pi-class) and every screen
     change (one in three results paid for one, a full one now and then: 10 to 40 ms).
     ``freeze``: what is alive then is frozen too (:func:`freeze_long_lived`), for a change that
     builds widgets that stay (the list's first open: its screen and the rows in view, some
-    thousand objects): a collection in between walks them all and keeps none (issue 20: 123
+    thousand objects): a collection in between walks them all and keeps none (measured: 123
     young, 11 middle and one full collection, a sixth of the list's first open), and after it
     they would be walked again by the next collections, at the next tap."""
     global _pause
@@ -197,7 +197,7 @@ class TableApp(App):
     language = StringProperty("de")
     snapshot = ObjectProperty(None, allownone=True)
     # What the screens' kv rules read of the snapshot, set from each one (_show_flags): a rule
-    # bound to ``app.snapshot`` itself ran again at every card on every screen built (issue 20).
+    # bound to ``app.snapshot`` itself ran again at every card on every screen built.
     may_undo = BooleanProperty(False)
     may_end_series = BooleanProperty(False)
     bock_enabled = BooleanProperty(False)
@@ -370,7 +370,7 @@ class TableApp(App):
             self.counters.sent.append(Sent(source, command))
         self.service.submit(command)
         # Pumped before the next frame, not at the next interval: a scanned card waited up to
-        # two of Kivy's frames for the interval (issue 20). Kivy's triggers are thread safe.
+        # two of Kivy's frames for the interval. Kivy's triggers are thread safe.
         self._pump_trigger()
 
     @property

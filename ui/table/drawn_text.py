@@ -1,5 +1,5 @@
 """Texts drawn as Kivy's :class:`~kivy.uix.label.Label` draws them, without a Label: the list's
-rows, header and footer (issue 20). :func:`drawn_label` lays a text out and renders it as a
+rows, header and footer (a list's first frame draws hundreds of texts). :func:`drawn_label` lays a text out and renders it as a
 Label of the same properties would (the same pixels), once per distinct text;
 :class:`DrawnCells` places texts as a box of labels would and puts their pixels together into
 one texture, drawn at once. (A Label per cell, about 140 for the rows in view, and later a

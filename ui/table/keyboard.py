@@ -1,4 +1,4 @@
-"""The names' keyboard (issue 11, item 9): big keys (≥ 60 px at 800×480), German layout with
+"""The names' keyboard: big keys (≥ 60 px at 800×480), German layout with
 Ä Ö Ü ß, a Shift, ⌫, space and OK, in a window that shows the name being typed in large
 letters on top — Kivy's stock keyboard had 36–40 px keys and covered the field.
 

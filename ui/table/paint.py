@@ -1,5 +1,5 @@
 """Drawing the table's flat faces and texts with the pixels Kivy draws them with, but cheaper for
-a software rasteriser (issue 20): a face's middle cleared instead of blended (:class:`Fill`),
+a software rasteriser (a Pi under load, Mesa's llvmpipe): a face's middle cleared instead of blended (:class:`Fill`),
 a label's texture drawn only over the columns its text reaches (:class:`TightText`). The
 widgets in ``widgets.py`` use them; ``tests/ui/test_shapes.py`` compares their pixels with
 Kivy's ``RoundedRectangle`` and ``Label``.

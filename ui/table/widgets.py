@@ -192,7 +192,7 @@ class CardChip(Label):
     ``code`` is a card code (``"CJ"``); empty shows an empty place. The text's texture of each
     card at each size is rendered once and kept (``_chip_texts``): a card played again, or in
     the next seat, is drawn with the texture made for it before (a played card's chip costs
-    no text rendering or texture upload, issue 20).
+    no text rendering or texture upload).
     """
 
     code = StringProperty("")

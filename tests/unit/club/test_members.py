@@ -1,4 +1,4 @@
-"""The club's member list (CSV) into the roster, and the roster's merges and renames (issue 21)."""
+"""The club's member list (CSV) into the roster, and the roster's merges and renames."""
 
 from __future__ import annotations
 

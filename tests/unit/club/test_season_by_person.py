@@ -1,4 +1,4 @@
-"""A season of 20 evenings follows the person (issue 21): spellings typed at the tables, a
+"""A season of 20 evenings follows the person: spellings typed at the tables, a
 member renamed mid-season, lists with and without member ids, guests kept by name and one
 merged later; the Saison's order and figures against a computation by hand in the test."""
 

@@ -1,4 +1,4 @@
-"""The fast path (issue 11, item 7): the bidding's outcome entered at once, and a counted
+"""The fast path: the bidding's outcome entered at once, and a counted
 result that asks only what decides the value (the Augen and mit/ohne; tricks only for Schwarz)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Group commit and the signed head (issue 8): everything one pump produced is one append, a
+"""Group commit and the signed head: everything one pump produced is one append, a
 failed append undoes the whole pump, and the list's confirmations name the chain head they sign."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Members sit down by tapping their cards (issue 21): the next free seat gets the roster's
+"""Members sit down by tapping their cards: the next free seat gets the roster's
 short name, a second tap stands him up, an unknown card is told to register at the laptop, a
 playing card at setup and a member card during play are told apart; the list gets the ids."""
 

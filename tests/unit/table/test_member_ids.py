@@ -1,4 +1,4 @@
-"""Member ids beside the names (issue 21): the list's events and the list document carry them;
+"""Member ids beside the names: the list's events and the list document carry them;
 lists without them read and write exactly as before."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 a module of its own, so the screens can import their base from the package without a cycle).
 
 A screen's module is imported when the screen is first built (:func:`screen_class`), not at
-start-up: the first frame waits only for the screen it shows (issue 20's cold start)."""
+start-up: the first frame waits only for the screen it shows (the cold start)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The damaged store (issue 11): when the stored lists cannot be read at start-up, the table
+"""The damaged store: when the stored lists cannot be read at start-up, the table
 says so on its screen in words, with what the volunteer can do, and offers the repair behind
 the club PIN (``ui.commands.store.repair_store``, the same function as ``skattisch store
 recover``). Nothing is overwritten: the damaged file is kept beside the restored copy. After
