@@ -127,7 +127,11 @@ def _pair_tries(db: Db, dialect: Dialect) -> None:
 
 
 def _app_version(db: Db, dialect: Dialect) -> None:
-    db.execute("ALTER TABLE devices ADD COLUMN app_version TEXT")
+    """``devices.app_version``; a database from before ``schema_version`` may have it already."""
+    if dialect == "postgres":
+        db.execute("ALTER TABLE devices ADD COLUMN IF NOT EXISTS app_version TEXT")
+    elif "app_version" not in {row[1] for row in db.execute("PRAGMA table_info(devices)")}:
+        db.execute("ALTER TABLE devices ADD COLUMN app_version TEXT")
 
 
 @dataclass(frozen=True, slots=True)
