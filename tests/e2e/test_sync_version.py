@@ -68,6 +68,11 @@ def test_club_tables_lists_each_tables_version(evening: Collector) -> None:
     assert result.returncode == 0, result.stderr
     assert {row["name"]: row["app_version"] for row in json.loads(result.stdout)} == {
         "Tisch 1": pyproject_version(), "Tisch 2": OTHER, "Tisch 3": None}
+    text = subprocess.run([sys.executable, "-m", "ui.cli", "club", "tables", "--db", str(evening.db)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    lines = {line.split("  ")[0].strip(): line for line in text.splitlines()[1:]}
+    assert f" {pyproject_version()} " in lines["Tisch 1"] and "andere" not in lines["Tisch 1"]
+    assert f" {OTHER} (andere Version) " in lines["Tisch 2"] and " — " in lines["Tisch 3"]
 
 
 def test_the_abend_page_marks_another_version(evening: Collector, browser: Any) -> None:  # noqa: F811

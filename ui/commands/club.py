@@ -185,7 +185,6 @@ def _last_game(store: CollectorStore, device: str) -> int:
 
 def _tables(store: CollectorStore, args: argparse.Namespace) -> int:
     from drivers.version import skattisch_version
-    from ui.club.model import version_words
 
     rows: list[dict[str, Any]] = []
     for table in store.tables():
@@ -205,9 +204,20 @@ def _tables(store: CollectorStore, args: argparse.Namespace) -> int:
     for row in rows:
         contact = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(row["last_contact"])) if row["last_contact"] else "—"
         print(f"{row['name'][:20]:20} {'ja' if row['paired'] else 'nein':9} {contact:19} {row['last_seq']:>6} "
-              f"{row['last_game']:>5} {row['conflicts']:>9}  {version_words(row['app_version'], laptop)[0] or '—':24}  "
+              f"{row['last_game']:>5} {row['conflicts']:>9}  {_version_column(row['app_version'], laptop):24}  "
               f"{row['device']}")
     return 0
+
+
+def _version_column(version: str | None, laptop: str) -> str:
+    """A table's version in ``club tables``, marked when it is another than the laptop's.
+
+    >>> _version_column("0.0.9", "0.1.0"), _version_column("0.1.0", "0.1.0"), _version_column(None, "0.1.0")
+    ('0.0.9 (andere Version)', '0.1.0', '—')
+    """
+    if version is None:
+        return "—"
+    return version if version == laptop else f"{version} (andere Version)"
 
 
 def _import(store: CollectorStore, args: argparse.Namespace) -> int:
