@@ -55,7 +55,7 @@ def test_the_laptop_shows_each_tables_version_and_marks_another(evening: Collect
     shown = {name: (tile["version"], tile["other_version"]) for name, tile in tiles(evening).items()}
     assert shown == {"Tisch 1": (f"Version {version}", False),
                      "Tisch 2": (f"andere Version: {OTHER} (Laptop: {version})", True),
-                     "Tisch 3": ("", False)}
+                     "Tisch 3": ("Version unbekannt", False)}
     with urllib.request.urlopen(evening.url + "/abend", timeout=10) as response:
         page = response.read().decode("utf-8")
     assert f'<div class="version other">andere Version: {OTHER} (Laptop: {version})</div>' in page

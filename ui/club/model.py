@@ -64,7 +64,7 @@ class Tile:
     status_text: str
     last_entry: str
     series: int
-    version: str = ""  # "Version 0.1.0", or "andere Version: 0.0.9 (Laptop: 0.1.0)" (empty: the table never said)
+    version: str = ""  # "Version 0.1.0", "andere Version: 0.0.9 (Laptop: 0.1.0)", "Version unbekannt" (empty: no contact)
     other_version: bool = False  # the table runs another version than the laptop
 
 
@@ -223,7 +223,8 @@ class Evening:
                 state = folded.state if folded is not None else TableState()
                 status, text = _sync_status(info, now, folded.error if folded else "")
                 last = state.rows[-1] if state.rows else None
-                version, other = version_words(info.app_version, self.laptop_version)
+                version, other = version_words(info.app_version, self.laptop_version,
+                                               contacted=info.last_contact is not None)
                 tiles.append(Tile(
                     device=info.device, list_id=list_id, table=numbers[info.device], name=info.name,
                     players=state.seating, game=len(state.rows),
@@ -326,18 +327,20 @@ def _sync_status(info: TableInfo, now: float, error: str) -> tuple[str, str]:
     return "green", f"synchron, vor {int(age)} s"
 
 
-def version_words(table: str | None, laptop: str) -> tuple[str, bool]:
+def version_words(table: str | None, laptop: str, *, contacted: bool = True) -> tuple[str, bool]:
     """A table's version on its tile, and whether it is another than the laptop's.
 
     >>> version_words("0.1.0", "0.1.0")
     ('Version 0.1.0', False)
     >>> version_words("0.0.9", "0.1.0")
     ('andere Version: 0.0.9 (Laptop: 0.1.0)', True)
-    >>> version_words(None, "0.1.0")  # a table from before tables said their version
+    >>> version_words(None, "0.1.0")  # a table from before tables said their version, or not since the update
+    ('Version unbekannt', False)
+    >>> version_words(None, "0.1.0", contacted=False)  # paired, never synced
     ('', False)
     """
     if table is None:
-        return "", False
+        return ("Version unbekannt" if contacted else ""), False
     if table == laptop:
         return f"Version {table}", False
     return f"andere Version: {table} (Laptop: {laptop})", True
