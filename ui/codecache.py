@@ -35,8 +35,8 @@ It leans on how ``dataclasses`` (it calls ``exec`` by its module's global name: 
 method up to Python 3.12, one per class from 3.13) and Kivy's parser (its ``compile``, its
 ``Parser``'s fields) work inside, so a Python or Kivy update may break it: one switch turns it
 off, ``SKATTISCH_CODECACHE=off`` in the environment (:func:`enabled`), and the table starts
-without it (the cold start: full speed 1.1-1.4x the bare Kivy app without it, 0.6-1.2x with it;
-Pi-class 1.8x without, 1.2-1.5x with: ``tests/bench/bench_ui.py --uncached``). Its tests run
+without it. Pi-class it keeps the cold start within 1.5x the bare Kivy app's (four runs: 1.2-1.5x
+with it, 1.8-2.0x without; ``tests/bench/bench_ui.py --pi-class --uncached``). Its tests run
 under each Python the images ship (3.11: Debian 12, the Pi 4's; 3.13: Debian 13, the Pi 5's).
 """
 
