@@ -33,8 +33,8 @@ from device.errors import SkatError
 from device.journal import GENESIS, JournalEntry, canonical_hash, canonical_json, chain_hash
 
 __all__ = [
-    "API", "BatchPlan", "MAX_BATCH", "MAX_BODY", "MAX_SKEW", "PROTOCOL_VERSION", "SyncRefused",
-    "check_device_id", "journal_entries", "parse_batch", "parse_pair_request", "plan_batch",
+    "API", "BatchPlan", "MAX_BATCH", "MAX_BODY", "MAX_SKEW", "PROTOCOL_VERSION", "SyncRefused", "TableBatch",
+    "check_device_id", "journal_entries", "parse_batch", "parse_pair_request", "parse_table_batch", "plan_batch",
     "require_signed", "sign_request", "signing_text", "verify_request",
 ]
 
@@ -54,6 +54,7 @@ H_SIGNATURE = "x-skattisch-signature"
 
 _DEVICE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}")
 _HEX = re.compile(r"[0-9a-f]+")
+_APP_VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+!_-]{0,39}")  # a version as pip writes it (PEP 440)
 
 
 class SyncRefused(SkatError, ValueError):
@@ -227,7 +228,42 @@ def parse_batch(body: bytes, device: str) -> list[JournalEntry]:
     ...
     device.sync.SyncRefused: bad_payload: the batch names device 't1', but the request is signed by 't2'
     """
+    return _batch_entries(_load_object(body), device)
+
+
+@dataclass(frozen=True, slots=True)
+class TableBatch:
+    """A table's batch: its entries and the program version the table runs (``None``: the table
+    does not say, as tables before the field did not)."""
+
+    entries: list[JournalEntry]
+    app_version: str | None
+
+
+def parse_table_batch(body: bytes, device: str) -> TableBatch:
+    """A batch from a table (:func:`parse_batch`) with the optional ``app_version`` it sends.
+
+    >>> e1 = {"v": 1, "type": "x", "id": "a", "seq": 1, "device": "t1", "list_id": "L"}
+    >>> entries = journal_entries([e1])
+    >>> parse_table_batch(batch_body("t1", entries, app_version="0.2.0"), "t1").app_version
+    '0.2.0'
+    >>> parse_table_batch(batch_body("t1", entries), "t1").app_version is None
+    True
+    >>> parse_table_batch(batch_body("t1", entries, app_version="0.2 beta"), "t1")
+    Traceback (most recent call last):
+    ...
+    device.sync.SyncRefused: bad_payload: the batch's app_version '0.2 beta' is not a version (at most 40 letters, digits and . + ! _ -)
+    """
     data = _load_object(body)
+    entries = _batch_entries(data, device)
+    version = data.get("app_version")
+    if version is not None and not (isinstance(version, str) and _APP_VERSION.fullmatch(version)):
+        raise SyncRefused("bad_payload", f"the batch's app_version {version!r} is not a version "
+                                         "(at most 40 letters, digits and . + ! _ -)")
+    return TableBatch(entries, version)
+
+
+def _batch_entries(data: dict[str, Any], device: str) -> list[JournalEntry]:
     if data.get("device") != device:
         raise SyncRefused("bad_payload", f"the batch names device {data.get('device')!r}, "
                                          f"but the request is signed by {device!r}")
@@ -365,6 +401,10 @@ def entry_json(entry: JournalEntry) -> dict[str, Any]:
     return {"prev": entry.prev, "hash": entry.hash, "event": entry.event}
 
 
-def batch_body(device: str, entries: Sequence[JournalEntry]) -> bytes:
-    """The body of one batch request."""
-    return canonical_json({"v": PROTOCOL_VERSION, "device": device, "entries": [entry_json(e) for e in entries]})
+def batch_body(device: str, entries: Sequence[JournalEntry], *, app_version: str | None = None) -> bytes:
+    """The body of one batch request; ``app_version``: the program version the table runs (an
+    optional field: a laptop takes batches with it and without it)."""
+    body: dict[str, Any] = {"v": PROTOCOL_VERSION, "device": device, "entries": [entry_json(e) for e in entries]}
+    if app_version is not None:
+        body["app_version"] = app_version
+    return canonical_json(body)

@@ -33,10 +33,11 @@ from device.ports import EventStore
 from device.sync import API, MAX_BATCH, PROTOCOL_VERSION, batch_body, sign_request
 from device.table.commands import SyncAcknowledged, SyncStatus
 from drivers.store import atomic_write
+from drivers.version import skattisch_version
 
 __all__ = [
     "EntrySource", "LaptopError", "StoreEntries", "SyncClient", "SyncState", "SyncStateFile", "entry_source",
-    "pair_with_laptop",
+    "pair_with_laptop", "table_batch_body",
 ]
 
 log = logging.getLogger(__name__)
@@ -167,12 +168,20 @@ PERMANENT = frozenset({"not_paired", "bad_signature", "conflict", "broken_chain"
                        "foreign_table", "bad_confirmation"})  # the last two: the league's refusals of a club
 
 
+def table_batch_body(device: str, entries: Sequence[JournalEntry]) -> bytes:
+    """A table's batch with the version it runs (``app_version``), looked up at the first batch,
+    in the sync thread: reading the installed distribution's metadata costs some 30 ms, which
+    the table's cold start does not wait for."""
+    return batch_body(device, entries, app_version=skattisch_version())
+
+
 class SyncClient:
     """Sends the entries the laptop has not acknowledged, in its own thread.
 
     ``submit`` is the service's inbox (``SyncAcknowledged``, ``SyncStatus``); ``discover``
     (optional) finds the laptop's URL when none is stored (mDNS). ``on_answer`` sees each
-    ack's JSON (roster, next series: part 2). Call :meth:`wake` after new events.
+    ack's JSON (roster, next series: part 2). Call :meth:`wake` after new events. A table's
+    batches carry the version it runs (``app_version``: the laptop shows it beside the table).
     A club's laptop forwarding a table's entries to the league uses the same client:
     ``signer`` (the club's id), ``endpoint`` ("forward") and ``make_body`` (the batch with the
     club's word on its lists) are set by :mod:`drivers.league.forward`.
@@ -186,13 +195,13 @@ class SyncClient:
         idle_poll: float = 30.0, on_answer: Callable[[dict[str, Any]], None] | None = None,
         rng: random.Random | None = None, clock: Callable[[], float] = time.time,
         signer: str | None = None, endpoint: str = "events",
-        make_body: Callable[[str, Sequence[JournalEntry]], bytes] = batch_body, peer: str = "the laptop",
+        make_body: Callable[[str, Sequence[JournalEntry]], bytes] | None = None, peer: str = "the laptop",
     ) -> None:
         self._peer = peer  # who answers, in the words of its errors ("the league" for a club forwarding)
         self._source = source
         self._signer = signer or device  # a club's laptop forwarding a table's entries signs as the club
         self._endpoint = endpoint
-        self._make_body = make_body
+        self._make_body = make_body or table_batch_body
         self._file = state_file
         self._device = device
         self._submit = submit

@@ -36,6 +36,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     is imported and given its arguments: ``skattisch run`` starts without loading the laptop's,
     the league's or the deck's modules (the table's cold start)."""
     parser = argparse.ArgumentParser(prog="skattisch", description="Skattisch, the Skat club table scorer")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         if command is not None and name != command:
@@ -52,6 +53,22 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         module.add_arguments(sub_parser)
         sub_parser.set_defaults(_run=module.run)
     return parser
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: prints ``skattisch 0.1.0`` (the installed version) and exits; the version
+    is looked up only then (reading the distribution's metadata costs every other start time)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the installed version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from drivers.version import skattisch_version
+
+        print(f"skattisch {skattisch_version()}")
+        parser.exit()
 
 
 def _command(argv: Sequence[str]) -> str | None:

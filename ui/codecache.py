@@ -30,6 +30,14 @@ line number. So a kv text's parsed rules are kept too (:func:`_keeps_parsed`), p
 their code marshalled, found by the text, its file name and Kivy's version; a start takes them
 (``style.kv``: 5 ms) and runs the text's directives (``#:import``, ``#:set``) as a parse would.
 The cache file is as trusted as the ``.pyc`` files are: it holds code the table runs.
+
+It leans on how ``dataclasses`` (it calls ``exec`` by its module's global name: one text per
+method up to Python 3.12, one per class from 3.13) and Kivy's parser (its ``compile``, its
+``Parser``'s fields) work inside, so a Python or Kivy update may break it: one switch turns it
+off, ``SKATTISCH_CODECACHE=off`` in the environment (:func:`enabled`), and the table starts
+without it. Pi-class it keeps the cold start within 1.5x the bare Kivy app's (four runs: 1.2-1.5x
+with it, 1.8-2.0x without; ``tests/bench/bench_ui.py --pi-class --uncached``). Its tests run
+under each Python the images ship (3.11: Debian 12, the Pi 4's; 3.13: Debian 13, the Pi 5's).
 """
 
 from __future__ import annotations
@@ -205,12 +213,24 @@ def _digest(source: str, filename: str, mode: str) -> bytes:
 _installed: CodeCache | None = None
 
 
-def install(name: str) -> CodeCache:
+SWITCH = "SKATTISCH_CODECACHE"
+"""The environment variable that turns the cache off: ``off`` (or ``0``, ``no``, ``false``)."""
+
+
+def enabled() -> bool:
+    """Whether the cache is used: unless :data:`SWITCH` says ``off``."""
+    return os.environ.get(SWITCH, "").strip().lower() not in ("off", "0", "no", "false")
+
+
+def install(name: str) -> CodeCache | None:
     """Let ``dataclasses`` (from now on) and Kivy's kv parser (once imported: :func:`cover_kv`)
     take compiled code from the cache called ``name`` (one per command: the table's start and
     the laptop's load different classes). Call it before the modules with dataclasses are
-    imported."""
+    imported. Nothing is patched, and ``None`` returned, when the switch turns it off
+    (:func:`enabled`)."""
     global _installed
+    if not enabled():
+        return None
     import dataclasses
 
     if _installed is None or _installed.path != cache_path(name):

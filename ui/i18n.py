@@ -65,6 +65,7 @@ GERMAN: dict[str, str] = {
     "cancel": "abbrechen",
     "ok": "OK",
     "settings": "Einstellungen",
+    "version": "Skattisch {version}",
     "simulated": "Simulation",
     "panel_confirm": "Taste ✔",
     "panel_back": "Taste ↩",
@@ -390,7 +391,7 @@ GERMAN: dict[str, str] = {
     "undo_confirmation_title": "Bestätigung zurücknehmen?",
     "undo_confirmation_yes": "Ja, zurück",
     "undo_confirmation_text": "Bestätigt hat schon: {names}. Mit „zurück“ ist das Ergebnis wieder offen.",
-    # --- house-edges: the result screen's dealer who sits out (SkWO 7.2.2, 9.6) ---
+    # --- the result screen's dealer who sits out (SkWO 7.2.2, 9.6) ---
     "dealer_short": "Geber",
     "dealer_may_confirm": "Für die Gegenspieler darf auch der Geber ({name}) bestätigen.",
     # --- end house-edges ---
@@ -427,6 +428,7 @@ ENGLISH: dict[str, str] = {
     "cancel": "cancel",
     "ok": "OK",
     "settings": "Settings",
+    "version": "Skattisch {version}",
     "simulated": "Simulation",
     "panel_confirm": "Button ✔",
     "panel_back": "Button ↩",
@@ -742,7 +744,7 @@ ENGLISH: dict[str, str] = {
     "undo_confirmation_title": "Take back the confirmation?",
     "undo_confirmation_yes": "Yes, take it back",
     "undo_confirmation_text": "Already confirmed by: {names}. Going back opens the result again.",
-    # --- house-edges: the result screen's dealer who sits out (SkWO 7.2.2, 9.6) ---
+    # --- the result screen's dealer who sits out (SkWO 7.2.2, 9.6) ---
     "dealer_short": "dealer",
     "dealer_may_confirm": "The dealer ({name}) may confirm for the defenders.",
     # --- end house-edges ---
@@ -787,7 +789,7 @@ def pick(german: T, english: T | None) -> T:
     return english if _current == "en" and english else german
 
 
-# --- house-core: the service's refusals are worded here, from their key and values ---
+# --- the service's refusals are worded here, from their key and values ---
 
 
 def refusal_text(refusal: Any, lang: str | None = None) -> str:

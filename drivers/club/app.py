@@ -24,7 +24,7 @@ from starlette.routing import BaseRoute, Route
 
 from device.club.money import Conditions
 from device.club.roster import Roster
-from device.sync import API, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, parse_batch, parse_pair_request
+from device.sync import API, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, parse_pair_request, parse_table_batch
 from drivers.club.api import client_source, hello_route, protocol_app, read_body, signed_request
 from drivers.club.store import CollectorStore
 
@@ -68,8 +68,9 @@ def create_app(store: CollectorStore, *, routes: Sequence[BaseRoute] = (), clock
     async def events(request: Request) -> Response:
         device, body = await signed(request)
         try:
-            entries = parse_batch(body, device)
-            result = await run_in_threadpool(store.store_batch, device, entries, now=clock())
+            batch = parse_table_batch(body, device)
+            result = await run_in_threadpool(store.store_batch, device, batch.entries, now=clock(),
+                                             app_version=batch.app_version)
         except SyncRefused as exc:  # tell the table where to go on from (out of order: resend from there)
             held = await run_in_threadpool(store.held, device)
             return JSONResponse({**exc.to_json(), "acked": held, "time": clock()}, status_code=exc.status)

@@ -138,6 +138,12 @@ CREATE TABLE IF NOT EXISTS evening_money (
 
 def _evening_money(db: Db, dialect: Dialect) -> None:
     run_script(db, dialect, EVENING_MONEY_TABLE)
+def _app_version(db: Db, dialect: Dialect) -> None:
+    """``devices.app_version``; a database from before ``schema_version`` may have it already."""
+    if dialect == "postgres":
+        db.execute("ALTER TABLE devices ADD COLUMN IF NOT EXISTS app_version TEXT")
+    elif "app_version" not in {row[1] for row in db.execute("PRAGMA table_info(devices)")}:
+        db.execute("ALTER TABLE devices ADD COLUMN app_version TEXT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +158,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "conflicts: one row per (device, seq, content) with its count", _conflicts_once),
     Migration(3, "pair_tries: wrong pairing codes by where they came from, for ten minutes", _pair_tries),
     Migration(4, "evening_money: each evening's Preisskat conditions, Kasse ticks and released prizes", _evening_money),
+    Migration(5, "devices.app_version: the program version each table says it runs", _app_version),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -9,7 +9,8 @@ SQLite (stdlib): one file (by default ``club.sqlite3`` under the user's data dir
 ``synchronous=FULL`` (an acknowledged event is on disk), one write connection behind a lock,
 a read connection per thread. Tables::
 
-    devices    device, name, secret (NULL once unpaired), paired_at, last_contact, held, resend
+    devices    device, name, secret (NULL once unpaired), paired_at, last_contact, held, resend,
+               app_version (the program version the table's last batch said it runs)
     events     (device, seq) primary key, id (unique per device), list_id, prev, hash, event (its canonical
                JSON: the bytes its hash is over)
     lists      (device, list_id): head (chain hash of its last event), count, first and last seq
@@ -173,16 +174,18 @@ class SqlCollectorStore:
 
     # -- events ------------------------------------------------------------------------------
 
-    def store_batch(self, device: str, entries: Sequence[JournalEntry], *, now: float) -> BatchResult:
-        """Check ``entries`` against what is held and store the new ones, all or nothing."""
+    def store_batch(self, device: str, entries: Sequence[JournalEntry], *, now: float,
+                    app_version: str | None = None) -> BatchResult:
+        """Check ``entries`` against what is held and store the new ones, all or nothing; the
+        table's ``app_version`` (if it said one) is noted with its contact."""
         with self._transaction() as db:
-            result, conflict = self.store_batch_in(db, device, entries, now=now)
+            result, conflict = self.store_batch_in(db, device, entries, now=now, app_version=app_version)
         if conflict is not None:  # the conflict is kept (committed); the batch is not
             raise conflict
         return result
 
-    def store_batch_in(self, db: Db, device: str, entries: Sequence[JournalEntry], *,
-                       now: float) -> tuple[BatchResult, BatchConflict | None]:
+    def store_batch_in(self, db: Db, device: str, entries: Sequence[JournalEntry], *, now: float,
+                       app_version: str | None = None) -> tuple[BatchResult, BatchConflict | None]:
         """:meth:`store_batch` inside the caller's transaction ``db`` (the league stores a forward
         with its own rows in one): on a conflict the conflict's row is written, nothing else, and
         the conflict returned for the caller to raise once that is committed."""
@@ -199,7 +202,7 @@ class SqlCollectorStore:
             db.execute("INSERT INTO conflicts (device, seq, held_id, sent, at, last_at) VALUES (?, ?, ?, ?, ?, ?) "
                        f"ON CONFLICT {CONFLICT_KEY[self.dialect]} DO UPDATE SET count = conflicts.count + 1, "
                        "last_at = excluded.last_at", (device, c.seq, c.held.id, canonical(_entry_dict(c.sent)), now, now))
-            self._touch_device(db, device, entries, held, now)
+            self._touch_device(db, device, entries, held, now, app_version)
             return BatchResult(held, 0, 0), exc
         self._insert(db, device, plan.new, plan.texts, now)
         for list_id, head in plan.heads.items():
@@ -210,14 +213,16 @@ class SqlCollectorStore:
                 "last_seq = excluded.last_seq",
                 (device, list_id, head, plan.counts[list_id], min(seqs), max(seqs)))
         held += len(plan.new)
-        self._touch_device(db, device, entries, held, now)
+        self._touch_device(db, device, entries, held, now, app_version)
         return BatchResult(held, len(plan.new), plan.duplicates), None
 
     @staticmethod
-    def _touch_device(db: Db, device: str, entries: Sequence[JournalEntry], held: int, now: float) -> None:
+    def _touch_device(db: Db, device: str, entries: Sequence[JournalEntry], held: int, now: float,
+                      app_version: str | None) -> None:
         from_start = bool(entries) and int(entries[0].event["seq"]) == 1  # a resend request is answered
-        db.execute("UPDATE devices SET last_contact = ?, held = ?, resend = CASE WHEN ? THEN 0 ELSE resend END "
-                   "WHERE device = ?", (now, held, from_start, device))
+        db.execute("UPDATE devices SET last_contact = ?, held = ?, resend = CASE WHEN ? THEN 0 ELSE resend END, "
+                   "app_version = COALESCE(?, app_version) WHERE device = ?",
+                   (now, held, from_start, app_version, device))
 
     @staticmethod
     def _known(db: Db, device: str, entries: Sequence[JournalEntry], held: int) -> dict[int, Known]:
@@ -293,9 +298,9 @@ class SqlCollectorStore:
         rows = self._read().execute(
             "SELECT d.device, d.name, d.secret IS NOT NULL, d.paired_at, d.last_contact, d.held, "
             "(SELECT COUNT(*) FROM conflicts c WHERE c.device = d.device), "
-            "(SELECT COALESCE(SUM(c.count), 0) FROM conflicts c WHERE c.device = d.device) "
+            "(SELECT COALESCE(SUM(c.count), 0) FROM conflicts c WHERE c.device = d.device), d.app_version "
             "FROM devices d ORDER BY d.name, d.device")
-        return [TableInfo(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6], r[7]) for r in rows]
+        return [TableInfo(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6], r[7], r[8]) for r in rows]
 
     def lists(self, device: str | None = None) -> list[ListInfo]:
         query = "SELECT device, list_id, head, count, first_seq, last_seq FROM lists"

@@ -13,8 +13,9 @@ disk; :class:`MemoryEventStore` is the fake with the same behaviour for tests an
 * :mod:`~drivers.store.migration`: converting a store written before the journal, read by
   :mod:`~drivers.store.legacy` (the old store itself);
 * :mod:`~drivers.store.memory`: the fake;
-* :mod:`~drivers.store.files`, :mod:`~drivers.store.values`, :mod:`~drivers.store.errors`:
-  what they share (atomic files and locks; list ids and JSON; errors and reports).
+* :mod:`~drivers.store.files`, :mod:`~drivers.store.values`, :mod:`~drivers.store.errors`,
+  :mod:`~drivers.store.shared`: what they share (atomic files and locks; list ids and JSON;
+  errors and reports; a store's open and closed life).
 
 The old-store reader depends on the new code, never the other way.
 

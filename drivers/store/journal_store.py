@@ -30,7 +30,6 @@ import os
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from device.journal import GENESIS, JournalEntry, hashed_journal_line
@@ -44,12 +43,13 @@ from drivers.store.identity import device_id
 from drivers.store.journal import _Journal, open_journal, read_from, read_journal
 from drivers.store.migration import convert_old_store
 from drivers.store.recover import check_journals, recover_journal
-from drivers.store.values import _LIST_ID, _dump, _events_to_json, check_list_id
+from drivers.store.shared import FolderStore
+from drivers.store.values import _LIST_ID, _dump, check_list_id
 
 log = logging.getLogger("drivers.store")
 
 
-class JournalEventStore:
+class JournalEventStore(FolderStore):
     """The durable :class:`~device.ports.EventStore`: one hash-chained journal per list.
 
     ``directory`` defaults to :func:`default_directory`. Opening converts an old store,
@@ -94,24 +94,12 @@ class JournalEventStore:
         for notice in self.notices:
             log.warning("store: %s", notice)
 
-    def __repr__(self) -> str:
-        return f"JournalEventStore({str(self.directory)!r})"
-
-    def __enter__(self) -> JournalEventStore:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
-
     # The EventStore port.
 
     def append(self, list_id: str, events: Sequence[Mapping[str, Any]]) -> None:
         """Store ``events`` at the end of the list with one write and one fsync."""
         with self._lock:
-            self._check_open()
-            lid = check_list_id(list_id)
-            docs = _events_to_json(events)
+            lid, docs = self._to_append(list_id, events)
             if not docs:
                 return
             journal = self._journals.get(lid) or self._new_journal(lid)
@@ -188,10 +176,6 @@ class JournalEventStore:
     # Beyond the port.
 
     @property
-    def closed(self) -> bool:
-        return self._lock_fd is None
-
-    @property
     def device_id(self) -> str:
         """This table's stable id (see :func:`device_id`)."""
         if self._device is None:
@@ -265,10 +249,6 @@ class JournalEventStore:
             return count, payload
 
     # Inside.
-
-    def _check_open(self) -> None:
-        if self._lock_fd is None:
-            raise StoreError(f"the store at {self.directory} is closed", path=self.directory)
 
     def _new_journal(self, lid: str) -> _Journal:
         journal = _Journal(lid, self.path(lid), seqs=[])

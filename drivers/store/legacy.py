@@ -15,7 +15,6 @@ import os
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from tinydb import Query, TinyDB
@@ -29,8 +28,9 @@ from drivers.store.files import (
     atomic_write, default_directory,
 )
 from drivers.store.identity import device_id
+from drivers.store.shared import FolderStore
 from drivers.store.values import (
-    _LIST_ID, Tables, _decode_tables, _dump, _events_to_json, _meta_to_json, check_list_id,
+    _LIST_ID, Tables, _decode_tables, _dump, _meta_to_json, check_list_id,
 )
 
 __all__ = ["LegacyTinyDBStore", "read_legacy_lists", "has_legacy_lists"]
@@ -91,7 +91,7 @@ def read_legacy_lists(directory: Path) -> tuple[list[tuple[str, list[JSONDict]]]
     return lists, notes, old
 
 
-class LegacyTinyDBStore:
+class LegacyTinyDBStore(FolderStore):
     """The durable :class:`~device.ports.EventStore`: one atomic TinyDB file per list.
 
     ``directory`` defaults to :func:`default_directory`. Nothing is read until first use, so
@@ -115,24 +115,12 @@ class LegacyTinyDBStore:
         self._index_db: TinyDB | None = None
         self._index: dict[str, JSONDict] | None = None  # list id -> metadata, created order
 
-    def __repr__(self) -> str:
-        return f"LegacyTinyDBStore({str(self.directory)!r})"
-
-    def __enter__(self) -> LegacyTinyDBStore:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
-
     # The EventStore port.
 
     def append(self, list_id: str, events: Sequence[Mapping[str, Any]]) -> None:
         """Store ``events`` at the end of the list, durably, all or none."""
         with self._lock:
-            self._check_open()
-            lid = check_list_id(list_id)
-            docs = _events_to_json(events)
+            lid, docs = self._to_append(list_id, events)
             if not docs:
                 return
             self._ensure_listed(lid)
@@ -166,10 +154,6 @@ class LegacyTinyDBStore:
             self._lock_fd = None
 
     # Beyond the port.
-
-    @property
-    def closed(self) -> bool:
-        return self._lock_fd is None
 
     @property
     def device_id(self) -> str:
@@ -260,10 +244,6 @@ class LegacyTinyDBStore:
                             "; ".join(done) + f". The index now lists {len(entries)} lists.")
 
     # Inside.
-
-    def _check_open(self) -> None:
-        if self._lock_fd is None:
-            raise StoreError(f"the store at {self.directory} is closed", path=self.directory)
 
     def _remove_stale_temps(self) -> None:
         """Temp files left by a crash are never part of the store; we hold the lock."""

@@ -8,13 +8,13 @@ import threading
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import Any
 
 from device.journal import GENESIS, JournalEntry, chain_hash
 from device.ports import JSONDict
 from drivers.store.errors import Recovery, StoreError, StoreNotice
-from drivers.store.values import _dump, _events_to_json, _parse_json, check_list_id
+from drivers.store.shared import OpenedStore
+from drivers.store.values import _dump, _parse_json, check_list_id
 
 
 @dataclass
@@ -34,7 +34,7 @@ class MemoryDisk:
     in_use: bool = False
 
 
-class MemoryEventStore:
+class MemoryEventStore(OpenedStore):
     """The in-memory :class:`~device.ports.EventStore` with the file store's behaviour.
 
     Pass the same :class:`MemoryDisk` to a new store to "reopen" it. Thread-safe the same
@@ -57,18 +57,9 @@ class MemoryEventStore:
     def __repr__(self) -> str:
         return f"MemoryEventStore({len(self.disk.index)} lists)"
 
-    def __enter__(self) -> MemoryEventStore:
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
-
     def append(self, list_id: str, events: Sequence[Mapping[str, Any]]) -> None:
         with self._lock:
-            self._check_open()
-            lid = check_list_id(list_id)
-            docs = _events_to_json(events)
+            lid, docs = self._to_append(list_id, events)
             if not docs:
                 return
             self.disk.index.setdefault(lid, "{}")
@@ -103,6 +94,10 @@ class MemoryEventStore:
     @property
     def closed(self) -> bool:
         return not self._open
+
+    @property
+    def _where(self) -> str:
+        return "memory:"
 
     @property
     def device_id(self) -> str:
@@ -182,10 +177,6 @@ class MemoryEventStore:
                                 f" ({count} events); the damaged file was kept as {aside}.")
             return Recovery(lid, False, count, None,
                             f"{name} is fine ({count} events); nothing to do.")
-
-    def _check_open(self) -> None:
-        if not self._open:
-            raise StoreError("the store at memory: is closed", path="memory:")
 
     @staticmethod
     def _name(lid: str) -> str:

@@ -35,6 +35,9 @@ app's:
   them built, as at a real table; ``--deal 0.1`` (the timing before the deal was waited for)
   shows what the first game of a session pays when someone taps within a second of the
   start: building each screen as it is first shown.
+* **cold start without ui/codecache** (``--uncached``): the table once more, started with the
+  code cache turned off by its switch (``SKATTISCH_CODECACHE=off``), its cold start against the
+  bare app's in the same run.
 * **the store's share**: the table's card-to-frame p99 on the real journal store
   against the same table run with the same list in the memory store (``MemoryEventStore``):
   what writing each card durably costs the screen. Goal: ≤ 1.1×.
@@ -200,7 +203,7 @@ def child_table(store_dir: str, samples: int, *, memory: bool = False, deal: flo
     gc.disable()
     from ui import codecache
 
-    codecache.install("run")  # as `skattisch run`: dataclasses' and kv code compiled at an earlier start
+    codecache.install("run")  # as `skattisch run`: dataclasses' and kv code compiled at an earlier start (if on)
     from ui.commands.run import KIVY_PROVIDERS
 
     os.environ.update(KIVY_PROVIDERS)  # and Kivy's providers as it chooses them
@@ -549,6 +552,10 @@ def _child(kind: str, display: str, store: Path, samples: int,
         # modules from source at every start. The unmeasured first run writes the .pyc files.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(store.parent / "pycache")
+        if kind == "table-uncached":  # the table with ui/codecache turned off by its switch
+            from ui.codecache import SWITCH
+
+            env[SWITCH] = "off"
         started = time.time()
         subprocess.run([*(prefix or []), sys.executable, "-m", "tests.bench.bench_ui", "--child", kind,
                         "--store", str(copy), "--samples", str(samples), "--out", str(out), "--deal", str(deal)],
@@ -606,7 +613,8 @@ def measure(kinds: Sequence[str], display: str, store: Path, *, games: int, samp
 
 
 def run(*, games: int, samples: int, starts: int, pi: PiClass | None = None,
-        memory_store: bool = True, deal: float = DEAL_SECONDS) -> tuple[Figures, Figures, Figures, Figures | None]:
+        memory_store: bool = True, deal: float = DEAL_SECONDS, uncached: bool = False,
+        ) -> tuple[Figures, Figures, Figures, Figures | None, Figures | None]:
     from tests.ui.harness import start_xvfb
 
     started = start_xvfb()
@@ -619,12 +627,14 @@ def run(*, games: int, samples: int, starts: int, pi: PiClass | None = None,
             store = Path(tmp) / "store"
             prepare_store(store, games)
             kinds = ("bare", "bare-woken", "table", "table-memory")[:4 if memory_store else 3]
+            kinds += ("table-uncached",) if uncached else ()
             figures = measure(kinds, display, store, games=games, samples=samples, starts=starts, prefix=prefix,
                               deal=deal)
     finally:
         process.terminate()
         process.wait(timeout=10)
-    return figures["bare"], figures["bare-woken"], figures["table"], figures.get("table-memory")
+    return (figures["bare"], figures["bare-woken"], figures["table"], figures.get("table-memory"),
+            figures.get("table-uncached"))
 
 
 def report(bare: Figures, woken: Figures, table: Figures, games: int, memory: Figures | None = None) -> str:
@@ -673,6 +683,16 @@ def pi_goals(table: Figures) -> str:
     ])
 
 
+def uncached_report(bare: Figures, table: Figures, uncached: Figures | None) -> str:
+    """The cold starts with and without ui/codecache, each against the bare app's (``--uncached``)."""
+    if uncached is None:
+        return ""
+    return "\n".join([
+        f"cold start, with ui/codecache:    {table.start_s:.3f} s  {table.start_s / bare.start_s:.2f}x the bare app",
+        f"cold start, without ui/codecache: {uncached.start_s:.3f} s  {uncached.start_s / bare.start_s:.2f}x the bare app",
+    ])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--smoke", action="store_true", help="tiny: 3 games, 6 cards, one start")
@@ -683,7 +703,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--starts", type=int, default=3, help="processes per app")
     parser.add_argument("--deal", type=float, default=None,
                         help=f"seconds from the list closed to the first bid (default {DEAL_SECONDS:g}; --smoke: 0.1)")
-    parser.add_argument("--child", choices=("bare", "bare-woken", "table", "table-memory"), help=argparse.SUPPRESS)
+    parser.add_argument("--uncached", action="store_true",
+                        help="also the table without ui/codecache (its cold start against the bare app's)")
+    parser.add_argument("--child", choices=("bare", "bare-woken", "table", "table-memory", "table-uncached"),
+                        help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--store", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -696,16 +719,19 @@ def main(argv: list[str] | None = None) -> int:
     games, samples, starts = (3, 6, 1) if args.smoke else (args.games, args.samples, args.starts)
     deal = args.deal if args.deal is not None else (0.1 if args.smoke else DEAL_SECONDS)
     if not args.pi_class:
-        bare, woken, table, memory = run(games=games, samples=samples, starts=starts, deal=deal)
+        bare, woken, table, memory, uncached = run(games=games, samples=samples, starts=starts, deal=deal,
+                                                   uncached=args.uncached)
         print(report(bare, woken, table, games, memory))
+        print(uncached_report(bare, table, uncached))
         return 0
     with PiClass() as pi:
         print(pi.describe(), flush=True)
-        bare, woken, table, _memory = run(games=games, samples=samples, starts=starts, pi=pi, memory_store=False,
-                                          deal=deal)
+        bare, woken, table, _memory, uncached = run(games=games, samples=samples, starts=starts, pi=pi,
+                                                    memory_store=False, deal=deal, uncached=args.uncached)
         after = pi.measure_slowdown()
     print(report(bare, woken, table, games))
     print(pi_goals(table))
+    print(uncached_report(bare, table, uncached))
     print(f"after the run, the same quota: a Python loop runs {after:.1f}x slower (at the start {pi.slowdown:.1f}x)")
     return 0
 

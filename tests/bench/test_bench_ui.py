@@ -82,3 +82,27 @@ def test_the_apps_are_started_in_turn_so_a_slow_spell_of_the_machine_falls_on_bo
     assert table.changes == {"bid": (0.06, 2)} and bare.changes == {}
     assert math.isclose(table.changes_less_swap["bid"], 0.06 - 0.006) and bare.changes_less_swap == {}
     assert math.isclose(table.swap_median_s, (0.002 + 0.003) / 2)
+
+
+def test_the_table_without_the_code_cache_is_started_with_its_switch_off(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``--uncached``: the third table process is the table started with ``SKATTISCH_CODECACHE=off``
+    (the others with the switch as the shell has it), and its cold start is reported against the bare app's."""
+    seen: dict[str, str | None] = {}
+
+    def run(args: list[str], *, env: dict[str, str], **_kw: object) -> None:
+        kind = args[args.index("--child") + 1]
+        seen[kind] = env.get("SKATTISCH_CODECACHE")
+        Path(args[args.index("--out") + 1]).write_text('{"first_frame_at": 0}')
+
+    monkeypatch.delenv("SKATTISCH_CODECACHE", raising=False)
+    monkeypatch.setattr(bench_ui.subprocess, "run", run)
+    (tmp_path / "store").mkdir()
+    for kind in ("table", "table-uncached"):
+        bench_ui._child(kind, ":0", tmp_path / "store", 1)
+    assert seen == {"table": None, "table-uncached": "off"}
+    figures = {kind: bench_ui.Figures(start, 0.01, 0.01, 100.0, 1, {}, 0.0, 0.0, {})
+               for kind, start in (("bare", 1.0), ("table", 0.9), ("uncached", 1.8))}
+    assert bench_ui.uncached_report(figures["bare"], figures["table"], figures["uncached"]).splitlines() == [
+        "cold start, with ui/codecache:    0.900 s  0.90x the bare app",
+        "cold start, without ui/codecache: 1.800 s  1.80x the bare app"]

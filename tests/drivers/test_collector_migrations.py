@@ -64,7 +64,9 @@ def test_the_first_collectors_file_opens_migrated_and_works_on(tmp_path: Path) -
         assert store.secret(DEVICE) == "geheim" and store.document("roster") == {"members": []}
         assert store.use_nonce(DEVICE, "n1", expires=1e10, now=1.0)  # the nonces table came with migration 1
         more = journal_entries(events(2, start=4), prev=hashes[-1])
-        assert store.store_batch(DEVICE, more, now=300.0).held == 5
+        assert [t.app_version for t in store.tables()] == [None]  # the first collector's tables said none
+        assert store.store_batch(DEVICE, more, now=300.0, app_version="0.1.0").held == 5
+        assert [t.app_version for t in store.tables()] == ["0.1.0"]  # kept in migration 4's column
         with pytest.raises(BatchConflict):
             store.store_batch(DEVICE, journal_entries(events(1, tag="y")), now=310.0)
         assert [c.count for c in store.conflicts(DEVICE)] == [2, 1]
@@ -82,6 +84,7 @@ def test_postgres_takes_the_same_numbered_migrations(pg_url: str) -> None:
     columns = dict(rows(pg_url, "SELECT column_name, data_type FROM information_schema.columns "
                                 "WHERE table_name = 'devices'"))
     assert columns["last_contact"] == columns["paired_at"] == "double precision"  # not 4-byte REAL
+    assert columns["app_version"] == "text"
 
 
 def test_two_processes_opening_a_new_postgres_database_at_once_migrate_it_once(pg_url: str) -> None:

@@ -161,3 +161,19 @@ def test_the_table_pairs_under_its_table_name_so_the_laptop_can_number_its_tile(
     finally:
         store.close()
     assert names[table.service.device_id] == "Tisch 7"  # not the device id, whose digits read as a table number
+
+
+def test_making_the_client_leaves_the_version_lookup_to_the_first_batch(tmp_path: Path) -> None:
+    """The table makes its sync client before its first frame: reading the installed version
+    (importlib.metadata, some 30 ms) waits for the first batch, in the sync thread."""
+    script = ("import sys\nfrom drivers.store import MemoryEventStore\n"
+              "from drivers.sync import SyncClient, SyncStateFile, entry_source\n"
+              f"client = SyncClient(entry_source(MemoryEventStore(), 't1'), SyncStateFile({str(tmp_path / 's.json')!r}),"
+              " device='t1')\n"
+              "print('importlib.metadata' in sys.modules)\n"
+              "print(client._make_body('t1', []).decode())\n")
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    from drivers.version import skattisch_version
+
+    assert result.stdout.splitlines() == [
+        "False", f'{{"app_version":"{skattisch_version()}","device":"t1","entries":[],"v":1}}'], result.stderr

@@ -1,6 +1,6 @@
 """A table process for the sync tests: the real service over the real store, with its sync client.
 
-    python -m tests.e2e.sync_table STORE_DIR [--every N] [--timeout S] [--backoff-max S]
+    python -m tests.e2e.sync_table STORE_DIR [--every N] [--timeout S] [--backoff-max S] [--app-version V]
 
 The sync state (paired laptop, secret, acknowledged seq) is ``STORE_DIR/sync.json``. Reads
 commands on stdin, one per line, and answers with one JSON line each:
@@ -15,11 +15,13 @@ On start it prints ``{"start": {"acked": ..., "last_seq": ...}}``: where the syn
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import queue
 import sys
 import threading
 
+from device.sync import batch_body
 from device.table import TableService
 from drivers.store import TinyDBEventStore, device_id
 from drivers.sync import make_client
@@ -48,12 +50,16 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=2.0)
     parser.add_argument("--backoff-max", type=float, default=1.0)
     parser.add_argument("--batch", type=int, default=50, help="entries per batch")
+    parser.add_argument("--app-version", help="send this version instead of the installed one (a table on another "
+                                              "version); 'none': send none, as tables before the field did")
     args = parser.parse_args()
     store = TinyDBEventStore(args.directory)
     device = device_id(args.directory)
     service = TableService(store, device_id=device)
+    version = {"app_version": None if args.app_version == "none" else args.app_version}
+    body = {} if args.app_version is None else {"make_body": functools.partial(batch_body, **version)}
     client = make_client(store, args.directory, device, service.submit, timeout=args.timeout,
-                         backoff=(0.05, args.backoff_max), idle_poll=1.0, batch_size=args.batch)
+                         backoff=(0.05, args.backoff_max), idle_poll=1.0, batch_size=args.batch, **body)
     service.subscribe(lambda result: client.wake() if result.events else None)
     say({"start": {"acked": client.state.acked, "last_seq": service.last_seq, "device": device}})
     client.start()

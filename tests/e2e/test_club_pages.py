@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from device.sync import journal_entries
+from drivers.version import skattisch_version
 from tests.club_helpers import NAMES, independent_figures, list_events, random_entries
 from tests.e2e.club_table import running_table
 
@@ -93,7 +94,7 @@ def _fill_store(db: Path) -> dict[str, Any]:
     for device, _, players, games in tables:
         entries = random_entries(rng, len(players), games)
         events = list_events(device, f"L-{device}", players, entries, seq=seq[device])
-        store.store_batch(device, journal_entries(events), now=time.time())
+        store.store_batch(device, journal_entries(events), now=time.time(), app_version=skattisch_version())  # as tables do
         lists[device] = (players, entries)
     store.set_document("roster", [{"name": n, "short": n, "publish": True} for n in (*TABLE_1, *TABLE_2, *TABLE_3)])
     store.close()

@@ -9,6 +9,7 @@ import re
 
 from device.pin import hash_pin
 from drivers.deck import TEACH_ORDER
+from tests.e2e.test_version import pyproject_version
 from tests.ui.harness import ROOT, run_table
 from tests.ui.scenarios import cards_steps, play_order, setup_steps
 from tests.ui.test_games import GRAND_H, GRAND_M, GRAND_V, THREE
@@ -48,6 +49,7 @@ def test_every_screen_at_1280x720(display: str) -> None:
         "tap close_list",
         "tap settings",
         "wait_screen settings",
+        f'expect_text "Skattisch {pyproject_version()}"',  # the version it runs, in the bottom bar
         "screenshot 16-settings",
         "tap close_settings",
         "tap list",
@@ -107,6 +109,9 @@ def settings_run(display: str):  # type: ignore[no-untyped-def]
         "screenshot 18-settings-pin",
         "tap pin_ok",
         "wait_screen settings",
+        f'expect_text "Skattisch {pyproject_version()}"',
+        "expect_shown version",
+        "screenshot 16-settings",
         "tap table_plus",
         "expect_text \"Tisch 4\"",
         "tap gpio_test",

@@ -39,6 +39,7 @@ from device.club.season import SeasonLine, SeasonRules, SeriesResult, season_cha
 from device.table.events import Event
 from device.table.state import StateError, TableState, apply
 from drivers.club.store import CollectorStore, ListInfo, TableInfo
+from drivers.version import skattisch_version
 from ui.club.paper import PaperList, in_progress, paper_list
 
 _TABLE_NAME = re.compile(r"(?:tisch|table)\s*(\d+)|^\s*(\d+)\s*$", re.IGNORECASE)
@@ -66,6 +67,8 @@ class Tile:
     status_text: str
     last_entry: str
     series: int
+    version: str = ""  # "Version 0.1.0", "andere Version: 0.0.9 (Laptop: 0.1.0)", "Version unbekannt" (empty: no contact)
+    other_version: bool = False  # the table runs another version than the laptop
 
 
 @dataclass
@@ -96,9 +99,11 @@ def table_number(info: TableInfo, place: int) -> int:
 class Evening:
     """The pages' read model over a :class:`CollectorStore` (thread-safe)."""
 
-    def __init__(self, store: CollectorStore, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: CollectorStore, *, clock: Callable[[], float] = time.time,
+                 laptop_version: str | None = None) -> None:
         self.store = store
         self.clock = clock
+        self.laptop_version = laptop_version or skattisch_version()  # what the tables' versions are compared with
         self._lock = threading.RLock()
         self._folded: dict[str, _Folded] = {}
 
@@ -224,13 +229,16 @@ class Evening:
                 state = folded.state if folded is not None else TableState()
                 status, text = _sync_status(info, now, folded.error if folded else "")
                 last = state.rows[-1] if state.rows else None
+                version, other = version_words(info.app_version, self.laptop_version,
+                                               contacted=info.last_contact is not None)
                 tiles.append(Tile(
                     device=info.device, list_id=list_id, table=numbers[info.device], name=info.name,
                     players=state.seating, game=len(state.rows),
                     series_length=state.setup.series_length if state.setup else None,
                     in_progress=in_progress(state, shown), status=status, status_text=text,
                     last_entry=_row_words(last, shown) if last is not None else "",
-                    series=meta.get(list_key(info.device, list_id), {}).get("series", 0) if list_id else 0))
+                    series=meta.get(list_key(info.device, list_id), {}).get("series", 0) if list_id else 0,
+                    version=version, other_version=other))
             return sorted(tiles, key=lambda t: (t.table, t.name))
 
     def paper(self, device: str, list_id: str) -> PaperList | None:
@@ -353,6 +361,25 @@ def _sync_status(info: TableInfo, now: float, error: str) -> tuple[str, str]:
     if age > QUIET_AFTER:
         return "amber", f"letzter Kontakt vor {int(age)} s"
     return "green", f"synchron, vor {int(age)} s"
+
+
+def version_words(table: str | None, laptop: str, *, contacted: bool = True) -> tuple[str, bool]:
+    """A table's version on its tile, and whether it is another than the laptop's.
+
+    >>> version_words("0.1.0", "0.1.0")
+    ('Version 0.1.0', False)
+    >>> version_words("0.0.9", "0.1.0")
+    ('andere Version: 0.0.9 (Laptop: 0.1.0)', True)
+    >>> version_words(None, "0.1.0")  # a table from before tables said their version, or not since the update
+    ('Version unbekannt', False)
+    >>> version_words(None, "0.1.0", contacted=False)  # paired, never synced
+    ('', False)
+    """
+    if table is None:
+        return ("Version unbekannt" if contacted else ""), False
+    if table == laptop:
+        return f"Version {table}", False
+    return f"andere Version: {table} (Laptop: {laptop})", True
 
 
 def _conflict_words(info: TableInfo) -> str:

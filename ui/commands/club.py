@@ -184,23 +184,40 @@ def _last_game(store: CollectorStore, device: str) -> int:
 
 
 def _tables(store: CollectorStore, args: argparse.Namespace) -> int:
+    from drivers.version import skattisch_version
+
     rows: list[dict[str, Any]] = []
     for table in store.tables():
         rows.append({"device": table.device, "name": table.name, "paired": table.paired,
                      "last_contact": table.last_contact, "last_seq": table.held,
-                     "last_game": _last_game(store, table.device), "conflicts": table.conflicts})
+                     "last_game": _last_game(store, table.device), "conflicts": table.conflicts,
+                     "app_version": table.app_version})
     if args.json:
         print(json.dumps(rows))
         return 0
     if not rows:
         print("noch kein Tisch gekoppelt / no table paired yet: skattisch club pair")
         return 0
-    print(f"{'Tisch':20} {'gekoppelt':9} {'letzter Kontakt':19} {'Seq':>6} {'Spiel':>5} {'Konflikte':>9}  Gerät")
+    laptop = skattisch_version()
+    print(f"{'Tisch':20} {'gekoppelt':9} {'letzter Kontakt':19} {'Seq':>6} {'Spiel':>5} {'Konflikte':>9}  "
+          f"{'Version':24}  Gerät")
     for row in rows:
         contact = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(row["last_contact"])) if row["last_contact"] else "—"
         print(f"{row['name'][:20]:20} {'ja' if row['paired'] else 'nein':9} {contact:19} {row['last_seq']:>6} "
-              f"{row['last_game']:>5} {row['conflicts']:>9}  {row['device']}")
+              f"{row['last_game']:>5} {row['conflicts']:>9}  {_version_column(row['app_version'], laptop):24}  "
+              f"{row['device']}")
     return 0
+
+
+def _version_column(version: str | None, laptop: str) -> str:
+    """A table's version in ``club tables``, marked when it is another than the laptop's.
+
+    >>> _version_column("0.0.9", "0.1.0"), _version_column("0.1.0", "0.1.0"), _version_column(None, "0.1.0")
+    ('0.0.9 (andere Version)', '0.1.0', '—')
+    """
+    if version is None:
+        return "—"
+    return version if version == laptop else f"{version} (andere Version)"
 
 
 def _import(store: CollectorStore, args: argparse.Namespace) -> int:

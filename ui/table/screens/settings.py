@@ -1,6 +1,6 @@
 """Screen 9, the settings, behind the club PIN: table number, the reader (port, state, deck
 teach-in), a test of the panel's buttons, LEDs and buzzer, the sync target, the language,
-shutting the table down.
+shutting the table down; the version the table runs between the bottom bar's buttons.
 
 Changes of the table number and the language apply at once, for this evening; the config
 file (``skattisch config``) keeps the lasting settings.
@@ -37,8 +37,12 @@ class SettingsScreen(TableScreen):
     sync_text = StringProperty("")
     laptop_text = StringProperty("")
     table_text = StringProperty("")
+    version_text = StringProperty("")  # the installed version, in the bottom bar
 
     def show(self, snap: Any) -> None:
+        from drivers.version import skattisch_version
+
+        self.version_text = tr("version", version=skattisch_version())
         reader = snap.reader
         config = self.app.table_config
         port = reader.port or (config.reader.port if config is not None else "")
