@@ -66,7 +66,7 @@ def test_the_first_collectors_file_opens_migrated_and_works_on(tmp_path: Path) -
         more = journal_entries(events(2, start=4), prev=hashes[-1])
         assert [t.app_version for t in store.tables()] == [None]  # the first collector's tables said none
         assert store.store_batch(DEVICE, more, now=300.0, app_version="0.1.0").held == 5
-        assert [t.app_version for t in store.tables()] == ["0.1.0"]  # kept in migration 4's column
+        assert [t.app_version for t in store.tables()] == ["0.1.0"]  # kept in migration 5's column
         with pytest.raises(BatchConflict):
             store.store_batch(DEVICE, journal_entries(events(1, tag="y")), now=310.0)
         assert [c.count for c in store.conflicts(DEVICE)] == [2, 1]

@@ -78,7 +78,7 @@ def test_the_end_screen_shows_each_players_abreizgeld(display: str, tmp_path: Pa
             docs = ROOT / "docs" / "img" / "preisskat"
             docs.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(ROOT / "tests" / "artifacts" / "screens" / size / f"end-abreizgeld-{size}.png",
-                            docs / f"tisch-ende-{size}.png")
+                            docs / "tisch-ende-800x480.png")
     finally:
         laptop.terminate()
         laptop.wait(timeout=15)
