@@ -200,17 +200,24 @@ class TableService:
 
     def _handle(self, command: object) -> tuple[tuple[Event, ...], Refusal | None]:
         try:
+            # the reader's and the sync's news: a new snapshot only when it shows something new
+            # (an acknowledgement repeats itself at every sync round)
             if isinstance(command, ReaderStatus):
-                self._reader = ReaderView(command.connected, command.port, command.detail)
-                self._changed()
+                reader = ReaderView(command.connected, command.port, command.detail)
+                if reader != self._reader:
+                    self._reader = reader
+                    self._changed()
                 return (), None
             if isinstance(command, SyncAcknowledged):
-                self._acked = max(self._acked, min(int(command.seq), self._last_seq))
-                self._changed()
+                acked = max(self._acked, min(int(command.seq), self._last_seq))
+                if acked != self._acked:
+                    self._acked = acked
+                    self._changed()
                 return (), None
             if isinstance(command, SyncStatus):
-                self._link = command
-                self._changed()
+                if command != self._link:
+                    self._link = command
+                    self._changed()
                 return (), None
             if isinstance(command, NextSeriesOffered):
                 self._offered(command)

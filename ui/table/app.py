@@ -245,6 +245,9 @@ class TableApp(App):
         self._list_opened = False  # the list was shown once (its rows in view were made)
         self.listeners: list[Callable[[Any], None]] = []  # called with each PumpResult
         self._picker: Any = None
+        # the service's snapshot the last refresh fetched: the next one is due when the service
+        # hands out another object (``snapshot`` keeps the old object when the new one is equal)
+        self._fetched: Any = None
         self._setup_forced = False
         self._settings_unlocked = not self.pin_guard.locked
         self._shutdown_asked: Any = None  # the shutdown question a long press opened
@@ -405,7 +408,7 @@ class TableApp(App):
             for listener in list(self.listeners):
                 listener(result)
             self._refresh_trigger()
-        elif self.snapshot is not None and self.service.snapshot() is not self.snapshot:
+        elif self._fetched is not None and self.service.snapshot() is not self._fetched:
             self._refresh_trigger()  # no event, but the sync (acked, laptop) or the reader changed
         return True
 
@@ -425,8 +428,8 @@ class TableApp(App):
 
     def refresh(self, *_args: Any) -> None:
         """Show the service's current snapshot on the screen in view (main thread only)."""
-        snap = self.service.snapshot()
-        self.snapshot = snap
+        snap = self._fetched = self.service.snapshot()
+        self.snapshot = snap  # (an equal snapshot leaves the property's old one: compare with _fetched)
         self._show_flags(snap)
         self.counters.refreshes += 1
         self._update_status(snap)
