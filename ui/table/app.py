@@ -248,6 +248,7 @@ class TableApp(App):
         # the service's snapshot the last refresh fetched: the next one is due when the service
         # hands out another object (``snapshot`` keeps the old object when the new one is equal)
         self._fetched: Any = None
+        self._picker_turned: str | None = None  # Tournée: the skat card turned up when the picker opened
         self._setup_forced = False
         self._settings_unlocked = not self.pin_guard.locked
         self._shutdown_asked: Any = None  # the shutdown question a long press opened
@@ -634,6 +635,8 @@ class TableApp(App):
             self._picker = CardPicker(self.pick_card)
             self._picker.bind(on_dismiss=lambda *_: setattr(self, "_picker", None))
             self._picker.open()
+            declaration = self.snapshot.declaration if self.snapshot is not None else None
+            self._picker_turned = declaration.turned if declaration is not None else None
         if self.snapshot is not None:
             self._picker.show_state(self.snapshot)
 
@@ -644,9 +647,12 @@ class TableApp(App):
     def _update_picker(self, snap: Any) -> None:
         if self._picker is None:
             return
-        wanted = snap.play is not None or snap.declaration is not None or (
+        declaration = snap.declaration
+        # Tournée-Skat: opened to turn a skat card up, it has done its work once that card is turned
+        turned_up = declaration is not None and not declaration.skat_taken and declaration.turned != self._picker_turned
+        wanted = snap.play is not None or declaration is not None or (
             snap.result is not None and snap.result.may_add_skat)
-        if wanted:
+        if wanted and not turned_up:
             self._picker.show_state(snap)
         else:
             self._picker.dismiss()
