@@ -264,6 +264,17 @@ class Dot(Widget):
     color = ColorProperty(theme.OK)
 
 
+class StatusWord(TightText, Label):
+    """A word of the status bar on one line, as wide as it is drawn. Not a :class:`TLabel`:
+    its rule wraps the text at the label's width, and a word then wrapped at the width of the
+    word shown before it ("nicht / synchronisie / rt", out of the bar)."""
+
+
+class StatusName(TightText, Label):
+    """The table's name in the status bar: one line in the room the words leave it,
+    shortened with "…" when it is longer."""
+
+
 class StatusBar(BoxLayout):
     """Reader state, sync state, table number and the time, on every screen."""
 
