@@ -150,3 +150,38 @@ def test_a_new_snapshot_equal_to_the_one_shown_is_shown_once(display: str, tmp_p
     seen = run_app_child(NEWS_CHILD, display, tmp_path)
     assert seen["equal"], seen
     assert seen["refreshes"] <= 2, seen  # once (a second refresh from elsewhere may fall in); at every pump: 13 in 1 s
+
+
+TYPING_CHILD = r"""
+from device.table.commands import SyncStatus
+from ui.table.screens.setup import NameField
+
+def started(app):
+    def typing():
+        field = next(w for w in app.screen("setup").walk() if isinstance(w, NameField) and w.name == "name_0")
+        field.focus = True
+        field.text = "Jür"
+        app.service.submit(SyncStatus(laptop="Vereinsheim", reachable=True))  # the laptop answers
+
+        def after():
+            seen["sync"] = app.status_bar.sync_text
+            seen["same_field"] = any(w is field for w in app.screen("setup").walk())
+            seen["focus"] = field.focus
+            seen["text"] = field.text
+            app.stop()
+        when(lambda: app.status_bar.sync_text != "ohne Laptop", lambda: Clock.schedule_once(lambda _dt: after(), 0.3),
+             within=10)
+    Clock.schedule_once(lambda _dt: typing(), 0.5)
+
+store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
+TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=started).run()
+json.dump(seen, open(sys.argv[1], "w"))
+"""
+
+
+def test_news_of_the_sync_leaves_a_name_being_typed_alone(display: str, tmp_path: Path) -> None:
+    """The setup's page is built again only for what it shows: the sync's news changes the
+    status bar, the field being typed in stays, with its text and the focus."""
+    seen = run_app_child(TYPING_CHILD, display, tmp_path)
+    assert seen["sync"] == "nicht synchronisiert", seen
+    assert seen["same_field"] and seen["focus"] and seen["text"] == "Jür", seen
