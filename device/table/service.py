@@ -109,6 +109,7 @@ class TableService:
         self._card_reporter: Callable[[str], None] | None = None
         self._inbox: Inbox[object] = Inbox()
         self._listeners: list[Callable[[PumpResult], None]] = []
+        self._wake: Callable[[], None] | None = None  # told of each command queued (wake_on_submit)
         self._reader = ReaderView(False, "", "")
         self._acked = 0
         self._link = SyncStatus()
@@ -156,8 +157,16 @@ class TableService:
     # -- the inbox -----------------------------------------------------------------------
 
     def submit(self, command: object) -> None:
-        """Queue a command; safe from any thread (reader, GPIO callbacks, UI)."""
+        """Queue a command; safe from any thread (reader, GPIO callbacks, UI, the sync)."""
         self._inbox.submit(command)
+        wake = self._wake
+        if wake is not None:
+            wake()
+
+    def wake_on_submit(self, wake: Callable[[], None] | None) -> None:
+        """Call ``wake()`` (on the submitting thread) after each command queued, so that the
+        owner pumps when there is something to pump instead of polling; None: no more."""
+        self._wake = wake
 
     def pump(self) -> PumpResult:
         """Process every waiting command in order (call it from the owning thread only)."""

@@ -185,3 +185,37 @@ def test_news_of_the_sync_leaves_a_name_being_typed_alone(display: str, tmp_path
     seen = run_app_child(TYPING_CHILD, display, tmp_path)
     assert seen["sync"] == "nicht synchronisiert", seen
     assert seen["same_field"] and seen["focus"] and seen["text"] == "Jür", seen
+
+
+WAKE_CHILD = r"""
+import threading
+from device.table.commands import SyncStatus
+
+def started(app):
+    def idle():
+        pumps = app.counters.pumps
+        def news():
+            seen["pumps_idle"] = app.counters.pumps - pumps  # 2 s without a command
+            sent = time.perf_counter()
+            thread = threading.Thread(target=app.service.submit, args=(SyncStatus(laptop="Vereinsheim", reachable=True),))
+            thread.start()
+            thread.join()
+            def shown():
+                seen["shown_after_s"] = time.perf_counter() - sent
+                seen["sync"] = app.status_bar.sync_text
+                app.stop()
+            when(lambda: app.status_bar.sync_text != "ohne Laptop", shown, within=5)
+        Clock.schedule_once(lambda _dt: news(), 2.0)
+    Clock.schedule_once(lambda _dt: idle(), 1.0)
+
+store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
+TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=started).run()
+json.dump(seen, open(sys.argv[1], "w"))
+"""
+
+
+def test_the_idle_table_pumps_only_when_a_command_arrives(display: str, tmp_path: Path) -> None:
+    """No polling of the service: the sync's news, queued from its own thread, wakes the App."""
+    seen = run_app_child(WAKE_CHILD, display, tmp_path)
+    assert seen["pumps_idle"] <= 2, seen  # polled every 30 ms: about 66
+    assert seen["sync"] == "nicht synchronisiert" and seen["shown_after_s"] < 0.5, seen

@@ -6,8 +6,9 @@ screens; its intents, pumping and refresh share its state.)
 Threads: only the Kivy main thread touches widgets. The reader and the GPIO panel submit
 their commands to the service from their own threads; the App pumps the service on the main
 thread before the next frame after a command arrives (Kivy's clock triggers may be set from any
-thread), besides a clock interval (every :data:`PUMP_SECONDS`, for what changes without a
-command: the sync's state, the reader's), and, when something happened,
+thread): the App's own commands and, through the service's ``wake_on_submit``, those that reach
+the service by other ways (the sync's news); a service without that hook is polled every
+:data:`PUMP_SECONDS`. When something happened, it
 refreshes the screens from ``service.snapshot()`` once per frame at most (a clock trigger
 coalesces bursts of events).
 
@@ -56,7 +57,7 @@ from ui.table.widgets import Hint, StatusBar, make_spare_buttons, spare_buttons_
 
 log = logging.getLogger(__name__)
 
-PUMP_SECONDS = 0.03  # how often the service is pumped on the main thread
+PUMP_SECONDS = 0.03  # how often a service that cannot wake the App is pumped on the main thread
 HINT_SECONDS = 6.0  # a reason or an error: long enough to read at arm's length
 INFO_SECONDS = 3.0  # news ("Spiel 3 steht in der Liste") over the status bar
 HERE = Path(__file__).parent
@@ -290,7 +291,7 @@ class TableApp(App):
 
     def on_start(self) -> None:
         self.error_handler = errors.install(self)  # an error in a callback: banner, log, go on
-        self._pump_event = Clock.schedule_interval(self._pump, PUMP_SECONDS)
+        self._wake_on_commands()
         Clock.schedule_interval(self._tick_clock, 1.0)
         self._tick_clock()
         self.refresh()
@@ -357,8 +358,21 @@ class TableApp(App):
             screen.size, screen.pos = self.manager.size, self.manager.pos
             screen.lay_out_ahead(self.snapshot)
 
+    def _wake_on_commands(self) -> None:
+        """Pumped when a command arrives, from any thread (an idle table polls nothing); a
+        service without ``wake_on_submit`` every :data:`PUMP_SECONDS`."""
+        wake_on_submit = getattr(self.service, "wake_on_submit", None)
+        if wake_on_submit is not None:
+            wake_on_submit(self._pump_trigger)
+            self._pump_trigger()  # for what was queued before
+        else:
+            self._pump_event = Clock.schedule_interval(self._pump, PUMP_SECONDS)
+
     def on_stop(self) -> None:
         self._pump_event.cancel() if hasattr(self, "_pump_event") else None
+        wake_on_submit = getattr(self.service, "wake_on_submit", None)
+        if wake_on_submit is not None:
+            wake_on_submit(None)
         errors.uninstall(self.error_handler) if hasattr(self, "error_handler") else None
 
     def _update_scale(self) -> None:
