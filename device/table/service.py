@@ -110,6 +110,7 @@ class TableService:
         self._card_reporter: Callable[[str], None] | None = None
         self._inbox: Inbox[object] = Inbox()
         self._listeners: list[Callable[[PumpResult], None]] = []
+        self._wake: Callable[[], None] | None = None  # told of each command queued (wake_on_submit)
         self._reader = ReaderView(False, "", "")
         self._acked = 0
         self._link = SyncStatus()
@@ -158,8 +159,16 @@ class TableService:
     # -- the inbox -----------------------------------------------------------------------
 
     def submit(self, command: object) -> None:
-        """Queue a command; safe from any thread (reader, GPIO callbacks, UI)."""
+        """Queue a command; safe from any thread (reader, GPIO callbacks, UI, the sync)."""
         self._inbox.submit(command)
+        wake = self._wake
+        if wake is not None:
+            wake()
+
+    def wake_on_submit(self, wake: Callable[[], None] | None) -> None:
+        """Call ``wake()`` (on the submitting thread) after each command queued, so that the
+        owner pumps when there is something to pump instead of polling; None: no more."""
+        self._wake = wake
 
     def pump(self) -> PumpResult:
         """Process every waiting command in order (call it from the owning thread only)."""
@@ -202,17 +211,24 @@ class TableService:
 
     def _handle(self, command: object) -> tuple[tuple[Event, ...], Refusal | None]:
         try:
+            # the reader's and the sync's news: a new snapshot only when it shows something new
+            # (an acknowledgement repeats itself at every sync round)
             if isinstance(command, ReaderStatus):
-                self._reader = ReaderView(command.connected, command.port, command.detail)
-                self._changed()
+                reader = ReaderView(command.connected, command.port, command.detail)
+                if reader != self._reader:
+                    self._reader = reader
+                    self._changed()
                 return (), None
             if isinstance(command, SyncAcknowledged):
-                self._acked = max(self._acked, min(int(command.seq), self._last_seq))
-                self._changed()
+                acked = max(self._acked, min(int(command.seq), self._last_seq))
+                if acked != self._acked:
+                    self._acked = acked
+                    self._changed()
                 return (), None
             if isinstance(command, SyncStatus):
-                self._link = command
-                self._changed()
+                if command != self._link:
+                    self._link = command
+                    self._changed()
                 return (), None
             if isinstance(command, NextSeriesOffered):
                 self._offered(command)

@@ -154,3 +154,31 @@ def test_a_tournee_evening_turns_the_skat_card_and_plays_solo_and_guckser(evenin
         "Declare(game=<GameType.CLUBS: 'clubs'>, hand=False, ouvert=False, announced=<Level.SIMPLE: 0>)"]
     assert evening.sent("tap bid_18") == ["Bid(position=1, value=18)"]
     assert evening.report[-1]["screen"] == "end"
+
+
+def test_the_card_picker_turns_the_skat_cards_up_and_closes(display: str) -> None:
+    """``--simulate``: the picker opened to turn a skat card up says so (not "the two discarded
+    cards"), and closes once the card is turned up: the first, then the second."""
+    run = run_table(display, setup_steps(THREE, length="length_open", profile="profile_tournee") + [
+        "tap bid_18", "tap pass", "tap pass", "wait_screen declare",
+        "tap choose_tournee", "tap turn_pick",
+        'expect_text "Die Skatkarte wählen, die aufgedeckt wird"',
+        "screenshot tournee-picker-turn-first",
+        "card D7",
+        'expect_text "Karo 7 aufgedeckt"',
+        "tap turn_second",
+        'expect_text "Die zweite Skatkarte wählen, die aufgedeckt wird"',
+        'expect_no_text "Die zwei gedrückten Karten wählen"',
+        "screenshot tournee-picker-turn-second",
+        "card SJ",
+        'expect_text "Pik Bube als zweite Karte aufgedeckt"',
+        "screenshot tournee-picker-second-turned",
+        "tap choose_skat",
+        "tap game_grand",
+        'expect_text "Grand Tournee (zweite Karte)"',
+        "tap declare",
+        "wait_screen play",
+    ]).check()
+    assert run.step("card D7")["screen"] == run.step("card SJ")["screen"] == "declare"
+    assert not run.step("card SJ")["refusals"] and run.step("card SJ")["events"] == 1
+    assert not run.step("tap choose_skat")["refusals"]

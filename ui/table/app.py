@@ -6,8 +6,9 @@ screens; its intents, pumping and refresh share its state.)
 Threads: only the Kivy main thread touches widgets. The reader and the GPIO panel submit
 their commands to the service from their own threads; the App pumps the service on the main
 thread before the next frame after a command arrives (Kivy's clock triggers may be set from any
-thread), besides a clock interval (every :data:`PUMP_SECONDS`, for what changes without a
-command: the sync's state, the reader's), and, when something happened,
+thread): the App's own commands and, through the service's ``wake_on_submit``, those that reach
+the service by other ways (the sync's news); a service without that hook is polled every
+:data:`PUMP_SECONDS`. When something happened, it
 refreshes the screens from ``service.snapshot()`` once per frame at most (a clock trigger
 coalesces bursts of events).
 
@@ -56,7 +57,7 @@ from ui.table.widgets import Hint, StatusBar, make_spare_buttons, spare_buttons_
 
 log = logging.getLogger(__name__)
 
-PUMP_SECONDS = 0.03  # how often the service is pumped on the main thread
+PUMP_SECONDS = 0.03  # how often a service that cannot wake the App is pumped on the main thread
 HINT_SECONDS = 6.0  # a reason or an error: long enough to read at arm's length
 INFO_SECONDS = 3.0  # news ("Spiel 3 steht in der Liste") over the status bar
 HERE = Path(__file__).parent
@@ -248,6 +249,10 @@ class TableApp(App):
         self._list_opened = False  # the list was shown once (its rows in view were made)
         self.listeners: list[Callable[[Any], None]] = []  # called with each PumpResult
         self._picker: Any = None
+        # the service's snapshot the last refresh fetched: the next one is due when the service
+        # hands out another object (``snapshot`` keeps the old object when the new one is equal)
+        self._fetched: Any = None
+        self._picker_turned: str | None = None  # Tournée: the skat card turned up when the picker opened
         self._setup_forced = False
         self._settings_unlocked = not self.pin_guard.locked
         self._shutdown_asked: Any = None  # the shutdown question a long press opened
@@ -289,7 +294,7 @@ class TableApp(App):
 
     def on_start(self) -> None:
         self.error_handler = errors.install(self)  # an error in a callback: banner, log, go on
-        self._pump_event = Clock.schedule_interval(self._pump, PUMP_SECONDS)
+        self._wake_on_commands()
         Clock.schedule_interval(self._tick_clock, 1.0)
         self._tick_clock()
         self.refresh()
@@ -356,8 +361,21 @@ class TableApp(App):
             screen.size, screen.pos = self.manager.size, self.manager.pos
             screen.lay_out_ahead(self.snapshot)
 
+    def _wake_on_commands(self) -> None:
+        """Pumped when a command arrives, from any thread (an idle table polls nothing); a
+        service without ``wake_on_submit`` every :data:`PUMP_SECONDS`."""
+        wake_on_submit = getattr(self.service, "wake_on_submit", None)
+        if wake_on_submit is not None:
+            wake_on_submit(self._pump_trigger)
+            self._pump_trigger()  # for what was queued before
+        else:
+            self._pump_event = Clock.schedule_interval(self._pump, PUMP_SECONDS)
+
     def on_stop(self) -> None:
         self._pump_event.cancel() if hasattr(self, "_pump_event") else None
+        wake_on_submit = getattr(self.service, "wake_on_submit", None)
+        if wake_on_submit is not None:
+            wake_on_submit(None)
         errors.uninstall(self.error_handler) if hasattr(self, "error_handler") else None
 
     def _update_scale(self) -> None:
@@ -408,7 +426,7 @@ class TableApp(App):
             for listener in list(self.listeners):
                 listener(result)
             self._refresh_trigger()
-        elif self.snapshot is not None and self.service.snapshot() is not self.snapshot:
+        elif self._fetched is not None and self.service.snapshot() is not self._fetched:
             self._refresh_trigger()  # no event, but the sync (acked, laptop) or the reader changed
         return True
 
@@ -428,8 +446,8 @@ class TableApp(App):
 
     def refresh(self, *_args: Any) -> None:
         """Show the service's current snapshot on the screen in view (main thread only)."""
-        snap = self.service.snapshot()
-        self.snapshot = snap
+        snap = self._fetched = self.service.snapshot()
+        self.snapshot = snap  # (an equal snapshot leaves the property's old one: compare with _fetched)
         self._show_flags(snap)
         self.counters.refreshes += 1
         self._update_status(snap)
@@ -641,6 +659,8 @@ class TableApp(App):
             self._picker = CardPicker(self.pick_card)
             self._picker.bind(on_dismiss=lambda *_: setattr(self, "_picker", None))
             self._picker.open()
+            declaration = self.snapshot.declaration if self.snapshot is not None else None
+            self._picker_turned = declaration.turned if declaration is not None else None
         if self.snapshot is not None:
             self._picker.show_state(self.snapshot)
 
@@ -651,9 +671,12 @@ class TableApp(App):
     def _update_picker(self, snap: Any) -> None:
         if self._picker is None:
             return
-        wanted = snap.play is not None or snap.declaration is not None or (
+        declaration = snap.declaration
+        # Tournée-Skat: opened to turn a skat card up, it has done its work once that card is turned
+        turned_up = declaration is not None and not declaration.skat_taken and declaration.turned != self._picker_turned
+        wanted = snap.play is not None or declaration is not None or (
             snap.result is not None and snap.result.may_add_skat)
-        if wanted:
+        if wanted and not turned_up:
             self._picker.show_state(snap)
         else:
             self._picker.dismiss()

@@ -135,12 +135,21 @@ class CardPicker(TablePopup):
         colour = "".join(f"{round(c * 255):02x}" for c in theme.SUIT_COLOUR[code[0]][:3])
         return f"[color=#{colour}]{theme.SUIT_SYMBOL[code[0]]} {app.rank_label(code[1])}[/color]"
 
+    @staticmethod
+    def declaration_prompt(declaration: Any) -> str:
+        """What the picker is for while the game is declared: Tournée-Skat's skat card to turn
+        up (the first or the second) before the skat is taken up, else the two cards pushed."""
+        if declaration.skat_taken or not declaration.may_turn:
+            return "push_skat_prompt"
+        return "turn_card_prompt" if declaration.turned is None else "turn_second_prompt"
+
     def show_state(self, snap: Any) -> None:
         """Grey out the cards already seen; show the trick on the table."""
         play = snap.play
         seen = set(play.cards_seen) if play is not None else set()
-        if snap.declaration is not None:
-            seen |= set(snap.declaration.skat)
+        declaration = snap.declaration
+        if declaration is not None:
+            seen |= set(declaration.skat) | ({declaration.turned} if declaration.turned else set())
         for code, tile in self._tiles.items():
             tile.greyed = code in seen
             tile.reason = tr("card_seen")
@@ -156,8 +165,8 @@ class CardPicker(TablePopup):
                 row.add_widget(CardChip(code=card.card, size_hint_x=None, width=scale * 46))
             if play.to_play_name:
                 row.add_widget(TLabel(text=tr("to_play", name=play.to_play_name), halign="right"))
-        elif snap.declaration is not None:
-            row.add_widget(TLabel(text=tr("push_skat_prompt")))
+        elif declaration is not None:
+            row.add_widget(TLabel(text=tr(self.declaration_prompt(declaration))))
         elif snap.result is not None:
             row.add_widget(TLabel(text=tr("skat_at_end_prompt")))
 

@@ -7,8 +7,9 @@ settled: the touch delivered, the service pumped, the screens refreshed, a frame
 Expectations read the texts of the widgets on screen.
 
 Per step the runner can save a screenshot and write a JSON line to a report: the step, ok or
-the reason it failed, the screen, and the commands that reached the service during the step
-(which is how the tests check "touch once, register once").
+the reason it failed, the screen, the commands that reached the service during the step
+(which is how the tests check "touch once, register once"), its wall time and the process's
+CPU time during it (a ``sleep`` step: what the table spends idle).
 """
 
 from __future__ import annotations
@@ -192,6 +193,7 @@ class ScriptRunner:
         self.finished = False
         self.touches: ScriptedTouchProvider | None = None
         self._step_started = 0.0
+        self._step_cpu = 0.0  # the process's CPU time (every thread) when the step began
         self._marks: tuple[int, int, int] = (0, 0, 0)
         self.exit_code = 0
 
@@ -209,6 +211,7 @@ class ScriptRunner:
         counters = self.app.counters
         self._marks = (len(counters.sent), counters.events, len(counters.refusals))
         self._step_started = time.perf_counter()
+        self._step_cpu = time.process_time()
         handler = getattr(self, f"_do_{step.name}")
         try:
             handler(step)
@@ -235,6 +238,7 @@ class ScriptRunner:
         line = {
             "index": self.index + 1, "line": step.line, "step": str(step), "ok": ok, "reason": reason,
             "screen": self.app.current_screen, "ms": round((time.perf_counter() - self._step_started) * 1000, 1),
+            "cpu_ms": round((time.process_time() - self._step_cpu) * 1000, 1),
             "sent": [{"source": s.source, "command": repr(s.command)} for s in counters.sent[sent_mark:]],
             "events": counters.events - events_mark, "refusals": counters.refusals[refusals_mark:],
         }

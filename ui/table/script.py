@@ -38,7 +38,7 @@ button, e.g. ``bid_18``; the documentation lists them):
                          least ``FONT_SEAT_NAME`` (40 px at 800×480, scaled with the
                          window), as a name seated by member card (``seat_card_0``)
 ``screenshot NAME``      save a PNG ``NAME.png`` (into ``--screenshots DIR``)
-``sleep SECONDS``        let the clock run (demos only; tests do not need it)
+``sleep SECONDS``        let the clock run (demos; a test of what the idle table spends)
 =======================  ===================================================================
 
 >>> [str(s) for s in parse_script('tap bid_18\\n# x\\n{"tap_text": "passe"}\\nexpect_text "Spiel 3, Hand 4"')]

@@ -268,6 +268,15 @@ class PanelStatus(BoxLayout):
     """The status bar's red light and word for a button panel the table started without."""
 
     text = StringProperty("")
+class StatusWord(TightText, Label):
+    """A word of the status bar on one line, as wide as it is drawn. Not a :class:`TLabel`:
+    its rule wraps the text at the label's width, and a word then wrapped at the width of the
+    word shown before it ("nicht / synchronisie / rt", out of the bar)."""
+
+
+class StatusName(TightText, Label):
+    """The table's name in the status bar: one line in the room the words leave it,
+    shortened with "…" when it is longer."""
 
 
 class StatusBar(BoxLayout):

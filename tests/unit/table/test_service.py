@@ -132,6 +132,24 @@ def test_the_snapshot_is_cached_until_something_changes() -> None:
     assert table.snap is not before
 
 
+def test_news_that_changes_nothing_keeps_the_snapshot() -> None:
+    """The sync repeats its acknowledgement and status at every round, the reader its state:
+    the same news leaves the same snapshot object (the table shows a new one at once)."""
+    table = Table("Anna", "Bernd", "Carla")
+    table.say("M passe", "H passe", "V passe")
+    news = [SyncStatus(laptop="Vereinsheim", reachable=True), SyncAcknowledged(table.service.last_seq),
+            ReaderStatus(True, "/dev/skattisch-reader", "verbunden")]
+    for command in news:
+        table.ok(command)
+        before = table.snap
+        table.ok(command)
+        assert table.snap is before, command
+    table.ok(SyncAcknowledged(0))  # an older acknowledgement: nothing new either
+    assert table.snap is before
+    table.ok(SyncStatus(laptop="Vereinsheim", reachable=False))
+    assert table.snap is not before and not table.snap.sync.reachable
+
+
 def half_a_game(store: object) -> tuple[TableService, list[tuple[Card, ...]]]:
     rng = random.Random(21)
     hands, skat = deal(rng)

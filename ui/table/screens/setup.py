@@ -107,6 +107,7 @@ class SetupScreen(TableScreen):
         self._prefill: list[str] = []  # last evening's players as first shown (a card read clears them)
         self._card_seats: tuple[str, ...] = ()  # the members seated by card, as last shown
         self._snap: Any = None
+        self._built_for: Any = None  # what the page on view was built from (_shown_parts)
         self._club_options: frozenset[str] = frozenset()  # the club profile's options (CLUB_OPTIONS)
 
     # -- state --
@@ -122,7 +123,13 @@ class SetupScreen(TableScreen):
             self.scoring = snap.setup.scoring[0]
         if snap.setup.card_seats != self._card_seats:
             self._seat_by_cards(snap.setup.card_seats)
-        self._build()
+        if self._shown_parts() != self._built_for:  # (news of the sync or the reader: the page stays, a
+            self._build()                            # name being typed keeps its field and focus)
+
+    def _shown_parts(self) -> tuple[Any, ...]:
+        """What of the snapshot and the App the page is built from."""
+        snap = self._snap
+        return snap.setup, snap.next_series, self.page, self.app.language, self.app.scale
 
     def _seat_by_cards(self, seated: tuple[str, ...]) -> None:
         """Members who tapped their cards take the next free seat; a second tap frees it."""
@@ -189,6 +196,7 @@ class SetupScreen(TableScreen):
 
     def _build(self) -> None:
         self._collect()
+        self._built_for = self._shown_parts()
         self.ids.body.clear_widgets()
         if self.page == 0:
             self._build_players()
