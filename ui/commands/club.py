@@ -9,6 +9,7 @@
     skattisch club resend DEVICE  ask the table to send everything again
     skattisch club backup FILE    copy the database into FILE (SQLite's backup API, pg_dump for PostgreSQL)
     skattisch club restore FILE   put a backup into a new, empty database (--db names it)
+    skattisch club password       set or reset the organiser's password (asked twice; or stdin's first line)
 
 ``--db`` names the database: a SQLite file (the default: club.sqlite3 in the user's data
 directory) or ``postgresql://user@host/name`` (needs ``pip install "skattisch[postgres]"``).
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from drivers.club.store import CollectorStore
 
-ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend", "backup", "restore")
+ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend", "backup", "restore", "password")
 NEEDS_TARGET = {"import": "directory", "unpair": "device", "resend": "device", "backup": "backup file",
                 "restore": "backup file"}
 
@@ -150,6 +151,12 @@ def _league(store: CollectorStore, args: argparse.Namespace, evening: Any) -> An
     forwarder = Forwarder(store, meta=evening.list_meta)  # idle until paired (here or on the Liga page)
     forwarder.start()
     return forwarder
+
+
+def _password(store: CollectorStore, args: argparse.Namespace) -> int:
+    from ui.commands.organiser_password import set_organiser_password
+
+    return set_organiser_password(store, "skattisch club password")
 
 
 def _pair(store: CollectorStore, args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@
     skattisch league [serve]        start the league server (pages and the clubs' API)
     skattisch league code NAME      a pairing code for the club NAME (10 minutes, once)
     skattisch league clubs          the paired clubs: tables, last contact, lists kept aside
+    skattisch league password       set or reset the organiser's password (asked twice; or stdin's first line)
 
 Its own database (``--db``): a SQLite file (by default ``league.sqlite3`` in the user's data
 directory) or a ``postgresql://`` database, as ``skattisch club --db`` takes it.
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from drivers.league.store import LeagueStore
 
-ACTIONS = ("serve", "code", "clubs")
+ACTIONS = ("serve", "code", "clubs", "password")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", nargs="?", help="code: the club's name")
     parser.add_argument("--db", help="the league's database: a SQLite file or a postgresql://… URL "
                                      "(default: league.sqlite3 in the user's data directory)")
-    parser.add_argument("--host", default="0.0.0.0", help="serve: the address to listen on (default: all)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="serve: the address to listen on (default 127.0.0.1: behind the reverse proxy that "
+                             "terminates HTTPS on the same machine)")
     parser.add_argument("--port", type=int, default=8090, help="serve: the port (default 8090; 0: any free port)")
     parser.add_argument("--name", default="Skattisch Liga", help="serve: the league's name")
     parser.add_argument("--json", action="store_true", help="code, clubs: print JSON")
@@ -91,6 +94,12 @@ def _code(store: LeagueStore, args: argparse.Namespace) -> int:
         print(f"Kopplungscode für {args.target.strip()}: {code[:3]} {code[3:]}   (10 Minuten gültig, einmal)")
         print("Am Vereinslaptop: skattisch club --league URL --league-code CODE")
     return 0
+
+
+def _password(store: LeagueStore, args: argparse.Namespace) -> int:
+    from ui.commands.organiser_password import set_organiser_password
+
+    return set_organiser_password(store.events, "skattisch league password")
 
 
 def _clubs(store: LeagueStore, args: argparse.Namespace) -> int:

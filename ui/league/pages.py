@@ -65,6 +65,7 @@ class LeaguePages(Pages):
 
     START = "/spieltag"
     ORGANISER_START = "/verwaltung"
+    PASSWORD_COMMAND = "skattisch league password"
 
     CACHED = 512  # public pages kept (by path, query and login) until anything changes
 
