@@ -19,6 +19,7 @@ import json
 import logging
 import random
 import secrets
+import ssl
 import threading
 import time
 import urllib.parse
@@ -116,6 +117,13 @@ def entry_source(store: EventStore, device: str) -> EntrySource:
 # --- HTTP -----------------------------------------------------------------------------------
 
 
+def untrusted_certificate(url: str, exc: ssl.SSLCertVerificationError) -> str:
+    """One line: the server at ``url`` showed a certificate this machine does not trust, and why."""
+    why = exc.verify_message or exc.reason or str(exc)
+    return (f"the server at {url} is not trusted: its HTTPS certificate does not verify ({why}); "
+            "nothing was sent")
+
+
 def _post(url: str, path: str, body: bytes, headers: Mapping[str, str], timeout: float) -> dict[str, Any]:
     """POST ``body``; the JSON answer, or :class:`LaptopError` (unreachable or refused)."""
     parts = urllib.parse.urlsplit(url)
@@ -128,6 +136,8 @@ def _post(url: str, path: str, body: bytes, headers: Mapping[str, str], timeout:
                            headers={"Content-Type": "application/json", "Connection": "close", **headers})
         response = connection.getresponse()
         raw = response.read()
+    except ssl.SSLCertVerificationError as exc:
+        raise LaptopError(untrusted_certificate(url, exc), code="bad_certificate") from None
     except (OSError, http.client.HTTPException) as exc:
         raise LaptopError(f"the laptop at {url} cannot be reached ({exc.__class__.__name__}: {exc})") from None
     finally:
