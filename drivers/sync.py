@@ -37,7 +37,7 @@ from drivers.store import atomic_write
 
 __all__ = [
     "EntrySource", "LaptopError", "StoreEntries", "SyncClient", "SyncState", "SyncStateFile", "entry_source",
-    "pair_with_laptop",
+    "pair_with_laptop", "signed_post",
 ]
 
 log = logging.getLogger(__name__)
@@ -154,6 +154,15 @@ def _post(url: str, path: str, body: bytes, headers: Mapping[str, str], timeout:
         raise LaptopError(f"the laptop refused: {answer.get('reason', response.status)}",
                           code=str(answer.get("error", "refused")), status=response.status, answer=answer)
     return answer
+
+
+def signed_post(url: str, endpoint: str, body: bytes, *, secret: str, signer: str, timeout: float,
+                now: float | None = None) -> dict[str, Any]:
+    """One request signed as ``signer`` to ``API/endpoint`` at ``url``: the answer, or :class:`LaptopError`."""
+    path = urllib.parse.urlsplit(url).path.rstrip("/") + f"{API}/{endpoint}"
+    headers = sign_request(secret, signer, "POST", path, body, now=time.time() if now is None else now,
+                           nonce=secrets.token_hex(16))
+    return _post(url, f"{API}/{endpoint}", body, headers, timeout)
 
 
 def pair_with_laptop(url: str, code: str, device: str, *, name: str = "", timeout: float = 10.0) -> SyncState:

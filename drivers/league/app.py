@@ -11,6 +11,8 @@ per table and sends again from there.
     POST /api/v1/forward  signed by the club: {"v": 1, "device": table, "name": table name,
                           "entries": [...], "lists": {list_id: {"evening", "series", "table"}}}
                           -> {"acked": the table's highest contiguous seq held, ...}
+    POST /api/v1/people   signed by the club: {"v": 1, "people": {member id: {"person", "name"}}}
+                          -> {"people": how many, "changed"} (drivers.league.people)
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from device.sync import (
     request_device, verify_request,
 )
 from drivers.club.app import _body, _dropped, _not_found, client_source
+from drivers.league.people import parse_people
 from drivers.league.store import LeagueStore, ListMeta
 
 __all__ = ["SERVICE", "create_league_app", "new_club_code", "nonce_key"]
@@ -127,6 +130,14 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
         status = int(answer.pop("status", 200))
         return JSONResponse({**answer, "time": clock()}, status_code=status)
 
+    async def people(request: Request) -> Response:
+        """The names the club lets the league show for its members (:mod:`drivers.league.people`)."""
+        club, body = await signed(request)
+        taken = parse_people(body)
+        changed = await run_in_threadpool(store.keep_people, club, taken)
+        return JSONResponse({"v": PROTOCOL_VERSION, "club": club, "people": len(taken), "changed": changed,
+                             "time": clock()})
+
     async def api_error(request: Request, exc: Exception) -> Response:
         if isinstance(exc, SyncRefused):
             return JSONResponse({**exc.to_json(), "time": clock()}, status_code=exc.status)
@@ -137,6 +148,7 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
         Route(f"{API}/hello", hello, methods=["GET"]),
         Route(f"{API}/pair", pair, methods=["POST"]),
         Route(f"{API}/forward", forward, methods=["POST"]),
+        Route(f"{API}/people", people, methods=["POST"]),
     ]
     app = Starlette(routes=[*api, *routes],
                     exception_handlers={SyncRefused: api_error, ClientDisconnect: _dropped, Exception: api_error,

@@ -13,9 +13,11 @@ so a restart, or the club store on PostgreSQL, keeps it.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 import threading
+import time
 from functools import partial
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ from device.journal import JournalEntry, canonical_json
 from device.sync import MAX_BATCH, PROTOCOL_VERSION, entry_json
 from drivers.club.store import CollectorStore
 from device.table.commands import SyncStatus
-from drivers.sync import SyncClient, SyncState, pair_with_laptop
+from drivers.sync import LaptopError, SyncClient, SyncState, pair_with_laptop, signed_post
 
 __all__ = ["ClubEntries", "Forwarder", "LINK", "STATUS", "LeagueLink", "cursor_name", "link", "pair_with_league"]
 
@@ -36,6 +38,10 @@ LINK = "league"
 
 STATUS = "league_status"
 """The document of how each table's forwarding stands: {device: {"reachable", "detail"}} (the Liga page)."""
+
+
+PEOPLE_SENT = "league_people_sent"
+"""The digest of the members' names the league last acknowledged (:meth:`Forwarder.send_people`)."""
 
 
 def cursor_name(device: str) -> str:
@@ -103,12 +109,18 @@ class Forwarder:
 
     ``meta`` gives the club's word on its lists ({"device/list_id": {"evening", "series",
     "table"}}: the club pages' ``list_meta``), sent beside the entries for the match day.
+    ``people`` the members on those lists and the names the league may show
+    (:func:`ui.club.league_people.league_people`), sent whenever it changes (an erasure, a
+    member's consent withdrawn) to ``/api/v1/people``: outside the signed lists.
     """
 
-    def __init__(self, store: CollectorStore, *, meta: Callable[[], dict[str, Any]] = dict, poll: float = 1.0,
+    def __init__(self, store: CollectorStore, *, meta: Callable[[], dict[str, Any]] = dict,
+                 people: Callable[[], dict[str, Any]] | None = None, poll: float = 1.0,
                  timeout: float = 5.0, backoff: tuple[float, float] = (0.2, 15.0), batch_size: int = MAX_BATCH) -> None:
         self._store = store
         self._meta = meta
+        self._people = people
+        self._people_retry = 0.0  # monotonic time before which a refused or failed send is not tried again
         self._poll = poll
         self._options: dict[str, Any] = {"timeout": timeout, "backoff": backoff, "batch_size": batch_size}
         self.clients: dict[str, SyncClient] = {}
@@ -150,6 +162,25 @@ class Forwarder:
             elif table.held > self._seen.get(table.device, 0) and table.held > client.state.acked:
                 client.wake()  # new entries: now, not after the backoff (which stays while the league is away)
             self._seen[table.device] = table.held
+        self.send_people(linked)
+
+    def send_people(self, linked: LeagueLink) -> bool:
+        """Send the members' league names if they changed since the league last acknowledged them."""
+        if self._people is None or time.monotonic() < self._people_retry:
+            return False
+        body = canonical_json({"v": PROTOCOL_VERSION, "people": self._people()})
+        digest = hashlib.sha256(f"{linked.url} {linked.club} ".encode() + body).hexdigest()
+        if self._store.document(PEOPLE_SENT) == digest:
+            return False
+        try:
+            signed_post(linked.url, "people", body, secret=linked.secret, signer=linked.club,
+                        timeout=float(self._options["timeout"]))
+        except LaptopError as exc:
+            log.warning("league: the members' names were not taken: %s", exc)
+            self._people_retry = time.monotonic() + float(self._options["backoff"][1])
+            return False
+        self._store.set_document(PEOPLE_SENT, digest)
+        return True
 
     def _note(self, device: str, command: object) -> None:
         """A table's client says how its forwarding stands: kept for the club's Liga page."""

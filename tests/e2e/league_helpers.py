@@ -114,12 +114,13 @@ class KnownTable:
     """A table paired with a club's collector whose sync client sends one list the test knows."""
 
     def __init__(self, directory: Path, collector: Collector, name: str, players: tuple[str, ...],
-                 entries: list[Entry]) -> None:
+                 entries: list[Entry], members: tuple[str, ...] = ()) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         self.device = device_id(directory)
         pair_table(directory, collector, name=name)
         self.players, self.games = players, entries
-        self.entries = journal_entries(list_events(self.device, f"{self.device}-l1", players, entries))
+        self.entries = journal_entries(list_events(self.device, f"{self.device}-l1", players, entries,
+                                                   members=members))
         self.client = SyncClient(ListEntries(self.entries), SyncStateFile(directory / STATE_FILE), device=self.device,
                                  timeout=2.0, backoff=(0.05, 0.5), idle_poll=0.5, batch_size=7)
 

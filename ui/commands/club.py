@@ -148,7 +148,13 @@ def _league(store: CollectorStore, args: argparse.Namespace, evening: Any) -> An
             return False
         if known.url != args.league.rstrip("/"):  # the league moved: same pairing, new address
             store.set_document("league", {**store.document("league"), "url": args.league.rstrip("/")})
-    forwarder = Forwarder(store, meta=evening.list_meta)  # idle until paired (here or on the Liga page)
+    from ui.club.league_people import league_people, seated_members
+
+    def people() -> dict[str, Any]:  # the members on the lists and the names the league may show
+        evening.refresh()  # the lists that arrived since, with their member ids
+        return league_people(evening.roster(), seated_members(evening.doc("season_results", {})))
+
+    forwarder = Forwarder(store, meta=evening.list_meta, people=people)  # idle until paired (here or on the Liga page)
     forwarder.start()
     return forwarder
 
