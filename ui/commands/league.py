@@ -6,7 +6,9 @@
     skattisch league password       set or reset the organiser's password (asked twice; or stdin's first line)
 
 Its own database (``--db``): a SQLite file (by default ``league.sqlite3`` in the user's data
-directory) or a ``postgresql://`` database, as ``skattisch club --db`` takes it.
+directory) or a ``postgresql://`` database, as ``skattisch club --db`` takes it. On a server the
+database, name and port come from ``/etc/skattisch/league.env`` (:mod:`drivers.league.settings`):
+the service and the commands typed on the console read the same file.
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="serve: the address to listen on (default 127.0.0.1: behind the reverse proxy that "
                              "terminates HTTPS on the same machine)")
-    parser.add_argument("--port", type=int, default=8090, help="serve: the port (default 8090; 0: any free port)")
-    parser.add_argument("--name", default="Skattisch Liga", help="serve: the league's name")
+    parser.add_argument("--port", type=int, help="serve: the port (default 8090; 0: any free port)")
+    parser.add_argument("--name", help="serve: the league's name (default: Skattisch Liga)")
     parser.add_argument("--json", action="store_true", help="code, clubs: print JSON")
 
 
@@ -44,11 +46,30 @@ def _store(args: argparse.Namespace) -> LeagueStore:
     return open_league_store(args.db or default_database().with_name("league.sqlite3"))
 
 
+def _settled(args: argparse.Namespace) -> None:
+    """The options not given on the command line, from the league's settings (environment, file)."""
+    from drivers.league.settings import league_settings
+
+    settings = league_settings()
+    args.db = args.db or settings.get("SKATTISCH_LEAGUE_DB") or None
+    args.name = args.name or settings.get("SKATTISCH_LEAGUE_NAME") or "Skattisch Liga"
+    if args.port is None:
+        port = settings.get("SKATTISCH_LEAGUE_PORT", "8090")
+        if not port.isdigit() or not 0 <= int(port) < 65536:
+            raise ValueError(f"SKATTISCH_LEAGUE_PORT={port!r} is not a port number")
+        args.port = int(port)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import starlette  # noqa: F401
     except ModuleNotFoundError:
         print('skattisch league needs the server\'s packages: pip install "skattisch[club]"', file=sys.stderr)
+        return 2
+    try:
+        _settled(args)
+    except ValueError as exc:  # SettingsError too
+        print(f"skattisch league: {exc}", file=sys.stderr)
         return 2
     from device.sync import SyncRefused
     from drivers.club.migrations import StoreError
