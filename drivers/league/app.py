@@ -34,7 +34,7 @@ from device.sync import (
     request_device, verify_request,
 )
 from drivers.club.app import _body, _dropped, _not_found, client_source
-from drivers.league.people import parse_people
+from drivers.league.people import parse_people, people_map
 from drivers.league.store import LeagueStore, ListMeta
 
 __all__ = ["SERVICE", "create_league_app", "new_club_code", "nonce_key"]
@@ -57,8 +57,9 @@ def new_club_code(store: LeagueStore, name: str, *, now: float, valid: float = 6
     return code
 
 
-def _forwarded(body: bytes) -> tuple[str, str, dict[str, Any]]:
-    """The table a forward is about, its name and what the club says about its lists."""
+def _forwarded(body: bytes) -> tuple[str, str, dict[str, Any], dict[str, tuple[str, str | None]]]:
+    """The table a forward is about, its name, what the club says about its lists and the names
+    the league may show for the members its entries seat."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
@@ -71,7 +72,7 @@ def _forwarded(body: bytes) -> tuple[str, str, dict[str, Any]]:
         raise SyncRefused("bad_payload", "the table's name must be text of at most 100 characters")
     if not isinstance(lists, dict) or not all(isinstance(v, dict) for v in lists.values()):
         raise SyncRefused("bad_payload", "lists must map a list id to what the club says about it")
-    return device, name or device, lists
+    return device, name or device, lists, people_map(data.get("people", {}))
 
 
 def _meta(club: str, value: dict[str, Any]) -> ListMeta:
@@ -112,8 +113,10 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
                              "name": name, "time": clock()})
 
     def take(club: str, body: bytes) -> dict[str, Any]:
-        device, table_name, lists = _forwarded(body)
+        device, table_name, lists, people = _forwarded(body)
         entries = parse_batch(body, device)
+        if people:  # before the lists: the pages never show a member of them without the club's word
+            store.add_people(club, people)
         listed = {str(e.event["list_id"]) for e in entries}
         try:
             result = store.forward(club, device, table_name, entries, now=clock(),

@@ -15,7 +15,7 @@ from typing import Any
 
 from device.sync import SyncRefused
 
-__all__ = ["MAX_PEOPLE", "parse_people", "pseudonym"]
+__all__ = ["MAX_PEOPLE", "parse_people", "people_map", "pseudonym"]
 
 MAX_PEOPLE = 20_000
 """More member ids than any club's lists carry: a bigger map is refused."""
@@ -44,7 +44,11 @@ def parse_people(body: bytes) -> dict[str, tuple[str, str | None]]:
         data = json.loads(body)
     except (ValueError, RecursionError):
         raise SyncRefused("bad_json", "the request's body is not JSON") from None
-    people = data.get("people") if isinstance(data, dict) else None
+    return people_map(data.get("people") if isinstance(data, dict) else None)
+
+
+def people_map(people: Any) -> dict[str, tuple[str, str | None]]:
+    """A people map as a club sends it (alone, or with a forward: the members its entries seat), checked."""
     if not isinstance(people, dict) or len(people) > MAX_PEOPLE:
         raise SyncRefused("bad_payload", f'people must map at most {MAX_PEOPLE} member ids to {{"person", "name"}}')
     out: dict[str, tuple[str, str | None]] = {}

@@ -130,6 +130,20 @@ class LeagueStore(Protocol):
             _bump(db)
             return True
 
+    def add_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool:
+        """What ``club`` says of some members (those a forward seats), the others kept; whether it changed."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT member, person, name FROM league_people WHERE club = ?", (club,)).fetchall()
+            known = {str(r[0]): (str(r[1]), r[2]) for r in rows}
+            changed = {member: value for member, value in people.items() if known.get(member) != value}
+            if not changed:
+                return False
+            db.executemany("INSERT INTO league_people (club, member, person, name) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (club, member) DO UPDATE SET person = excluded.person, name = excluded.name",
+                           [(club, member, person, name) for member, (person, name) in changed.items()])
+            _bump(db)
+            return True
+
     def people(self) -> dict[tuple[str, str], tuple[str, str | None]]:
         """(club, member id) -> (person, name or None), for every club."""
         rows = self._read().execute("SELECT club, member, person, name FROM league_people")
@@ -160,6 +174,7 @@ class LeagueStore(Protocol):
     def generation(self) -> int: ...
     def touch(self) -> None: ...
     def keep_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool: ...
+    def add_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool: ...
     def people(self) -> dict[tuple[str, str], tuple[str, str | None]]: ...
     def pseudonyms(self, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]: ...
     def close(self) -> None: ...
@@ -438,6 +453,20 @@ class SqlLeagueStore:
             db.execute("DELETE FROM league_people WHERE club = ?", (club,))
             db.executemany("INSERT INTO league_people (club, member, person, name) VALUES (?, ?, ?, ?)",
                            [(club, member, person, name) for member, (person, name) in people.items()])
+            _bump(db)
+            return True
+
+    def add_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool:
+        """What ``club`` says of some members (those a forward seats), the others kept; whether it changed."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT member, person, name FROM league_people WHERE club = ?", (club,)).fetchall()
+            known = {str(r[0]): (str(r[1]), r[2]) for r in rows}
+            changed = {member: value for member, value in people.items() if known.get(member) != value}
+            if not changed:
+                return False
+            db.executemany("INSERT INTO league_people (club, member, person, name) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (club, member) DO UPDATE SET person = excluded.person, name = excluded.name",
+                           [(club, member, person, name) for member, (person, name) in changed.items()])
             _bump(db)
             return True
 

@@ -169,6 +169,10 @@ def test_the_clubs_members_names_are_replaced_per_club_and_pseudonyms_kept_for_g
         assert store.keep_people("c1", {"m2": ("p2", None)})  # m1 erased at the club: no longer named
         assert ("c1", "m1") not in store.people()
         assert store.pseudonyms(set()) == {("c1", "p2"): 1, ("c2", "p7"): 1, ("c1", "p1"): 2}
+        # a forward's word on the members it seats: added or changed, the others kept
+        assert store.add_people("c1", {"m3": ("p3", "Carla")})
+        assert not store.add_people("c1", {"m3": ("p3", "Carla")})
+        assert store.people()[("c1", "m2")] == ("p2", None) and store.people()[("c1", "m3")] == ("p3", "Carla")
     finally:
         store.close()
 

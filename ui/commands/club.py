@@ -150,9 +150,11 @@ def _league(store: CollectorStore, args: argparse.Namespace, evening: Any) -> An
             store.set_document("league", {**store.document("league"), "url": args.league.rstrip("/")})
     from ui.club.league_people import league_people, seated_members
 
-    def people() -> dict[str, Any]:  # the members on the lists and the names the league may show
-        evening.refresh()  # the lists that arrived since, with their member ids
-        return league_people(evening.roster(), seated_members(evening.doc("season_results", {})))
+    def people(members: set[str] | None) -> dict[str, Any]:  # the names the league may show
+        if members is None:  # every member on the club's lists
+            evening.refresh()  # the lists that arrived since, with their member ids
+            members = seated_members(evening.doc("season_results", {}))
+        return league_people(evening.roster(), members)
 
     forwarder = Forwarder(store, meta=evening.list_meta, people=people)  # idle until paired (here or on the Liga page)
     forwarder.start()
