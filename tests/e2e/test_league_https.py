@@ -181,3 +181,25 @@ def _league_held(setup: Setup, device: str) -> int:
         return store.events.held(device)
     finally:
         store.close()
+
+
+def _cookie_flags_from(setup: Setup, source: str, headers: dict[str, str]) -> list[str]:
+    """The login's cookie flags for a request sent from ``source`` (another loopback address) straight
+    to the league, carrying ``headers``."""
+    connection = http.client.HTTPConnection("127.0.0.1", setup.league.port, timeout=10, source_address=(source, 0))
+    try:
+        connection.request("POST", "/anmelden", body=urllib.parse.urlencode({"passwort": "liga-geheim"}),
+                           headers={"Content-Type": "application/x-www-form-urlencoded", **headers})
+        answer = connection.getresponse()
+        answer.read()
+        assert answer.status == 303, answer.status
+        return [part.strip().lower() for part in answer.headers["set-cookie"].split(";")]
+    finally:
+        connection.close()
+
+
+def test_the_proxys_headers_count_from_127_0_0_1_alone(setup: Setup) -> None:
+    set_password("league", setup.league.db, "liga-geheim")
+    said_https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.5"}
+    assert "secure" in _cookie_flags_from(setup, "127.0.0.1", said_https)  # the proxy's address: taken
+    assert "secure" not in _cookie_flags_from(setup, "127.0.0.3", said_https)  # any other: ignored
