@@ -9,10 +9,11 @@ run, over plain HTTP straight to the league (the baseline).
 * Each club: paired over the network (the real pairing request), then its table's list (one
   list of ``--games`` games, one event per game as a table condenses it; ``--scanned``: every
   card scanned, about 1,800 events a list) forwarded by the club's own client
-  (:class:`drivers.sync.SyncClient`, signed as the club, to ``/api/v1/forward``, batches of
-  ``--batch``), all clubs at once, one thread each, in this process.
-* The readers: another process, ``--readers`` connections at once (asyncio), each loading
-  ``/wertung?tag=…`` ``--reads`` times one after another while the clubs forward.
+  (:class:`drivers.sync.SyncClient`, signed as the club, to ``/api/v1/forward``, ``--batch``
+  events a request: 10 as a club forwards while its tables play, 200 as one catching up), all
+  clubs at once, one thread each, in this process.
+* The readers: another process, ``--readers`` connections at once (asyncio), all connected
+  before the clubs start, each loading ``/wertung?tag=…`` ``--reads`` times one after another.
 
 Reported per run: every forward acknowledged (and the league holding every event of every
 list: nothing lost), the time until the last ack, the readers' p50/p99/max and failures; then
@@ -20,6 +21,7 @@ HTTPS against HTTP as ratios. Goal: the readers' p99 within 1 s. Only 127.0.0.1;
 bounded.
 
     .venv/bin/python -m tests.bench.bench_league_peak                  # 50 clubs, 200 readers
+    .venv/bin/python -m tests.bench.bench_league_peak --scanned --batch 200   # every club catching up at once
     .venv/bin/python -m tests.bench.bench_league_peak --postgres
 """
 
