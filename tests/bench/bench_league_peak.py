@@ -42,7 +42,6 @@ import tempfile
 import threading
 import time
 import urllib.parse
-import urllib.request
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any

@@ -80,7 +80,7 @@ def test_the_console_commands_read_the_services_settings_file(tmp_path: Path) ->
     assert refused.returncode == 2 and "SKATTISCH_LEAGUE_PORT='achtzig' is not a port number" in refused.stderr
 
 
-def _backup_command(db: str, folder: Path) -> list[str]:
+def _backup_command() -> list[str]:
     """skattisch-league-backup.service's ExecStart, as systemd runs it (its %% are one %)."""
     unit = _unit_here("skattisch-league-backup.service", Path("/dev/null"))
     line = next(x for x in unit.splitlines() if x.startswith("ExecStart="))
@@ -92,7 +92,7 @@ def _backup_command(db: str, folder: Path) -> list[str]:
 def _run_backup(db: str, folder: Path) -> Path:
     before = set(folder.glob("liga-*.dump"))
     env = {**os.environ, "SKATTISCH_LEAGUE_DB": db, "SKATTISCH_BACKUP_DIR": str(folder)}
-    done = subprocess.run(_backup_command(db, folder), env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(_backup_command(), env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     made = set(folder.glob("liga-*.dump")) - before or set(folder.glob("liga-*.dump"))
     return max(made, key=lambda p: p.stat().st_mtime)
