@@ -48,7 +48,7 @@ case "$cmd" in
         ;;
     test)
         need_apt xvfb xauth fonts-dejavu-core fonts-dejavu-extra shellcheck chromium chromium-driver poppler-utils \
-            xdotool nodejs postgresql libmtdev1
+            xdotool nodejs postgresql libmtdev1 caddy
         setup "test,ui,club,postgres"
         "$VENV/bin/mypy" --strict device
         exec "$VENV/bin/python" -m pytest "$@"

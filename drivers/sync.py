@@ -19,6 +19,7 @@ import json
 import logging
 import random
 import secrets
+import ssl
 import threading
 import time
 import urllib.parse
@@ -37,7 +38,7 @@ from drivers.version import skattisch_version
 
 __all__ = [
     "EntrySource", "LaptopError", "StoreEntries", "SyncClient", "SyncState", "SyncStateFile", "entry_source",
-    "pair_with_laptop", "table_batch_body",
+    "pair_with_laptop", "signed_post", "table_batch_body",
 ]
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,13 @@ def entry_source(store: EventStore, device: str) -> EntrySource:
 # --- HTTP -----------------------------------------------------------------------------------
 
 
+def untrusted_certificate(url: str, exc: ssl.SSLCertVerificationError) -> str:
+    """One line: the server at ``url`` showed a certificate this machine does not trust, and why."""
+    why = exc.verify_message or exc.reason or str(exc)
+    return (f"the server at {url} is not trusted: its HTTPS certificate does not verify ({why}); "
+            "nothing was sent")
+
+
 def _post(url: str, path: str, body: bytes, headers: Mapping[str, str], timeout: float,
           peer: str = "the laptop") -> dict[str, Any]:
     """POST ``body``; the JSON answer, or :class:`LaptopError` (unreachable or refused) in words
@@ -131,6 +139,8 @@ def _post(url: str, path: str, body: bytes, headers: Mapping[str, str], timeout:
                            headers={"Content-Type": "application/json", "Connection": "close", **headers})
         response = connection.getresponse()
         raw = response.read()
+    except ssl.SSLCertVerificationError as exc:
+        raise LaptopError(untrusted_certificate(url, exc), code="bad_certificate") from None
     except (OSError, http.client.HTTPException) as exc:
         raise LaptopError(f"{peer} at {url} cannot be reached ({exc.__class__.__name__}: {exc})") from None
     finally:
@@ -147,6 +157,15 @@ def _post(url: str, path: str, body: bytes, headers: Mapping[str, str], timeout:
         raise LaptopError(f"{peer} refused: {answer.get('reason', response.status)}",
                           code=str(answer.get("error", "refused")), status=response.status, answer=answer)
     return answer
+
+
+def signed_post(url: str, endpoint: str, body: bytes, *, secret: str, signer: str, timeout: float,
+                now: float | None = None, peer: str = "the laptop") -> dict[str, Any]:
+    """One request signed as ``signer`` to ``API/endpoint`` at ``url``: the answer, or :class:`LaptopError`."""
+    path = urllib.parse.urlsplit(url).path.rstrip("/") + f"{API}/{endpoint}"
+    headers = sign_request(secret, signer, "POST", path, body, now=time.time() if now is None else now,
+                           nonce=secrets.token_hex(16))
+    return _post(url, f"{API}/{endpoint}", body, headers, timeout, peer)
 
 
 def pair_with_laptop(url: str, code: str, device: str, *, name: str = "", timeout: float = 10.0,

@@ -56,10 +56,12 @@ def random_entries(rng: random.Random, size: int, games: int) -> list[Entry]:
 
 def list_events(device: str, list_id: str, players: Sequence[str], entries: Sequence[Entry], *,
                 seq: int = 1, closed: bool = True, profile: str = "isko",
-                scoring: str = "seeger_fabian") -> list[dict[str, Any]]:
-    """The events a table records for this list (JSON dicts, seq counting from ``seq``)."""
+                scoring: str = "seeger_fabian", members: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The events a table records for this list (JSON dicts, seq counting from ``seq``); ``members``:
+    each seat's member id ("" a guest), as a table with the club's roster writes them."""
     size = len(players)
-    bodies: list[Any] = [ListOpened(tuple(players), False, len(entries), scoring, None, profile, "0")]
+    bodies: list[Any] = [ListOpened(tuple(players), False, len(entries), scoring, None, profile, "0",
+                                    tuple(members))]
     for number, entry in enumerate(entries, start=1):
         dealer = (number - 1) % size
         active = active_seats(dealer, size)

@@ -13,6 +13,8 @@ The roster document (the collector's ``roster``) is a list of objects; every fie
              and kept through renames; a list's ``members`` carry it, never the member number
     former   ids of entries merged into this one (their lists count for this person)
     first    the first name (Vorname) as the member list gave it, to write the list back
+    league   whether the league may name this member (default true): else the league shows
+             "Spieler N (Verein)"; if it may, it shows the name the club's pages show (``shown``)
 
 Lists name their players as typed at the table (the short name, the full name or another
 spelling); :meth:`Roster.person` finds whom a name (or a list's member id) means, so the
@@ -68,6 +70,7 @@ class Person:
     id: str = ""
     former: tuple[str, ...] = field(default=())
     first: str = ""
+    league: bool = True
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -83,7 +86,7 @@ class Person:
         former = tuple(str(a) for a in raw.get("former") or () if str(a).strip())
         return cls(name, short, bool(raw.get("publish", True)), str(raw.get("member") or "").strip(),
                    str(raw.get("card") or "").strip(), aliases, str(raw.get("id") or "").strip(), former,
-                   str(raw.get("first") or "").strip())
+                   str(raw.get("first") or "").strip(), bool(raw.get("league", True)))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "short": self.short, "publish": self.publish, "id": self.id}
@@ -97,6 +100,8 @@ class Person:
             out["former"] = list(self.former)
         if self.first:
             out["first"] = self.first
+        if not self.league:
+            out["league"] = False
         return out
 
     @property
@@ -111,6 +116,17 @@ class Person:
     def shown(self) -> str:
         """The name the public pages show: the full name if published, else the short name."""
         return self.name if self.publish else self.short
+
+    @property
+    def league_name(self) -> str | None:
+        """The name the league may show (None: "Spieler N" there): as the club's pages, if allowed.
+
+        >>> Person("Jürgen Meier", "Jürgen", publish=False).league_name
+        'Jürgen'
+        >>> Person("Anna Adler", "Anna", league=False).league_name is None
+        True
+        """
+        return self.shown if self.league else None
 
     def spellings(self) -> tuple[str, ...]:
         return (self.name, self.short, *self.aliases)
@@ -243,7 +259,8 @@ class Roster:
                 (p for p in roster.people if not p.member and fold(p.name) == fold(row.name)), None)
             short = row.short or (old.short if old is not None else "") or _free_short(roster, row, old)
             person = Person(row.name, short, row.publish if row.publish is not None else (old.publish if old else False),
-                            row.member, row.card or (old.card if old is not None else ""), first=row.first)
+                            row.member, row.card or (old.card if old is not None else ""), first=row.first,
+                            league=old.league if old is not None else True)
             try:
                 roster = roster.put(person, was=old.name if old is not None else "")
             except RosterError as exc:

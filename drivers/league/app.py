@@ -11,6 +11,8 @@ per table and sends again from there.
     POST /api/v1/forward  signed by the club: {"v": 1, "device": table, "name": table name,
                           "entries": [...], "lists": {list_id: {"evening", "series", "table"}}}
                           -> {"acked": the table's highest contiguous seq held, ...}
+    POST /api/v1/people   signed by the club: {"v": 1, "people": {member id: {"person", "name"}}}
+                          -> {"people": how many, "changed"} (drivers.league.people)
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from starlette.routing import BaseRoute, Route
 
 from device.sync import API, MAX_SKEW, PROTOCOL_VERSION, SyncRefused, check_device_id, parse_batch, parse_pair_request
 from drivers.club.api import client_source, hello_route, protocol_app, read_body, signed_request
+from drivers.league.people import parse_people, people_map
 from drivers.league.store import LeagueStore, ListMeta
 
 __all__ = ["SERVICE", "create_league_app", "new_club_code", "nonce_key"]
@@ -51,8 +54,9 @@ def new_club_code(store: LeagueStore, name: str, *, now: float, valid: float = 6
     return code
 
 
-def _forwarded(body: bytes) -> tuple[str, str, dict[str, Any]]:
-    """The table a forward is about, its name and what the club says about its lists."""
+def _forwarded(body: bytes) -> tuple[str, str, dict[str, Any], dict[str, tuple[str, str | None]]]:
+    """The table a forward is about, its name, what the club says about its lists and the names
+    the league may show for the members its entries seat."""
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
@@ -65,7 +69,7 @@ def _forwarded(body: bytes) -> tuple[str, str, dict[str, Any]]:
         raise SyncRefused("bad_payload", "the table's name must be text of at most 100 characters")
     if not isinstance(lists, dict) or not all(isinstance(v, dict) for v in lists.values()):
         raise SyncRefused("bad_payload", "lists must map a list id to what the club says about it")
-    return device, name or device, lists
+    return device, name or device, lists, people_map(data.get("people", {}))
 
 
 def _meta(club: str, value: dict[str, Any]) -> ListMeta:
@@ -100,8 +104,10 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
                              "name": name, "time": clock()})
 
     def take(club: str, body: bytes) -> dict[str, Any]:
-        device, table_name, lists = _forwarded(body)
+        device, table_name, lists, people = _forwarded(body)
         entries = parse_batch(body, device)
+        if people:  # before the lists: the pages never show a member of them without the club's word
+            store.add_people(club, people)
         listed = {str(e.event["list_id"]) for e in entries}
         try:
             result = store.forward(club, device, table_name, entries, now=clock(),
@@ -118,10 +124,19 @@ def create_league_app(store: LeagueStore, *, routes: Sequence[BaseRoute] = (), c
         status = int(answer.pop("status", 200))
         return JSONResponse({**answer, "time": clock()}, status_code=status)
 
+    async def people(request: Request) -> Response:
+        """The names the club lets the league show for its members (:mod:`drivers.league.people`)."""
+        club, body = await signed(request)
+        taken = parse_people(body)
+        changed = await run_in_threadpool(store.keep_people, club, taken)
+        return JSONResponse({"v": PROTOCOL_VERSION, "club": club, "people": len(taken), "changed": changed,
+                             "time": clock()})
+
     api = [
         hello_route(SERVICE, name, clock),
         Route(f"{API}/pair", pair, methods=["POST"]),
         Route(f"{API}/forward", forward, methods=["POST"]),
+        Route(f"{API}/people", people, methods=["POST"]),
     ]
     app = protocol_app([*api, *routes], clock=clock, who="the league", server="skattisch league")
     app.state.store = store

@@ -13,9 +13,11 @@ so a restart, or the club store on PostgreSQL, keeps it.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 import threading
+import time
 from functools import partial
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ from device.journal import JournalEntry, canonical_json
 from device.sync import MAX_BATCH, PROTOCOL_VERSION, entry_json
 from drivers.club.store import CollectorStore
 from device.table.commands import SyncStatus
-from drivers.sync import SyncClient, SyncState, pair_with_laptop
+from drivers.sync import LaptopError, SyncClient, SyncState, pair_with_laptop, signed_post
 
 __all__ = ["ClubEntries", "Forwarder", "LINK", "STATUS", "LeagueLink", "cursor_name", "link", "pair_with_league"]
 
@@ -36,6 +38,13 @@ LINK = "league"
 
 STATUS = "league_status"
 """The document of how each table's forwarding stands: {device: {"reachable", "detail"}} (the Liga page)."""
+
+
+PEOPLE_SENT = "league_people_sent"
+"""The digest of the members' names the league last acknowledged (:meth:`Forwarder.send_people`)."""
+
+PEOPLE_EVERY = 5.0
+"""Seconds between two looks at the members' names (a consent withdrawn reaches the league within them)."""
 
 
 def cursor_name(device: str) -> str:
@@ -66,6 +75,20 @@ def pair_with_league(store: CollectorStore, url: str, code: str, *, name: str = 
     for table in store.tables():  # a new pairing: the league holds nothing of ours yet, or says so
         store.set_document(cursor_name(table.device), None)
     return LeagueLink(state.url, club, state.secret, state.laptop)
+
+
+def seated_members(entries: Sequence[JournalEntry]) -> set[str]:
+    """The member ids the entries seat (a list opened with them, a player joining)."""
+    out: set[str] = set()
+    for entry in entries:
+        data = entry.event.get("data")
+        if not isinstance(data, dict):
+            continue
+        if entry.event.get("type") == "list_opened" and isinstance(data.get("members"), list):
+            out.update(str(m) for m in data["members"] if m)
+        elif entry.event.get("type") == "player_joined" and data.get("member"):
+            out.add(str(data["member"]))
+    return out
 
 
 class ClubEntries:
@@ -103,12 +126,20 @@ class Forwarder:
 
     ``meta`` gives the club's word on its lists ({"device/list_id": {"evening", "series",
     "table"}}: the club pages' ``list_meta``), sent beside the entries for the match day.
+    ``people(ids)`` the names the league may show for the member ids ``ids`` (None: every member
+    on the club's lists; :func:`ui.club.league_people.league_people`): sent with each forward for
+    the members its entries seat (so a list never arrives before its players' names), and whole,
+    whenever it changes (an erasure, a member's consent withdrawn), to ``/api/v1/people``; both
+    outside the signed lists.
     """
 
-    def __init__(self, store: CollectorStore, *, meta: Callable[[], dict[str, Any]] = dict, poll: float = 1.0,
+    def __init__(self, store: CollectorStore, *, meta: Callable[[], dict[str, Any]] = dict,
+                 people: Callable[[set[str] | None], dict[str, Any]] | None = None, poll: float = 1.0,
                  timeout: float = 5.0, backoff: tuple[float, float] = (0.2, 15.0), batch_size: int = MAX_BATCH) -> None:
         self._store = store
         self._meta = meta
+        self._people = people
+        self._people_next = 0.0  # monotonic time of the next look at the names (every PEOPLE_EVERY s; after a failure later)
         self._poll = poll
         self._options: dict[str, Any] = {"timeout": timeout, "backoff": backoff, "batch_size": batch_size}
         self.clients: dict[str, SyncClient] = {}
@@ -126,10 +157,13 @@ class Forwarder:
             log.exception("league: the lists' meta could not be read")
             meta = {}
         lists = {str(e.event["list_id"]) for e in entries}
+        seated = seated_members(entries)
+        people = self._people(seated) if self._people is not None and seated else {}
         return canonical_json({
             "v": PROTOCOL_VERSION, "device": device, "name": names.get(device, device),
             "entries": [entry_json(e) for e in entries],
-            "lists": {list_id: meta[f"{device}/{list_id}"] for list_id in lists if f"{device}/{list_id}" in meta}})
+            "lists": {list_id: meta[f"{device}/{list_id}"] for list_id in lists if f"{device}/{list_id}" in meta},
+            **({"people": people} if people else {})})
 
     def round(self) -> None:
         """Start a client for each new table; wake those whose table sent more than the league acked."""
@@ -150,6 +184,26 @@ class Forwarder:
             elif table.held > self._seen.get(table.device, 0) and table.held > client.state.acked:
                 client.wake()  # new entries: now, not after the backoff (which stays while the league is away)
             self._seen[table.device] = table.held
+        self.send_people(linked)
+
+    def send_people(self, linked: LeagueLink) -> bool:
+        """Send the members' league names if they changed since the league last acknowledged them."""
+        if self._people is None or time.monotonic() < self._people_next:
+            return False
+        self._people_next = time.monotonic() + PEOPLE_EVERY
+        body = canonical_json({"v": PROTOCOL_VERSION, "people": self._people(None)})
+        digest = hashlib.sha256(f"{linked.url} {linked.club} ".encode() + body).hexdigest()
+        if self._store.document(PEOPLE_SENT) == digest:
+            return False
+        try:
+            signed_post(linked.url, "people", body, secret=linked.secret, signer=linked.club,
+                        timeout=float(self._options["timeout"]), peer="the league")
+        except LaptopError as exc:
+            log.warning("league: the members' names were not taken: %s", exc)
+            self._people_next = time.monotonic() + max(PEOPLE_EVERY, float(self._options["backoff"][1]))
+            return False
+        self._store.set_document(PEOPLE_SENT, digest)
+        return True
 
     def _note(self, device: str, command: object) -> None:
         """A table's client says how its forwarding stands: kept for the club's Liga page."""

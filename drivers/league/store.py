@@ -17,6 +17,9 @@ unpaired: only clubs hold secrets here). Beside it the league's own tables:
                  the pages' cache key, the same for every process on the database
     rejects      forwarded entries kept aside (a chain that does not verify, a table of another
                  club, a second copy of a list with other content): one row per content, counted
+    league_people      what each club says of the member ids on its lists: the person (its roster's
+                 id) and the name the league may show (NULL: not to be named), replaced per club
+    league_pseudonyms  "Spieler N" of a club's person, N counted per club from 1, kept for good
 
 Nonces and documents (settings, the organiser's password) use the collector store's. The
 league's tables are in the collector store's database, written through its connections
@@ -113,6 +116,56 @@ class LeagueStore(Protocol):
                 now: float, metas: dict[str, ListMeta] | None = None) -> BatchResult: ...
     def rejects(self, club: str | None = None) -> list[RejectInfo]: ...
     def keep_list_meta(self, club: str, device: str, metas: dict[str, ListMeta]) -> None: ...
+    # -- the members' names ----------------------------------------------------------------------
+
+    def keep_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool:
+        """Replace what ``club`` says of its members (member id -> person, name); whether it changed."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT member, person, name FROM league_people WHERE club = ?", (club,)).fetchall()
+            if {str(r[0]): (str(r[1]), r[2]) for r in rows} == people:
+                return False
+            db.execute("DELETE FROM league_people WHERE club = ?", (club,))
+            db.executemany("INSERT INTO league_people (club, member, person, name) VALUES (?, ?, ?, ?)",
+                           [(club, member, person, name) for member, (person, name) in people.items()])
+            _bump(db)
+            return True
+
+    def add_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool:
+        """What ``club`` says of some members (those a forward seats), the others kept; whether it changed."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT member, person, name FROM league_people WHERE club = ?", (club,)).fetchall()
+            known = {str(r[0]): (str(r[1]), r[2]) for r in rows}
+            changed = {member: value for member, value in people.items() if known.get(member) != value}
+            if not changed:
+                return False
+            db.executemany("INSERT INTO league_people (club, member, person, name) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (club, member) DO UPDATE SET person = excluded.person, name = excluded.name",
+                           [(club, member, person, name) for member, (person, name) in changed.items()])
+            _bump(db)
+            return True
+
+    def people(self) -> dict[tuple[str, str], tuple[str, str | None]]:
+        """(club, member id) -> (person, name or None), for every club."""
+        rows = self._read().execute("SELECT club, member, person, name FROM league_people")
+        return {(str(r[0]), str(r[1])): (str(r[2]), r[3]) for r in rows}
+
+    def pseudonyms(self, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """(club, person) -> N of "Spieler N": the kept ones, new ones numbered on per club."""
+        def kept() -> dict[tuple[str, str], int]:
+            rows = self._read().execute("SELECT club, person, n FROM league_pseudonyms")
+            return {(str(r[0]), str(r[1])): int(r[2]) for r in rows}
+
+        known = kept()
+        missing = sorted(wanted - known.keys())
+        if not missing:
+            return known
+        with self._transaction() as db:
+            for club, person in missing:
+                db.execute("INSERT INTO league_pseudonyms (club, person, n) SELECT ?, ?, COALESCE(MAX(n), 0) + 1 "
+                           "FROM league_pseudonyms WHERE club = ? ON CONFLICT (club, person) DO NOTHING",
+                           (club, person, club))
+        return kept()
+
     def list_meta(self) -> dict[tuple[str, str], ListMeta]: ...
     def keep_summaries(self, summaries: dict[tuple[str, str], tuple[int, dict[str, Any]]]) -> None: ...
     def summaries(self) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]: ...
@@ -120,6 +173,10 @@ class LeagueStore(Protocol):
     def summarised_days(self) -> set[str] | None: ...
     def generation(self) -> int: ...
     def touch(self) -> None: ...
+    def keep_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool: ...
+    def add_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool: ...
+    def people(self) -> dict[tuple[str, str], tuple[str, str | None]]: ...
+    def pseudonyms(self, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]: ...
     def close(self) -> None: ...
 
 
@@ -159,10 +216,23 @@ def _lists_by_day(db: Db, dialect: Dialect) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS list_meta_by_day ON list_meta (substr(evening, 1, 10))")
 
 
+PEOPLE = """
+CREATE TABLE IF NOT EXISTS league_people (
+    club TEXT NOT NULL, member TEXT NOT NULL, person TEXT NOT NULL, name TEXT, PRIMARY KEY (club, member));
+CREATE TABLE IF NOT EXISTS league_pseudonyms (
+    club TEXT NOT NULL, person TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (club, person));
+"""
+
+
+def _people_tables(db: Db, dialect: Dialect) -> None:
+    run_script(db, dialect, PEOPLE)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league: clubs, club_codes, club_tables, rejects, generation, list_summaries, list_meta",
               _league_tables),
     Migration(2, "list_meta: by the evening's date (a match day's page reads its lists alone)", _lists_by_day),
+    Migration(3, "league_people, league_pseudonyms: the names the clubs let the league show", _people_tables),
 )
 """The league's tables, versioned in ``league_schema_version`` beside the collector's (the same
 :func:`drivers.club.migrations.migrate`, so a PostgreSQL league store runs them too)."""
@@ -371,6 +441,56 @@ class SqlLeagueStore:
         """Count a change the pages show (the organiser's settings, kept as documents)."""
         with self._transaction() as db:
             _bump(db)
+
+    # -- the members' names ----------------------------------------------------------------------
+
+    def keep_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool:
+        """Replace what ``club`` says of its members (member id -> person, name); whether it changed."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT member, person, name FROM league_people WHERE club = ?", (club,)).fetchall()
+            if {str(r[0]): (str(r[1]), r[2]) for r in rows} == people:
+                return False
+            db.execute("DELETE FROM league_people WHERE club = ?", (club,))
+            db.executemany("INSERT INTO league_people (club, member, person, name) VALUES (?, ?, ?, ?)",
+                           [(club, member, person, name) for member, (person, name) in people.items()])
+            _bump(db)
+            return True
+
+    def add_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool:
+        """What ``club`` says of some members (those a forward seats), the others kept; whether it changed."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT member, person, name FROM league_people WHERE club = ?", (club,)).fetchall()
+            known = {str(r[0]): (str(r[1]), r[2]) for r in rows}
+            changed = {member: value for member, value in people.items() if known.get(member) != value}
+            if not changed:
+                return False
+            db.executemany("INSERT INTO league_people (club, member, person, name) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (club, member) DO UPDATE SET person = excluded.person, name = excluded.name",
+                           [(club, member, person, name) for member, (person, name) in changed.items()])
+            _bump(db)
+            return True
+
+    def people(self) -> dict[tuple[str, str], tuple[str, str | None]]:
+        """(club, member id) -> (person, name or None), for every club."""
+        rows = self._read().execute("SELECT club, member, person, name FROM league_people")
+        return {(str(r[0]), str(r[1])): (str(r[2]), r[3]) for r in rows}
+
+    def pseudonyms(self, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """(club, person) -> N of "Spieler N": the kept ones, new ones numbered on per club."""
+        def kept() -> dict[tuple[str, str], int]:
+            rows = self._read().execute("SELECT club, person, n FROM league_pseudonyms")
+            return {(str(r[0]), str(r[1])): int(r[2]) for r in rows}
+
+        known = kept()
+        missing = sorted(wanted - known.keys())
+        if not missing:
+            return known
+        with self._transaction() as db:
+            for club, person in missing:
+                db.execute("INSERT INTO league_pseudonyms (club, person, n) SELECT ?, ?, COALESCE(MAX(n), 0) + 1 "
+                           "FROM league_pseudonyms WHERE club = ? ON CONFLICT (club, person) DO NOTHING",
+                           (club, person, club))
+        return kept()
 
     def list_meta(self) -> dict[tuple[str, str], ListMeta]:
         rows = self._read().execute("SELECT device, list_id, club, evening, series, table_no FROM list_meta")

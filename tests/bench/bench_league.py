@@ -150,7 +150,7 @@ def measure_season(directory: Path, clubs: int, days: int, tables: int, games: i
     league = League(db)
     try:
         began = time.perf_counter()
-        Organiser(league.url)  # the organiser's password set: the pages as in use
+        Organiser(league.url, db)  # the organiser's password set: the pages as in use
         scored = _wait_scored(db, clubs * days * tables) - began  # the server scores in the background
         path = f"/wertung?tag={dates[-1]}"
         began = time.perf_counter()

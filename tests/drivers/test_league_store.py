@@ -154,6 +154,29 @@ def test_a_confirmation_naming_another_head_than_the_chain_is_kept_aside(league_
     store.close()
 
 
+def test_the_clubs_members_names_are_replaced_per_club_and_pseudonyms_kept_for_good(league_target: str) -> None:
+    store = paired(league_target, "c1", "c2")
+    try:
+        before = store.generation()
+        assert store.keep_people("c1", {"m1": ("p1", "Anna Adler"), "m2": ("p2", None)})
+        assert not store.keep_people("c1", {"m1": ("p1", "Anna Adler"), "m2": ("p2", None)})  # the same: no change
+        assert store.generation() == before + 1
+        assert store.keep_people("c2", {"m1": ("p1", "Otto")})  # another club's m1 is another person
+        assert store.people() == {("c1", "m1"): ("p1", "Anna Adler"), ("c1", "m2"): ("p2", None),
+                                  ("c2", "m1"): ("p1", "Otto")}
+        assert store.pseudonyms({("c1", "p2"), ("c2", "p7")}) == {("c1", "p2"): 1, ("c2", "p7"): 1}
+        assert store.pseudonyms({("c1", "p1")})[("c1", "p1")] == 2  # counted on per club
+        assert store.keep_people("c1", {"m2": ("p2", None)})  # m1 erased at the club: no longer named
+        assert ("c1", "m1") not in store.people()
+        assert store.pseudonyms(set()) == {("c1", "p2"): 1, ("c2", "p7"): 1, ("c1", "p1"): 2}
+        # a forward's word on the members it seats: added or changed, the others kept
+        assert store.add_people("c1", {"m3": ("p3", "Carla")})
+        assert not store.add_people("c1", {"m3": ("p3", "Carla")})
+        assert store.people()[("c1", "m2")] == ("p2", None) and store.people()[("c1", "m3")] == ("p3", "Carla")
+    finally:
+        store.close()
+
+
 def test_the_club_reads_a_tables_entries_after_a_seq_across_its_lists(tmp_path: Path) -> None:
     club = SqliteCollectorStore(tmp_path / "club.sqlite3")
     club.ensure_device("t1", "Tisch 1", now=1.0)
@@ -203,7 +226,7 @@ def test_the_league_tables_are_versioned_beside_the_collectors_and_a_newer_datab
     assert store.club_secret("c1") == "ab" * 32
     store.close()
     db = sqlite3.connect(tmp_path / "league.sqlite3")
-    assert [r[0] for r in db.execute("SELECT version FROM league_schema_version")] == [1, 2]
+    assert [r[0] for r in db.execute("SELECT version FROM league_schema_version")] == [1, 2, 3]
     assert db.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] >= 1  # the collector's own
     db.execute("INSERT INTO league_schema_version (version, title, applied) VALUES (99, 'from the future', 0)")
     db.commit()

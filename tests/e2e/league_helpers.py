@@ -61,13 +61,24 @@ class League(ServerProcess):
             return json.loads(answer.read())
 
 
-class Organiser:
-    """The league organiser's browser session (a cookie jar): sets the password from 127.0.0.1."""
+def set_password(command: str, db: Path | str, password: str) -> str:
+    """``skattisch club|league password`` on the server's console, the password on stdin; what it says."""
+    done = subprocess.run([sys.executable, "-m", "ui.cli", command, "password", "--db", str(db)], cwd=ROOT,
+                          input=password + "\n", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
-    def __init__(self, url: str, password: str = "liga-geheim", start: str = "/verwaltung") -> None:
+
+class Organiser:
+    """The organiser's browser session (a cookie jar), logged in with the password that
+    ``skattisch league password`` (``command="club"``: the club's) set on the console first."""
+
+    def __init__(self, url: str, db: Path | str, password: str = "liga-geheim", start: str = "/verwaltung",
+                 command: str = "league") -> None:
         self.url = url
+        set_password(command, db, password)
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        self.post(f"/anmelden?weiter={start}", passwort=password, wiederholung=password)
+        self.post(f"/anmelden?weiter={start}", passwort=password)
 
     def post(self, path: str, **form: str) -> str:
         status, text = self.answer(path, **form)
@@ -103,12 +114,13 @@ class KnownTable:
     """A table paired with a club's collector whose sync client sends one list the test knows."""
 
     def __init__(self, directory: Path, collector: Collector, name: str, players: tuple[str, ...],
-                 entries: list[Entry]) -> None:
+                 entries: list[Entry], members: tuple[str, ...] = ()) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         self.device = device_id(directory)
         pair_table(directory, collector, name=name)
         self.players, self.games = players, entries
-        self.entries = journal_entries(list_events(self.device, f"{self.device}-l1", players, entries))
+        self.entries = journal_entries(list_events(self.device, f"{self.device}-l1", players, entries,
+                                                   members=members))
         self.client = SyncClient(ListEntries(self.entries), SyncStateFile(directory / STATE_FILE), device=self.device,
                                  timeout=2.0, backoff=(0.05, 0.5), idle_poll=0.5, batch_size=7)
 

@@ -27,6 +27,7 @@ from device.sync import journal_entries
 from drivers.version import skattisch_version
 from tests.club_helpers import NAMES, independent_figures, list_events, random_entries
 from tests.e2e.club_table import running_table
+from tests.e2e.league_helpers import set_password
 
 selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402
@@ -182,11 +183,11 @@ def _submit(browser: Any, button: Any) -> None:
 
 def _login(browser: Any, laptop: Laptop) -> None:
     browser.get(laptop.url + "/anmelden?weiter=/serie")
-    field = browser.find_element(By.ID, "passwort")
-    field.send_keys("vereinsabend")
-    repeat = browser.find_elements(By.ID, "wiederholung")
-    if repeat:  # the first time on the laptop itself: the password is set here
-        repeat[0].send_keys("vereinsabend")
+    if not browser.find_elements(By.ID, "passwort"):  # none set yet: on the laptop's console, as the page says
+        assert "skattisch club password" in browser.page_source
+        set_password("club", laptop.db, "vereinsabend")
+        browser.refresh()
+    browser.find_element(By.ID, "passwort").send_keys("vereinsabend")
     browser.find_element(By.ID, "anmelden").click()
     WebDriverWait(browser, 10).until(lambda d: d.current_url.endswith("/serie"))
 

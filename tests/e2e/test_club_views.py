@@ -73,7 +73,7 @@ def test_organiser_actions_need_the_password(client: Any) -> None:
     refused = client.post("/spieler", data={"name": "Eve"}, follow_redirects=False)
     assert refused.status_code == 303 and refused.headers["location"].startswith("/anmelden")
     assert client.store.document("roster") is None
-    # the test client is not the laptop itself: it cannot set the first password
+    # no page sets the first password (only `skattisch club password` on the console)
     first = client.post("/anmelden", data={"passwort": "geheim12", "wiederholung": "geheim12"})
     assert first.status_code == 403 and client.store.document("organiser") is None
     client.store.set_document("organiser", auth.new_secret("geheim12"))

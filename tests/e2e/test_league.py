@@ -55,7 +55,7 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setup]:
     league = League(base / "league.sqlite3")
     proxy = FaultProxy(league.port, seed=7, faults=None)
     proxy.start()
-    organiser = Organiser(league.url)
+    organiser = Organiser(league.url, league.db)
     today = datetime.date.today().isoformat()
     organiser.post("/verwaltung", aktion="spieltag", datum=today, titel="1. Spieltag")
     clubs: list[Collector] = []
@@ -350,7 +350,7 @@ def test_the_pages_in_chromium_show_the_independent_ranking(setup: Setup) -> Non
 def test_a_club_pairs_on_its_organiser_page_and_forwards_without_a_restart(setup: Setup, tmp_path: Path) -> None:
     collector = Collector(tmp_path / "club.sqlite3", extra=("--name", "Kreuz Bube Süd"))
     try:
-        club_organiser = Organiser(collector.url, password="vereinsabend", start="/liga")
+        club_organiser = Organiser(collector.url, collector.db, password="vereinsabend", start="/liga", command="club")
         assert "noch mit keiner Liga gekoppelt" in club_organiser.get("/liga")
         status, page = club_organiser.answer("/liga", url=setup.league.url, code="000000")
         assert status == 400 and "Koppeln mit der Liga fehlgeschlagen" in page and "not valid" in page
@@ -406,7 +406,7 @@ def test_the_league_on_postgresql_takes_a_clubs_lists_and_ranks_them(pg_url: str
     league = League(pg_url)
     collector: Collector | None = None
     try:
-        organiser = Organiser(league.url)
+        organiser = Organiser(league.url, league.db)
         today = datetime.date.today().isoformat()
         organiser.post("/verwaltung", aktion="spieltag", datum=today, titel="1. Spieltag")
         collector = Collector(tmp_path / "club.sqlite3", extra=(

@@ -1,8 +1,8 @@
 """The organiser's password: scrypt hash in the store's ``organiser`` document, a signed cookie.
 
 Read-only pages (Abend, Liste, Wertung, Saison) are open on the LAN; organiser actions need
-the password. While none is set, the laptop itself (a request from 127.0.0.1 / ::1) may set
-one; from any other machine the actions stay locked.
+the password. The password is set (and reset) only on the server's console
+(:mod:`ui.commands.organiser_password`); while none is set, the actions stay locked for everyone.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from typing import Any
 
 COOKIE = "skattisch_organiser"
 SESSION_SECONDS = 12 * 3600
-LOCAL_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 
 
 def _hash(password: str, salt: str) -> str:

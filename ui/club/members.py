@@ -60,7 +60,8 @@ def _saved(roster: Roster, form: Mapping[str, str]) -> tuple[Roster, str]:
     if old is None and found is not None and fold(found.name) == fold(name):
         old = found  # the add form with a known name: change that entry
     person = Person(name, short, form.get("veroeffentlichen") == "ja", form.get("mitglied", "").strip(),
-                    form.get("karte", "").strip(), first=old.first if old is not None and old.name == name else "")
+                    form.get("karte", "").strip(), first=old.first if old is not None and old.name == name else "",
+                    league=form.get("nicht_liga") != "ja")
     taken = next((p for p in roster.people if p is not old and fold(p.short) == fold(short)), None)
     if taken is not None:
         raise MemberFormError(f"Den Kurznamen {short} hat schon {taken.name}: einen anderen wählen")

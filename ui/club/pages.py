@@ -79,6 +79,7 @@ class Pages:
 
     START = "/abend"  # where a visitor lands (after logging out too)
     ORGANISER_START = "/serie"  # where the organiser lands after logging in
+    PASSWORD_COMMAND = "skattisch club password"  # sets the first password, on the laptop's console
 
     def __init__(self, store: CollectorStore, evening: Evening | None = None) -> None:
         self.store = store
@@ -172,30 +173,24 @@ class Pages:
     # -- organiser -----------------------------------------------------------------------------
 
     async def anmelden(self, request: Request) -> Response:
+        """The organiser's login. The first password is never set here but on the server's console
+        (:data:`PASSWORD_COMMAND`): behind a proxy no request can prove it comes from the machine."""
         doc = self.store.document("organiser")
         target = request.query_params.get("weiter", self.ORGANISER_START)
         if not target.startswith("/") or target.startswith("//"):
             target = self.ORGANISER_START
-        local = (request.client.host if request.client else "") in auth.LOCAL_HOSTS
+        shown = {"first": doc is None, "command": self.PASSWORD_COMMAND, "target": target, "page": ""}
         if request.method == "GET":
-            return self.render(request, "anmelden.html", first=doc is None, local=local, target=target, page="")
+            return self.render(request, "anmelden.html", **shown)
         form = await request.form()
-        password = str(form.get("passwort", ""))
         if doc is None:
-            if not local:
-                return self.render(request, "anmelden.html", 403, first=True, local=False, target=target, page="",
-                                   error="Das Passwort wird am Laptop selbst festgelegt.")
-            if len(password) < 6 or password != str(form.get("wiederholung", "")):
-                return self.render(request, "anmelden.html", 400, first=True, local=True, target=target, page="",
-                                   error="Mindestens 6 Zeichen, zweimal gleich eingeben.")
-            doc = await run_in_threadpool(auth.new_secret, password)
-            self.store.set_document("organiser", doc)
-        elif not await run_in_threadpool(auth.check_password, doc, password):
-            return self.render(request, "anmelden.html", 403, first=False, local=local, target=target, page="",
-                               error="Falsches Passwort.")
+            return self.render(request, "anmelden.html", 403, **shown,
+                               error=f"Noch kein Passwort: es wird am Rechner selbst festgelegt ({self.PASSWORD_COMMAND}).")
+        if not await run_in_threadpool(auth.check_password, doc, str(form.get("passwort", ""))):
+            return self.render(request, "anmelden.html", 403, **shown, error="Falsches Passwort.")
         response = RedirectResponse(target, status_code=303)
         response.set_cookie(auth.COOKIE, auth.session_token(doc), max_age=auth.SESSION_SECONDS, httponly=True,
-                            samesite="strict")
+                            samesite="strict", secure=request.url.scheme == "https")
         return response
 
     async def abmelden(self, request: Request) -> Response:

@@ -9,6 +9,7 @@
     skattisch club resend DEVICE  ask the table to send everything again
     skattisch club backup FILE    copy the database into FILE (SQLite's backup API, pg_dump for PostgreSQL)
     skattisch club restore FILE   put a backup into a new, empty database (--db names it)
+    skattisch club password       set or reset the organiser's password (asked twice; or stdin's first line)
 
 ``--db`` names the database: a SQLite file (the default: club.sqlite3 in the user's data
 directory) or ``postgresql://user@host/name`` (needs ``pip install "skattisch[postgres]"``).
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from drivers.club.store import CollectorStore
 
-ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend", "backup", "restore")
+ACTIONS = ("serve", "pair", "tables", "import", "unpair", "resend", "backup", "restore", "password")
 NEEDS_TARGET = {"import": "directory", "unpair": "device", "resend": "device", "backup": "backup file",
                 "restore": "backup file"}
 
@@ -147,9 +148,23 @@ def _league(store: CollectorStore, args: argparse.Namespace, evening: Any) -> An
             return False
         if known.url != args.league.rstrip("/"):  # the league moved: same pairing, new address
             store.set_document("league", {**store.document("league"), "url": args.league.rstrip("/")})
-    forwarder = Forwarder(store, meta=evening.list_meta)  # idle until paired (here or on the Liga page)
+    from ui.club.league_people import league_people, seated_members
+
+    def people(members: set[str] | None) -> dict[str, Any]:  # the names the league may show
+        if members is None:  # every member on the club's lists
+            evening.refresh()  # the lists that arrived since, with their member ids
+            members = seated_members(evening.doc("season_results", {}))
+        return league_people(evening.roster(), members)
+
+    forwarder = Forwarder(store, meta=evening.list_meta, people=people)  # idle until paired (here or on the Liga page)
     forwarder.start()
     return forwarder
+
+
+def _password(store: CollectorStore, args: argparse.Namespace) -> int:
+    from ui.commands.organiser_password import set_organiser_password
+
+    return set_organiser_password(store, "skattisch club password")
 
 
 def _pair(store: CollectorStore, args: argparse.Namespace) -> int:

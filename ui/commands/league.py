@@ -3,9 +3,12 @@
     skattisch league [serve]        start the league server (pages and the clubs' API)
     skattisch league code NAME      a pairing code for the club NAME (10 minutes, once)
     skattisch league clubs          the paired clubs: tables, last contact, lists kept aside
+    skattisch league password       set or reset the organiser's password (asked twice; or stdin's first line)
 
 Its own database (``--db``): a SQLite file (by default ``league.sqlite3`` in the user's data
-directory) or a ``postgresql://`` database, as ``skattisch club --db`` takes it.
+directory) or a ``postgresql://`` database, as ``skattisch club --db`` takes it. On a server the
+database, name and port come from ``/etc/skattisch/league.env`` (:mod:`drivers.league.settings`):
+the service and the commands typed on the console read the same file.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from drivers.league.store import LeagueStore
 
-ACTIONS = ("serve", "code", "clubs")
+ACTIONS = ("serve", "code", "clubs", "password")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,9 +31,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", nargs="?", help="code: the club's name")
     parser.add_argument("--db", help="the league's database: a SQLite file or a postgresql://… URL "
                                      "(default: league.sqlite3 in the user's data directory)")
-    parser.add_argument("--host", default="0.0.0.0", help="serve: the address to listen on (default: all)")
-    parser.add_argument("--port", type=int, default=8090, help="serve: the port (default 8090; 0: any free port)")
-    parser.add_argument("--name", default="Skattisch Liga", help="serve: the league's name")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="serve: the address to listen on (default 127.0.0.1: behind the reverse proxy that "
+                             "terminates HTTPS on the same machine)")
+    parser.add_argument("--port", type=int, help="serve: the port (default 8090; 0: any free port)")
+    parser.add_argument("--name", help="serve: the league's name (default: Skattisch Liga)")
     parser.add_argument("--json", action="store_true", help="code, clubs: print JSON")
 
 
@@ -41,11 +46,30 @@ def _store(args: argparse.Namespace) -> LeagueStore:
     return open_league_store(args.db or default_database().with_name("league.sqlite3"))
 
 
+def _settled(args: argparse.Namespace) -> None:
+    """The options not given on the command line, from the league's settings (environment, file)."""
+    from drivers.league.settings import league_settings
+
+    settings = league_settings()
+    args.db = args.db or settings.get("SKATTISCH_LEAGUE_DB") or None
+    args.name = args.name or settings.get("SKATTISCH_LEAGUE_NAME") or "Skattisch Liga"
+    if args.port is None:
+        port = settings.get("SKATTISCH_LEAGUE_PORT", "8090")
+        if not port.isdigit() or not 0 <= int(port) < 65536:
+            raise ValueError(f"SKATTISCH_LEAGUE_PORT={port!r} is not a port number")
+        args.port = int(port)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import starlette  # noqa: F401
     except ModuleNotFoundError:
         print('skattisch league needs the server\'s packages: pip install "skattisch[club]"', file=sys.stderr)
+        return 2
+    try:
+        _settled(args)
+    except ValueError as exc:  # SettingsError too
+        print(f"skattisch league: {exc}", file=sys.stderr)
         return 2
     from device.sync import SyncRefused
     from drivers.club.migrations import StoreError
@@ -91,6 +115,12 @@ def _code(store: LeagueStore, args: argparse.Namespace) -> int:
         print(f"Kopplungscode für {args.target.strip()}: {code[:3]} {code[3:]}   (10 Minuten gültig, einmal)")
         print("Am Vereinslaptop: skattisch club --league URL --league-code CODE")
     return 0
+
+
+def _password(store: LeagueStore, args: argparse.Namespace) -> int:
+    from ui.commands.organiser_password import set_organiser_password
+
+    return set_organiser_password(store.events, "skattisch league password")
 
 
 def _clubs(store: LeagueStore, args: argparse.Namespace) -> int:

@@ -34,6 +34,7 @@ from device.table.state import StateError, TableState, apply
 from drivers.club.store import ListInfo
 from drivers.league.store import LeagueStore, ListMeta
 from ui.club.paper import PaperList, paper_list
+from ui.league.names import LeagueNames, renamed_paper
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -75,6 +76,17 @@ class LeagueModel:
         self._context: tuple[Any, ...] = ()
         self._season_lock = threading.Lock()
         self._season: tuple[tuple[str, SeasonRules], Season] | None = None
+        self._pseudonyms: dict[tuple[str, str], int] = {}  # "Spieler N" of each (club, person), as kept
+
+    def names(self, people: dict[tuple[str, str], tuple[str, str | None]],
+              seats: list[tuple[str, dict[str, Any]]]) -> LeagueNames:
+        """The shown names for the lists' ``seats`` ((club id, summary) each): a pseudonym made for
+        every member the league may not name (kept in the store: the same N ever after)."""
+        wanted = LeagueNames.unnamed(people, ((club, str(m)) for club, summary in seats
+                                              for m in (summary.get("members") or {}).values()))
+        if wanted - self._pseudonyms.keys():
+            self._pseudonyms = self.store.pseudonyms(wanted | self._pseudonyms.keys())
+        return LeagueNames(people, self._pseudonyms)
 
     def doc(self, name: str, default: Any) -> Any:
         value = self.store.events.document(name)
@@ -125,7 +137,7 @@ class LeagueModel:
             return {"opened": False}
         results = list_results(PlayedList(1, 0, state.setup.players, state.rows))
         return {"opened": True, "seating": list(state.seating), "games": len(state.rows), "closed": state.closed,
-                "over": state.series_over, "error": folded.error,
+                "over": state.series_over, "error": folded.error, "members": dict(state.members),
                 "results": [[r.player, r.points, r.won, r.lost, r.leistung] for r in results]}
 
     def lists(self) -> list[Shown]:
@@ -143,7 +155,8 @@ class LeagueModel:
             names = self.club_names()
             owners = self.store.club_tables()
             tables = {t.device: t.name for t in self.store.events.tables()}
-            context = (days, names)
+            people = self.store.people()
+            context = (days, names, people)
             made = self._made if context == self._context else {}  # a list's Shown again while nothing of it changed
             now_made: dict[tuple[str, str], tuple[tuple[Any, ...], Shown | None]] = {}
             out: list[Shown] = []
@@ -155,10 +168,12 @@ class LeagueModel:
                     now_made[key] = before
                 else:
                     count, summary = kept.get(key, (-1, {}))
-                    if count != info.count:
-                        summary = self._summary(info)
+                    if count != info.count or (summary.get("opened") and "members" not in summary):
+                        summary = self._summary(info)  # (kept before the lists' member ids were: once more)
                         fresh[key] = (info.count, summary)
-                    shown = _shown(info, summary, meta.get(key), owners, names, tables, days) if summary["opened"] else None
+                    club = _club_of(info, meta.get(key), owners)
+                    shown = (_shown(info, summary, meta.get(key), owners, names, tables, days,
+                                    self.names(people, [(club, summary)])) if summary["opened"] else None)
                     now_made[key] = (inputs, shown)
                 made_now = now_made[key][1]
                 if made_now is not None:
@@ -204,11 +219,12 @@ class LeagueModel:
                 if hit is not None and hit[0] == version:
                     return list(hit[1])
                 rows = self.store.day_lists(date)
-                if rows is not None:
+                if rows is not None and all("members" in r.summary for r in rows if r.summary["opened"]):
                     names, owners = self.club_names(), self.store.club_tables()
                     tables = {t.device: t.name for t in self.store.events.tables()}
                     days = {m["date"] for m in self.matchdays()}
-                    shown = (_shown(r.info, r.summary, r.meta, owners, names, tables, days) for r in rows
+                    who = self.names(self.store.people(), [(r.meta.club, r.summary) for r in rows])
+                    shown = (_shown(r.info, r.summary, r.meta, owners, names, tables, days, who) for r in rows
                              if r.summary["opened"])
                     out = [s for s in shown if s.item.matchday == date]
                     self._days[date] = (version, out)
@@ -232,7 +248,10 @@ class LeagueModel:
             state = self._fold(device, list_id, info.count).state
             if state.closed or state.series_over:
                 del self._folded[(device, list_id)]
-            return paper_list(state, table=shown.item.table, series=shown.item.series, head=info.head), shown
+            paper = paper_list(state, table=shown.item.table, series=shown.item.series, head=info.head)
+            members = dict(state.members)
+            who = self.names(self.store.people(), [(shown.club_id, {"members": members})])
+            return renamed_paper(paper, who.of_list(shown.club_id, members)), shown
 
 
 SEASON_DOC = "season_lines"
@@ -265,13 +284,20 @@ def _season_from_doc(doc: Any, version: str, rules: SeasonRules) -> Season | Non
     return rules, tuple(_line_of(x) for x in doc["players"]), tuple(_line_of(x) for x in doc["clubs"])
 
 
+def _club_of(info: ListInfo, meta: ListMeta | None, owners: dict[str, str]) -> str:
+    return meta.club if meta is not None else owners.get(info.device, "")
+
+
 def _shown(info: ListInfo, summary: dict[str, Any], meta: ListMeta | None, owners: dict[str, str],
-           names: dict[str, str], tables: dict[str, str], days: set[str]) -> Shown:
-    club = meta.club if meta is not None else owners.get(info.device, "")
+           names: dict[str, str], tables: dict[str, str], days: set[str], who: LeagueNames) -> Shown:
+    """A list as the pages show it: each player under the one name the club lets the league show."""
+    club = _club_of(info, meta, owners)
     date = meta.evening[:10] if meta is not None else ""
     matchday = date if _DATE.fullmatch(date) and date in days else ""
     series, table = (meta.series or 1, meta.table) if meta is not None else (1, 0)
-    results = tuple(ListResult(p, series, table, pts, won, lost, lei) for p, pts, won, lost, lei in summary["results"])
+    shown = who.of_list(club, {p: str(m) for p, m in (summary.get("members") or {}).items()})
+    results = tuple(ListResult(shown.get(p, p), series, table, pts, won, lost, lei)
+                    for p, pts, won, lost, lei in summary["results"])
     return Shown(LeagueList(names.get(club, club), info.device, info.list_id, matchday, series, table, results),
-                 club, tables.get(info.device, info.device), tuple(summary["seating"]), summary["games"],
-                 summary["closed"], summary["over"], summary["error"])
+                 club, tables.get(info.device, info.device), tuple(shown.get(p, p) for p in summary["seating"]),
+                 summary["games"], summary["closed"], summary["over"], summary["error"])

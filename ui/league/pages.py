@@ -66,6 +66,7 @@ class LeaguePages(Pages):
 
     START = "/spieltag"
     ORGANISER_START = "/verwaltung"
+    PASSWORD_COMMAND = "skattisch league password"
 
     CACHED = 512  # public pages kept (by path, query and login) until anything changes
 
@@ -75,6 +76,8 @@ class LeaguePages(Pages):
         self.model = LeagueModel(store)
         self.clock = clock
         self._cache: dict[tuple[str, str, bool], tuple[str, bytes, int, dict[str, str]]] = {}
+        self._locks: dict[tuple[str, str, bool], threading.Lock] = {}  # per page: who makes it now
+        self._locks_lock = threading.Lock()
         self._stop = threading.Event()
         self._answering = 0  # readers' requests being answered (the background waits for them)
         self._answering_lock = threading.Lock()
@@ -103,8 +106,18 @@ class LeaguePages(Pages):
         thread.start()
         return thread
 
+    def _making(self, key: tuple[str, str, bool]) -> threading.Lock:
+        with self._locks_lock:
+            if len(self._locks) >= self.CACHED and key not in self._locks:
+                self._locks = {k: lock for k, lock in self._locks.items() if lock.locked()}
+            return self._locks.setdefault(key, threading.Lock())
+
     def cached(self, method: Any) -> Any:
-        """``method`` as a route whose answer is kept until the league's data change (public pages)."""
+        """``method`` as a route whose answer is kept until the league's data change (public pages).
+
+        Under a crowd (a match day's evening: hundreds of readers while clubs forward) a page is
+        made by one request at a time: the requests that wait for it take the page made after
+        they arrived (the data as new as when they asked) instead of each making it again."""
         def answer(request: Request) -> Response:
             with self._answering_lock:
                 self._answering += 1
@@ -116,16 +129,21 @@ class LeaguePages(Pages):
 
         def kept(request: Request) -> Response:
             key = (request.url.path, request.url.query, self.organiser(request))
-            version = self.model.version()
+            arrived = int(self.model.version())
             hit = self._cache.get(key)
-            if hit is not None and hit[0] == version:
+            if hit is not None and int(hit[0]) >= arrived:
                 return Response(hit[1], status_code=hit[2], headers=hit[3])
-            response: Response = method(request)
-            if response.status_code == 200 and "set-cookie" not in response.headers:  # a notice shown: not kept
-                if len(self._cache) >= self.CACHED:
-                    self._cache.clear()
-                self._cache[key] = (version, bytes(response.body), response.status_code, dict(response.headers))
-            return response
+            with self._making(key):  # one request makes a page; the others at that moment take it
+                hit = self._cache.get(key)
+                if hit is not None and int(hit[0]) >= arrived:  # made since this request came: as new as asked
+                    return Response(hit[1], status_code=hit[2], headers=hit[3])
+                version = self.model.version()
+                response: Response = method(request)
+                if response.status_code == 200 and "set-cookie" not in response.headers:  # a notice shown: not kept
+                    if len(self._cache) >= self.CACHED:
+                        self._cache.clear()
+                    self._cache[key] = (version, bytes(response.body), response.status_code, dict(response.headers))
+                return response
 
         async def endpoint(request: Request) -> Response:
             response: Response = await run_in_threadpool(answer, request)

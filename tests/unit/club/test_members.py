@@ -123,3 +123,18 @@ def test_the_laptops_own_member_list_imports_again_unchanged() -> None:
     twice, _ = apply_action(again, {"aktion": "import"}, members_csv(again).encode("utf-8"))
     assert [(p.name, p.short, p.member, p.card) for p in twice.people] == [
         (p.name, p.short, p.member, p.card) for p in again.people]
+def test_a_member_marked_not_for_the_league_keeps_the_mark_through_saves_and_imports() -> None:
+    from device.club.members_csv import parse_members
+    from ui.club.members import apply_action
+
+    roster = Roster([Person("Anna Adler", "Anna", member="4")])
+    hidden, _ = apply_action(roster, {"aktion": "speichern", "was": "Anna Adler", "name": "Anna Adler", "kurz": "Anna",
+                                      "mitglied": "4", "veroeffentlichen": "ja", "nicht_liga": "ja"}, None)
+    anna = hidden.find("Anna Adler")
+    assert anna is not None and not anna.league and anna.league_name is None
+    assert Roster.from_json(hidden.to_json()).people[0].league is False  # kept in the roster document
+    again = hidden.imported(parse_members(b"Mitgliedsnummer;Name;Vorname\n4;Adler;Anna\n"))
+    assert again.people[0].league is False  # the member list's import does not undo it
+    shown, _ = apply_action(hidden, {"aktion": "speichern", "was": "Anna Adler", "name": "Anna Adler", "kurz": "Anna",
+                                     "mitglied": "4"}, None)
+    assert shown.people[0].league and shown.people[0].league_name == "Anna"  # not published: the short name
