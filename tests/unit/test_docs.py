@@ -27,7 +27,7 @@ INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 LINK = re.compile(r"(!?)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 HTML_IMAGE = re.compile(r"<img\s[^>]*src=\"([^\"]+)\"", re.IGNORECASE)
 HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
-COMMAND = re.compile(r"(?<![-\w/.])(?<!-u )skattisch ([a-z][a-z-]*)")
+COMMAND = re.compile(r"(?<![-\w/.])(?<!-u )skattisch ([a-z][a-z-]*)(?![\w/])")
 
 
 def markdown_files() -> list[Path]:
