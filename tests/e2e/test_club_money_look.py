@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -118,6 +119,38 @@ def _login(browser: Any, laptop: Laptop, target: str) -> None:
     WebDriverWait(browser, 10).until(lambda d: d.current_url == laptop.url + target)
 
 
+def _other_browser(laptop: Laptop) -> urllib.request.OpenerDirector:
+    """The organiser logged in elsewhere (a second laptop at the door), over real HTTP."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    opener.open(urllib.request.Request(laptop.url + "/anmelden", data=f"passwort={PASSWORD}".encode(), method="POST"),
+                timeout=10)
+    return opener
+
+
+def _bar_spread(browser: Any) -> int:
+    """How far apart (px) the tops of the bar's brand, links and login are: a few px on one line."""
+    tops = browser.execute_script(
+        "return Array.from(document.querySelectorAll('header.bar .brand, header.bar nav a, header.bar .who'))"
+        ".filter(e => e.offsetParent !== null).map(e => Math.round(e.getBoundingClientRect().top))")
+    return max(tops) - min(tops)
+
+
+def test_the_bar_fits_one_line_at_1280_when_logged_in_and_stays_usable_narrow(laptop: Laptop, browser: Any) -> None:
+    _login(browser, laptop, "/kasse")
+    body_once(browser, "Kasse")
+    browser.set_window_rect(width=1280, height=720)
+    inner = int(browser.execute_script("return window.innerWidth"))
+    shot(browser, "leiste")
+    assert _bar_spread(browser) < 16, f"the bar wraps at {inner} px"
+    browser.set_window_rect(width=600, height=720)
+    links = browser.find_elements(By.CSS_SELECTOR, "header.bar nav a")
+    assert all(link.is_displayed() for link in links)
+    right = browser.execute_script("return Math.max(...Array.from(document.querySelectorAll('header.bar nav a'))"
+                                   ".map(e => e.getBoundingClientRect().right))")
+    assert right <= int(browser.execute_script("return window.innerWidth"))  # every link on the screen, no scrolling
+    shot(browser, "leiste", 600, 720)
+
+
 def _cell(browser: Any, player: str, column: int) -> str:
     for row in browser.find_elements(By.CSS_SELECTOR, "#live table.geld tbody tr"):
         tds = row.find_elements(By.TAG_NAME, "td")
@@ -164,6 +197,12 @@ def test_an_organiser_runs_the_preisskat_in_the_browser(laptop: Laptop, browser:
         button.click()
         WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,)).until(
             lambda d, p=player: _cell(d, p, 2).startswith(("10,00 € ✓", "0,00 € ✓")))
+    updates = int(browser.execute_script("return window.skattischUpdates"))
+    _other_browser(laptop).open(urllib.request.Request(  # the Startgeld taken at the door, in another browser
+        laptop.url + "/kasse", data=b"aktion=startgeld&spieler=Bernd", method="POST"), timeout=10)
+    WebDriverWait(browser, 15, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: int(d.execute_script("return window.skattischUpdates")) > updates
+        and _cell(d, "Bernd", 2).startswith("10,00 € ✓"))
     shot(browser, "kasse")
     shot(browser, "kasse", whole=True)
 
