@@ -1,6 +1,8 @@
 """The Preisskat's pages in a real browser (Debian's chromium, headless) over a real collector
 process: the organiser enters the conditions through the form, the Kasse follows a correction
-at a table live, the prizes are released, the Abrechnung's PDF is drawn (pdftoppm).
+sent by a paired table over HTTP and a tick made in another browser live, the Preise page
+follows their release at another laptop, the Abrechnung's PDF is drawn (pdftoppm); the bar
+fits one line at 1280 px.
 
 Screenshots go to tests/artifacts/club/money-*.png; with ``SKATTISCH_DOCS_IMG=1`` the same
 pictures are written to docs/img/preisskat/ for docs/preisskat.md:
@@ -46,15 +48,36 @@ class Laptop:
         self.url = url
         self.db = db
 
-    def sync(self, device: str, start: int, end: int | None = None) -> None:
-        """What a table sends: its journal's entries ``start:end`` into the laptop's store."""
+    def sync(self, device: str) -> None:
+        """What a paired table does: pairs with a code as ``club pair`` makes it, then sends its
+        journal over HTTP by the sync protocol (the laptop keeps what it held, takes the rest)."""
+        from drivers.club.app import new_pairing_code
         from drivers.club.store import SqliteCollectorStore
+        from drivers.sync import STATE_FILE, SyncClient, SyncStateFile, pair_with_laptop
 
         store = SqliteCollectorStore(self.db)
         try:
-            store.store_batch(device, device_entries(device)[start:end], now=time.time())
+            code = new_pairing_code(store, now=time.time())
         finally:
             store.close()
+        state_file = SyncStateFile(self.db.parent / f"{device}-{STATE_FILE}")
+        state_file.save(pair_with_laptop(self.url, code, device, name=TABLES[device]))
+        client = SyncClient(Journal(device), state_file, device=device)
+        for _ in range(20):  # a few batches at most
+            if not client.sync_once():
+                return
+        raise AssertionError(f"{device} did not finish sending")
+
+
+class Journal:
+    """A table's journal (the worked evening's entries) as the sync client reads it."""
+
+    def __init__(self, device: str) -> None:
+        self.entries = device_entries(device)
+
+    def entries_after(self, seq: int, limit: int | None = None) -> list[Any]:
+        after = [e for e in self.entries if e.event["seq"] > seq]
+        return after[:limit] if limit is not None else after
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +209,7 @@ def test_an_organiser_runs_the_preisskat_in_the_browser(laptop: Laptop, browser:
     body_once(browser, "Kasse")
     assert _cell(browser, "Anna", 6) == "0,00 €"  # Tisch 1 has sent only its first list, the Grand won
     updates = int(browser.execute_script("return window.skattischUpdates"))
-    laptop.sync("pi-1", FIRST_LIST)  # the correction at Tisch 1 (and its second list) arrives
+    laptop.sync("pi-1")  # the correction at Tisch 1 (and its second list) arrives over HTTP
     WebDriverWait(browser, 15, ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: int(d.execute_script("return window.skattischUpdates")) > updates
                                      and _cell(d, "Anna", 6) == "1,00 €")
     assert _cell(browser, "Frida", 8) == "15,00 €" and _cell(browser, "Hanna Hahn", 8) == "12,50 €"
@@ -213,8 +236,14 @@ def test_an_organiser_runs_the_preisskat_in_the_browser(laptop: Laptop, browser:
 
     browser.get(laptop.url + "/preise")
     body_once(browser, "Noch nicht freigegeben")
-    browser.find_element(By.CSS_SELECTOR, "form.inline button.primary").click()
+    updates = int(browser.execute_script("return window.skattischUpdates"))
+    _other_browser(laptop).open(urllib.request.Request(  # released at the other laptop: this page follows
+        laptop.url + "/preise", data=b"aktion=frei", method="POST"), timeout=10)
+    WebDriverWait(browser, 15, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: int(d.execute_script("return window.skattischUpdates")) > updates
+        and "Freigabe zurücknehmen" in d.find_element(By.ID, "live").text)
     text = body_once(browser, "Freigabe zurücknehmen")
+    assert "Noch nicht freigegeben" not in text
     assert "je 36,00 €" in text and "Präsentkorb" in text
     shot(browser, "preise")
     shot(browser, "preise", whole=True)
