@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from device.club.money import PASSED_IN_PAYERS, SCALES, TIES, Conditions, MoneyError, PrizePlan, euro, from_member_list
+from device.club.member_groups import from_member_list
+from device.club.money import PASSED_IN_PAYERS, SCALES, TIES, Conditions, MoneyError, PrizePlan, euro
 from device.club.prizes import Account, KasseLine, Payment, RankingPrizes, account, evening_prizes, kasse
 from device.csvcell import Cell, csv_text
 from ui.club.exports import _latin, _Pdf

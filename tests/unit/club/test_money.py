@@ -158,7 +158,8 @@ def test_categories_and_teams_left_to_the_member_list_give_the_same_evening() ->
     # the organiser writes "Jugend: 0,00" and a team ranking without teams; the member list puts
     # Kurt (and Zora, who is not here tonight) in the Jugend and the eight team players in their
     # Mannschaft: the Kasse and every prize are those of the worked evening's named groups
-    from device.club.money import FeeCategory, from_member_list
+    from device.club.member_groups import from_member_list
+    from device.club.money import FeeCategory
     from tests.money_evening import TEAMS
 
     named = conditions()
@@ -176,7 +177,8 @@ def test_categories_and_teams_left_to_the_member_list_give_the_same_evening() ->
 
 
 def test_a_named_team_or_category_wins_over_the_member_list_and_a_short_team_is_refused() -> None:
-    from device.club.money import FeeCategory, from_member_list
+    from device.club.member_groups import from_member_list
+    from device.club.money import FeeCategory
 
     plan = PrizePlan(places=1, amounts=(100,))
     teams = ExtraRanking("Mannschaft", "mannschaft", 400, (("Asse", ()), ("Buben", ("A", "B", "C", "D"))), plan)
