@@ -16,19 +16,17 @@ from device.club.money import KINDS, Conditions, ExtraRanking, FeeCategory, Mone
 __all__ = ["from_member_list"]
 
 
-def _folded(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
 def from_member_list(conditions: Conditions, category_of: Mapping[str, str], team_of: Mapping[str, str],
                      playing: Iterable[str]) -> Conditions:
-    """``conditions`` with what the organiser left to the member list filled in: a fee category
-    or category ranking without players gets the evening's ``playing`` players whose Kategorie
-    (``category_of``: person -> "Damen, Senioren") names it (a player in two fee categories
-    pays the first's fee); a team without players gets every member whose Mannschaft
-    (``team_of``) is its name, but for those the organiser named in another of its teams; a team ranking without teams gets the teams of the evening's
-    players. Refused (:class:`MoneyError`) as the organiser's own groups would be: a team of
-    the member list without four players names the team.
+    """``conditions`` with what the organiser left to the member list filled in.
+
+    A fee category or a category ranking without players gets the evening's ``playing``
+    players whose Kategorie (``category_of``: person -> "Damen, Senioren") names it (a player in
+    two fee categories pays the first's fee). A team without players gets every member whose
+    Mannschaft (``team_of``) is its name, but for those the organiser named in another team; a
+    team ranking without teams gets the teams of the evening's players. Refused
+    (:class:`MoneyError`) as the organiser's own groups would be: a team of the member list
+    without four players names the team.
 
     >>> c = Conditions(categories=(FeeCategory("Jugend", 0, ()),), extras=(
     ...     ExtraRanking("Damen", "kategorie", 200, (), PrizePlan(places=1, amounts=(100,))),
@@ -43,35 +41,55 @@ def from_member_list(conditions: Conditions, category_of: Mapping[str, str], tea
     ...
     device.club.money.MoneyError: Mannschaft: Asse: hat 1 Spieler, nicht 4
     """
-    playing = sorted(set(playing), key=str.casefold)
-
-    def in_category(name: str, taken: Iterable[str] = ()) -> tuple[str, ...]:
-        wanted, skip = _folded(name), set(taken)
-        return tuple(p for p in playing if p not in skip
-                     and wanted in {_folded(c) for c in category_of.get(p, "").split(",")})
-
-    def in_team(name: str, named: Iterable[str] = ()) -> tuple[str, ...]:
-        skip = set(named)
-        return tuple(sorted((p for p, t in team_of.items() if _folded(t) == _folded(name) and p not in skip),
-                            key=str.casefold))
-
+    columns = _Columns(sorted(set(playing), key=str.casefold), category_of, team_of)
     categories: list[FeeCategory] = []
     for category in conditions.categories:
-        named = category.players or in_category(category.name, (p for c in categories for p in c.players))
-        categories.append(replace(category, players=named))
-    extras = []
-    for extra in conditions.extras:
-        groups = extra.groups
-        if not groups and extra.kind == "kategorie":
-            groups = ((extra.name, ()),)
-        elif not groups and extra.kind == "mannschaft":
-            names = dict.fromkeys(team_of[p] for p in playing if team_of.get(p, "").strip())
-            groups = tuple((name, ()) for name in sorted(names, key=str.casefold))
-        draw = in_category if extra.kind == "kategorie" else in_team if extra.kind == "mannschaft" else None
-        taken = [p for _, players in groups for p in players]  # the organiser's players stay where he put them
-        groups = tuple((g, players or (draw(g, taken) if draw else ())) for g, players in groups)
+        taken = [p for c in categories for p in c.players]
+        categories.append(replace(category, players=category.players or columns.in_category(category.name, taken)))
+    return replace(conditions, categories=tuple(categories), extras=tuple(columns.extra(e) for e in conditions.extras))
+
+
+class _Columns:
+    """The member list's Kategorie and Mannschaft of the evening's players."""
+
+    def __init__(self, playing: list[str], category_of: Mapping[str, str], team_of: Mapping[str, str]) -> None:
+        self.playing = playing
+        self.category_of = category_of
+        self.team_of = team_of
+
+    def in_category(self, name: str, taken: Iterable[str]) -> tuple[str, ...]:
+        """The evening's players in category ``name`` but ``taken``."""
+        wanted, skip = _folded(name), set(taken)
+        return tuple(p for p in self.playing if p not in skip
+                     and wanted in {_folded(c) for c in self.category_of.get(p, "").split(",")})
+
+    def in_team(self, name: str, taken: Iterable[str]) -> tuple[str, ...]:
+        """Every member of team ``name`` (here tonight or not) but ``taken``."""
+        skip = set(taken)
+        return tuple(sorted((p for p, t in self.team_of.items() if _folded(t) == _folded(name) and p not in skip),
+                            key=str.casefold))
+
+    def extra(self, extra: ExtraRanking) -> ExtraRanking:
+        """``extra`` with its groups' players; the organiser's players stay where he put them."""
+        if extra.kind not in ("kategorie", "mannschaft"):
+            return extra
+        groups = extra.groups or self._groups(extra)
+        draw = self.in_category if extra.kind == "kategorie" else self.in_team
+        taken = [p for _, players in groups for p in players]
+        groups = tuple((g, players or draw(g, taken)) for g, players in groups)
+        size = KINDS[extra.kind]
         for group, players in groups:
-            if KINDS[extra.kind] and len(players) != KINDS[extra.kind]:
-                raise MoneyError(f"{extra.name}: {group}", f"hat {len(players)} Spieler, nicht {KINDS[extra.kind]}")
-        extras.append(replace(extra, groups=groups))
-    return replace(conditions, categories=tuple(categories), extras=tuple(extras))
+            if size and len(players) != size:
+                raise MoneyError(f"{extra.name}: {group}", f"hat {len(players)} Spieler, nicht {size}")
+        return replace(extra, groups=groups)
+
+    def _groups(self, extra: ExtraRanking) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """A category ranking: the one group of its name; a team ranking: the evening's teams."""
+        if extra.kind == "kategorie":
+            return ((extra.name, ()),)
+        teams = dict.fromkeys(self.team_of[p] for p in self.playing if self.team_of.get(p, "").strip())
+        return tuple((team, ()) for team in sorted(teams, key=str.casefold))
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()

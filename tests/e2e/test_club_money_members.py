@@ -142,3 +142,24 @@ def test_categories_and_teams_come_from_the_member_list(laptop: str) -> None:
     assert "Hanna" not in json.dumps(shown["Damen"]) and WITHHELD in damen
     conditions_json = _get(public, laptop + "/bedingungen.json")
     assert "Krause" not in conditions_json and "Hanna" not in conditions_json  # (the tandem "Kurt & Lena": a name)
+
+
+def test_a_team_changed_on_the_spieler_page_is_named_when_it_is_not_four(laptop: str) -> None:
+    organiser = _organiser(laptop)
+    _upload(organiser, laptop, MEMBERS.encode("utf-8"))
+    fields = form_from_conditions(conditions())
+    fields["zusatz"] = fields["zusatz"].split("\n\n")[0].splitlines()[0]  # the teams from the member list
+    _post(organiser, laptop + "/bedingungen/bearbeiten", fields)
+    page = _post(organiser, laptop + "/spieler", {"aktion": "speichern", "was": "Anna Adler", "name": "Anna Adler",
+                                                  "kurz": "Anna", "mitglied": "1", "veroeffentlichen": "ja",
+                                                  "kategorie": "Damen", "mannschaft": "Pik-Asse"})
+    assert "Anna Adler gespeichert" in page and '<td class="mannschaft">Pik-Asse</td>' in page
+    kasse = _get(organiser, laptop + "/kasse")
+    assert "Mannschaft: Kreuz-Buben: hat 3 Spieler, nicht 4" in kasse  # said, and the Kasse still shown
+    assert "Anna Adler" in kasse and "Abreizgeld" in kasse
+    _post(organiser, laptop + "/spieler", {"aktion": "speichern", "was": "Anna Adler", "name": "Anna Adler",
+                                          "kurz": "Anna", "mitglied": "1", "veroeffentlichen": "ja",
+                                          "mannschaft": "Kreuz-Buben"})
+    lines = json.loads(_get(organiser, laptop + "/preise.json"))["rankings"]
+    assert [(x["player"], x["leistung"]) for x in next(r for r in lines if r["name"] == "Mannschaft")["lines"]] == [
+        ("Herz-Damen", 416), ("Kreuz-Buben", -184)]
