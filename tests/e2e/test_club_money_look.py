@@ -281,3 +281,22 @@ def test_the_abrechnung_pdf_is_drawn(laptop: Laptop) -> None:
     if os.environ.get("SKATTISCH_DOCS_IMG") == "1":
         DOCS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(png, DOCS / "abrechnung-pdf.png")
+
+
+def test_kategorie_and_mannschaft_are_edited_on_the_spieler_page(laptop: Laptop, browser: Any) -> None:
+    _login(browser, laptop, "/spieler?bearbeiten=Hanna%20Hahn")
+    body_once(browser, "Spieler bearbeiten")
+    for name, value in (("kategorie", "Damen, Senioren"), ("mannschaft", "Herz-Damen")):
+        field = browser.find_element(By.ID, name)
+        field.clear()
+        field.send_keys(value)
+    browser.find_element(By.ID, "speichern").click()
+    text = body_once(browser, "Hanna Hahn gespeichert")
+    assert browser.current_url == laptop.url + "/spieler"
+    row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#roster tbody tr") if "Hanna Hahn" in r.text)
+    assert (row.find_element(By.CSS_SELECTOR, "td.kategorie").text,
+            row.find_element(By.CSS_SELECTOR, "td.mannschaft").text) == ("Damen, Senioren", "Herz-Damen")
+    assert "Kategorie" in text and "Mannschaft" in text
+    shot(browser, "spieler")
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")  # no sideways
+    shot(browser, "spieler", whole=True)
