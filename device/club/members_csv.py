@@ -3,7 +3,9 @@
 Columns, in any order, named in the first line (case, blanks, dots and hyphens ignored):
 ``Mitgliedsnummer`` (also ``Mitgliedsnr``, ``Mitglied-Nr``), ``Name`` (``Nachname``),
 ``Vorname``; optional ``Kurzname`` (``Rufname``), ``Karte`` (``Kartennummer``, ``RFID``,
-``UID``, ``Barcode``) and ``Veröffentlichen`` (``vollen Namen zeigen``: ja/nein). Separated
+``UID``, ``Barcode``), ``Veröffentlichen`` (``vollen Namen zeigen``: ja/nein), ``Kategorie``
+(``Altersklasse``, ``Wertungsklasse``: "Damen", "Senioren", "Jugend", several with commas) and
+``Mannschaft`` (``Team``: the team's name). Separated
 by ``;``, ``,`` or tabs (found from the first line); UTF-8 with or without BOM, or
 Windows-1252 (what Excel writes on Windows). A cell the laptop's own export protected from
 spreadsheets (an apostrophe before ``= + - @``: :mod:`device.csvcell`) is read as it was.
@@ -14,7 +16,7 @@ without a Mitgliedsnummer is a guest (the Spieler page's own export lists guests
 
 >>> rows = parse_members("Mitgliedsnummer;Name;Vorname;Karte\\r\\n17;Meier;Jürgen;04A1\\r\\n".encode("cp1252"))
 >>> rows[0]
-MemberRow(line=2, member='17', first='Jürgen', last='Meier', short='', card='04A1', publish=None)
+MemberRow(line=2, member='17', first='Jürgen', last='Meier', short='', card='04A1', publish=None, category=None, team=None)
 >>> parse_members(b"Nr,Name\\n1,Meier\\n")
 Traceback (most recent call last):
 ...
@@ -41,6 +43,8 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
     "short": ("kurzname", "rufname", "spitzname"),
     "card": ("karte", "kartennummer", "kartenid", "karteid", "rfid", "uid", "barcode"),
     "publish": ("veröffentlichen", "vollennamenzeigen", "namezeigen", "öffentlich"),
+    "category": ("kategorie", "kategorien", "altersklasse", "wertungsklasse"),
+    "team": ("mannschaft", "team"),
 }
 _REQUIRED = {"member": "Mitgliedsnummer", "last": "Name", "first": "Vorname"}
 _YES = {"ja", "j", "yes", "y", "1", "x", "true", "wahr"}
@@ -62,6 +66,8 @@ class MemberRow:
     short: str
     card: str
     publish: bool | None  # None: the file does not say
+    category: str | None = None  # None: the file has no such column (the roster keeps what it had)
+    team: str | None = None
 
     @property
     def name(self) -> str:
@@ -170,4 +176,5 @@ def _row(cells: list[str], columns: dict[str, int], line: int, width: int, seen_
     if card:
         seen_cards[card] = line
     publish = _publish(cells[columns["publish"]], line) if "publish" in columns and columns["publish"] < len(cells) else None
-    return MemberRow(line, member, first, last, short, card, publish)
+    category, team = (cell(f) if f in columns else None for f in ("category", "team"))
+    return MemberRow(line, member, first, last, short, card, publish, category, team)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 __all__ = ["DEFAULT_ABREIZ", "Abreizgeld", "Conditions", "ExtraRanking", "FeeCategory", "MoneyError", "PassedCounts",
+
            "PrizePlan", "SeriesMoney", "TableTerms", "Tier", "passed_counts", "series_money", "amount_text", "euro", "parse_cents"]
 
 _AMOUNT = re.compile(r"^(-?)(\d{1,7})(?:[.,](\d{1,2}))?$")
@@ -235,7 +236,8 @@ class PrizePlan:
 
 @dataclass(frozen=True, slots=True)
 class FeeCategory:
-    """A Startgeld of its own for some players (e.g. Jugend 0,00 €: they still may win)."""
+    """A Startgeld of its own for some players (e.g. Jugend 0,00 €: they still may win); no
+    players named: the evening's players the member list puts in the category."""
 
     name: str
     cents: int
@@ -248,7 +250,8 @@ class ExtraRanking:
 
     ``kind``: "mannschaft" (groups of four; result = the sum of its players' Leistung),
     "tandem" (groups of two), "kategorie" (one group: its players ranked by their own
-    Leistung). ``fee`` per player or, with ``fee_per_group``, per group (paid by its first
+    Leistung). A group without players (or a team or category ranking without groups) takes
+    them from the member list (:func:`device.club.member_groups.from_member_list`). ``fee`` per player or, with ``fee_per_group``, per group (paid by its first
     named player). ``public``: shown on the public Preise page (else the organiser's only).
     """
 
@@ -269,7 +272,7 @@ class ExtraRanking:
         size = KINDS[self.kind]
         seen: dict[str, str] = {}
         for group, players in self.groups:
-            if size and len(players) != size:
+            if size and players and len(players) != size:  # none named: drawn from the member list
                 raise MoneyError(f"{self.name}: {group}", f"hat {len(players)} Spieler, nicht {size}")
             for player in players:
                 if player in seen:

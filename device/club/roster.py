@@ -15,6 +15,9 @@ The roster document (the collector's ``roster``) is a list of objects; every fie
     first    the first name (Vorname) as the member list gave it, to write the list back
     league   whether the league may name this member (default true): else the league shows
              "Spieler N (Verein)"; if it may, it shows the name the club's pages show (``shown``)
+    category the member list's Kategorie ("Damen", "Senioren, Jugend"): the Preisskat's fees and
+             category rankings draw their players from it; public only if ``publish``
+    team     the member list's Mannschaft: a team ranking's players unless the organiser names them
 
 Lists name their players as typed at the table (the short name, the full name or another
 spelling); :meth:`Roster.person` finds whom a name (or a list's member id) means, so the
@@ -71,6 +74,8 @@ class Person:
     former: tuple[str, ...] = field(default=())
     first: str = ""
     league: bool = True
+    category: str = ""
+    team: str = ""
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -86,7 +91,8 @@ class Person:
         former = tuple(str(a) for a in raw.get("former") or () if str(a).strip())
         return cls(name, short, bool(raw.get("publish", True)), str(raw.get("member") or "").strip(),
                    str(raw.get("card") or "").strip(), aliases, str(raw.get("id") or "").strip(), former,
-                   str(raw.get("first") or "").strip(), bool(raw.get("league", True)))
+                   str(raw.get("first") or "").strip(), bool(raw.get("league", True)), _cell(raw.get("category")),
+                   _cell(raw.get("team")))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "short": self.short, "publish": self.publish, "id": self.id}
@@ -102,7 +108,19 @@ class Person:
             out["first"] = self.first
         if not self.league:
             out["league"] = False
+        if self.category:
+            out["category"] = self.category
+        if self.team:
+            out["team"] = self.team
         return out
+
+    def in_category(self, category: str) -> bool:
+        """Whether the member list puts this person in ``category`` (case ignored).
+
+        >>> Person("Erika Ernst", "Erika", category="Damen, Senioren").in_category("senioren")
+        True
+        """
+        return fold(category) in {fold(c) for c in self.category.split(",") if c.strip()}
 
     @property
     def first_and_last(self) -> tuple[str, str]:
@@ -245,6 +263,7 @@ class Roster:
         aliases = tuple(dict.fromkeys(a for a in (*kept.aliases, gone.name, gone.short, *gone.aliases)
                                       if fold(a) not in (fold(kept.name), fold(kept.short))))
         merged = replace(kept, member=kept.member or gone.member, card=kept.card or gone.card, aliases=aliases,
+                         category=kept.category or gone.category, team=kept.team or gone.team,
                          former=tuple(dict.fromkeys((*kept.former, gone.id, *gone.former))))
         return Roster(merged if p is kept else p for p in self.people if p is not gone)
 
@@ -260,7 +279,9 @@ class Roster:
             short = row.short or (old.short if old is not None else "") or _free_short(roster, row, old)
             person = Person(row.name, short, row.publish if row.publish is not None else (old.publish if old else False),
                             row.member, row.card or (old.card if old is not None else ""), first=row.first,
-                            league=old.league if old is not None else True)
+                            league=old.league if old is not None else True,
+                            category=_kept(row.category, old.category if old is not None else ""),
+                            team=_kept(row.team, old.team if old is not None else ""))
             try:
                 roster = roster.put(person, was=old.name if old is not None else "")
             except RosterError as exc:
@@ -280,6 +301,15 @@ class Roster:
                 raise RosterError(f"Karte {person.card} gehört schon {p.name}")
             if fold(p.name) == fold(person.name):
                 raise RosterError(f"{person.name} steht schon in der Spielerliste (zusammenführen statt doppelt)")
+
+
+def _cell(value: object) -> str:
+    return " ".join(str(value or "").split())
+
+
+def _kept(given: str | None, had: str) -> str:
+    """A member-list column's value, or what the roster had when the file has no such column."""
+    return had if given is None else given
 
 
 def _free_short(roster: Roster, row: MemberRow, old: Person | None) -> str:

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m tests.bench.bench_money            # full: 30 four-tables (120 players), 2 series of 48 games
     .venv/bin/python -m tests.bench.bench_money --smoke    # tiny, seconds
+    .venv/bin/python -m tests.bench.bench_money --member-list   # teams and the Jugend from the member list
 
 A real SQLite collector store and the laptop's app (Starlette, in-process HTTP client, the
 organiser logged in). The conditions: Startgeld, Tischgeld, the default Abreizgeld tiers, a fee
@@ -9,7 +10,10 @@ per eingepasstes game, a prize plan with series prizes and a team ranking of 30 
 Series 1 is synced whole; series 2 is synced game by game, one table after the other, as the
 tables send them. Measured: after each of the last ``--measured`` games, GET /kasse (the
 read model folds the new game, the money is computed from every list, the page is drawn) —
-the median and the slowest. Goal: <= 0.3 s at full speed.
+the median and the slowest. Goal: <= 0.3 s at full speed. With ``--member-list`` the club's
+member list (a roster of the 120 with Mannschaft and Kategorie) names the teams and the Jugend,
+drawn on every request. Also measured: the live check (what ``/live`` computes every 0.4 s for
+each open page, the evening's money included).
 
 Baseline, in the same run after the same games: GET /wertung, the evening's ranking page over
 the same read model (what the laptop already shows live); the ratio is Kasse / Wertung.
@@ -26,7 +30,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from device.club.money import Conditions, ExtraRanking, PrizePlan
+from device.club.money import Conditions, ExtraRanking, FeeCategory, PrizePlan
 from device.club.seating import random_draw
 from device.journal import JournalEntry
 from device.sync import journal_entries
@@ -34,7 +38,8 @@ from drivers.club.app import create_app
 from drivers.club.store import SqliteCollectorStore
 from tests.club_helpers import list_events, random_entries
 from ui.club import auth
-from ui.club.pages import club_routes
+from ui.club.money_pages import money_routes
+from ui.club.pages import Pages
 
 FULL = (30, 2, 48, 60)  # four-tables, series, games per list, games measured
 SMOKE = (3, 2, 8, 4)
@@ -48,15 +53,27 @@ class Result:
     kasse_median: float
     kasse_max: float
     wertung_median: float
+    live_median: float
 
 
-def evening_conditions(players: list[str]) -> Conditions:
-    teams = tuple((f"Team {n + 1}", tuple(players[4 * n:4 * n + 4])) for n in range(len(players) // 4))
+def _team(n: int) -> str:
+    return f"Team {n // 4 + 1}"
+
+
+def member_list(players: list[str]) -> list[dict[str, str]]:
+    """The roster document: each player a member of his team, every tenth in the Jugend."""
+    return [{"name": p, "short": p, "team": _team(n), **({"category": "Jugend"} if n % 10 == 0 else {})}
+            for n, p in enumerate(players)]
+
+
+def evening_conditions(players: list[str], *, from_member_list: bool = False) -> Conditions:
+    teams = tuple((_team(4 * n), tuple(players[4 * n:4 * n + 4])) for n in range(len(players) // 4))
     return Conditions(startgeld=1500, tischgeld=100, passed_in_fee=50,
+                      categories=(FeeCategory("Jugend", 0, ()),) if from_member_list else (),
                       plan=PrizePlan(payout_percent=90, places=0, share_of_players=25, scale="fallend", amounts=(),
                                      last_percent=30, round_to=50),
                       series_prizes=(2000, 1000, 500),
-                      extras=(ExtraRanking("Mannschaft", "mannschaft", 2000, teams,
+                      extras=(ExtraRanking("Mannschaft", "mannschaft", 2000, () if from_member_list else teams,
                                            PrizePlan(places=3, amounts=(50, 30, 20)), fee_per_group=True),))
 
 
@@ -72,7 +89,7 @@ def _series_entries(rng: random.Random, devices: list[str], players: list[str], 
     return out
 
 
-def run(size: tuple[int, int, int, int], *, directory: Path) -> Result:
+def run(size: tuple[int, int, int, int], *, directory: Path, from_member_list: bool = False) -> Result:
     from starlette.testclient import TestClient
 
     tables, series, games, measured = size
@@ -85,11 +102,15 @@ def run(size: tuple[int, int, int, int], *, directory: Path) -> Result:
     store.set_document("evening", {"id": EVENING, "title": "Preisskat"})
     doc = auth.new_secret("benchmark")
     store.set_document("organiser", doc)
-    store.set_money(EVENING, "conditions", evening_conditions(players).to_json())
+    store.set_money(EVENING, "conditions", evening_conditions(players, from_member_list=from_member_list).to_json())
+    if from_member_list:
+        store.set_document("roster", member_list(players))
     seq = dict.fromkeys(devices, 1)
     kasse_times: list[float] = []
     wertung_times: list[float] = []
-    with TestClient(create_app(store, routes=club_routes(store))) as client:
+    live_times: list[float] = []
+    pages = Pages(store)
+    with TestClient(create_app(store, routes=pages.routes() + money_routes(pages))) as client:
         client.cookies.set(auth.COOKIE, auth.session_token(doc))
         for number in range(1, series):  # the earlier series: synced whole
             for device, entries in _series_entries(rng, devices, players, number, games, seq).items():
@@ -111,22 +132,32 @@ def run(size: tuple[int, int, int, int], *, directory: Path) -> Result:
             t0 = time.perf_counter()
             assert client.get("/wertung").status_code == 200
             wertung_times.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            pages.signature()
+            live_times.append(time.perf_counter() - t0)
+        lines = client.get("/kasse.json").json()["lines"]
+        assert sum(e["fee"] for line in lines for e in line["extras"]) == 2000 * tables  # every team in the Kasse
+        assert sum(line["category"] == "Jugend" for line in lines) == (len(players[::10]) if from_member_list else 0)
     store.close()
     return Result(len(players), tables * series * games, statistics.median(kasse_times), max(kasse_times),
-                  statistics.median(wertung_times))
+                  statistics.median(wertung_times), statistics.median(live_times))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--smoke", action="store_true", help="a tiny evening, seconds")
+    parser.add_argument("--member-list", action="store_true", help="teams and the Jugend from the member list")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="skattisch-money-") as tmp:
-        result = run(SMOKE if args.smoke else FULL, directory=Path(tmp))
-    print(f"Preisskat: {result.players} players, {result.games} games")
+        result = run(SMOKE if args.smoke else FULL, directory=Path(tmp), from_member_list=args.member_list)
+    print(f"Preisskat: {result.players} players, {result.games} games"
+          + (" (teams and Jugend from the member list)" if args.member_list else ""))
     print(f"Kasse page after each game: median {result.kasse_median * 1000:.1f} ms, "
           f"slowest {result.kasse_max * 1000:.1f} ms (goal <= 300 ms)")
     print(f"baseline, Wertung page after the same games: median {result.wertung_median * 1000:.1f} ms; "
           f"ratio Kasse / Wertung = {result.kasse_median / result.wertung_median:.2f}x")
+    print(f"live check (every 0.4 s per open page): median {result.live_median * 1000:.2f} ms; "
+          f"ratio live check / Wertung = {result.live_median / result.wertung_median:.3f}x")
     return 0
 
 

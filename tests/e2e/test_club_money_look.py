@@ -1,6 +1,8 @@
 """The Preisskat's pages in a real browser (Debian's chromium, headless) over a real collector
 process: the organiser enters the conditions through the form, the Kasse follows a correction
-at a table live, the prizes are released, the Abrechnung's PDF is drawn (pdftoppm).
+sent by a paired table over HTTP and a tick made in another browser live, the Preise page
+follows their release at another laptop, the Abrechnung's PDF is drawn (pdftoppm); the bar
+fits one line at 1280 px.
 
 Screenshots go to tests/artifacts/club/money-*.png; with ``SKATTISCH_DOCS_IMG=1`` the same
 pictures are written to docs/img/preisskat/ for docs/preisskat.md:
@@ -17,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,15 +48,36 @@ class Laptop:
         self.url = url
         self.db = db
 
-    def sync(self, device: str, start: int, end: int | None = None) -> None:
-        """What a table sends: its journal's entries ``start:end`` into the laptop's store."""
+    def sync(self, device: str) -> None:
+        """What a paired table does: pairs with a code as ``club pair`` makes it, then sends its
+        journal over HTTP by the sync protocol (the laptop keeps what it held, takes the rest)."""
+        from drivers.club.app import new_pairing_code
         from drivers.club.store import SqliteCollectorStore
+        from drivers.sync import STATE_FILE, SyncClient, SyncStateFile, pair_with_laptop
 
         store = SqliteCollectorStore(self.db)
         try:
-            store.store_batch(device, device_entries(device)[start:end], now=time.time())
+            code = new_pairing_code(store, now=time.time())
         finally:
             store.close()
+        state_file = SyncStateFile(self.db.parent / f"{device}-{STATE_FILE}")
+        state_file.save(pair_with_laptop(self.url, code, device, name=TABLES[device]))
+        client = SyncClient(Journal(device), state_file, device=device)
+        for _ in range(20):  # a few batches at most
+            if not client.sync_once():
+                return
+        raise AssertionError(f"{device} did not finish sending")
+
+
+class Journal:
+    """A table's journal (the worked evening's entries) as the sync client reads it."""
+
+    def __init__(self, device: str) -> None:
+        self.entries = device_entries(device)
+
+    def entries_after(self, seq: int, limit: int | None = None) -> list[Any]:
+        after = [e for e in self.entries if e.event["seq"] > seq]
+        return after[:limit] if limit is not None else after
 
 
 @pytest.fixture(scope="module")
@@ -118,6 +142,38 @@ def _login(browser: Any, laptop: Laptop, target: str) -> None:
     WebDriverWait(browser, 10).until(lambda d: d.current_url == laptop.url + target)
 
 
+def _other_browser(laptop: Laptop) -> urllib.request.OpenerDirector:
+    """The organiser logged in elsewhere (a second laptop at the door), over real HTTP."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    opener.open(urllib.request.Request(laptop.url + "/anmelden", data=f"passwort={PASSWORD}".encode(), method="POST"),
+                timeout=10)
+    return opener
+
+
+def _bar_spread(browser: Any) -> int:
+    """How far apart (px) the tops of the bar's brand, links and login are: a few px on one line."""
+    tops = browser.execute_script(
+        "return Array.from(document.querySelectorAll('header.bar .brand, header.bar nav a, header.bar .who'))"
+        ".filter(e => e.offsetParent !== null).map(e => Math.round(e.getBoundingClientRect().top))")
+    return max(tops) - min(tops)
+
+
+def test_the_bar_fits_one_line_at_1280_when_logged_in_and_stays_usable_narrow(laptop: Laptop, browser: Any) -> None:
+    _login(browser, laptop, "/kasse")
+    body_once(browser, "Kasse")
+    browser.set_window_rect(width=1280, height=720)
+    inner = int(browser.execute_script("return window.innerWidth"))
+    shot(browser, "leiste")
+    assert _bar_spread(browser) < 16, f"the bar wraps at {inner} px"
+    browser.set_window_rect(width=600, height=720)
+    links = browser.find_elements(By.CSS_SELECTOR, "header.bar nav a")
+    assert all(link.is_displayed() for link in links)
+    right = browser.execute_script("return Math.max(...Array.from(document.querySelectorAll('header.bar nav a'))"
+                                   ".map(e => e.getBoundingClientRect().right))")
+    assert right <= int(browser.execute_script("return window.innerWidth"))  # every link on the screen, no scrolling
+    shot(browser, "leiste", 600, 720)
+
+
 def _cell(browser: Any, player: str, column: int) -> str:
     for row in browser.find_elements(By.CSS_SELECTOR, "#live table.geld tbody tr"):
         tds = row.find_elements(By.TAG_NAME, "td")
@@ -153,7 +209,7 @@ def test_an_organiser_runs_the_preisskat_in_the_browser(laptop: Laptop, browser:
     body_once(browser, "Kasse")
     assert _cell(browser, "Anna", 6) == "0,00 €"  # Tisch 1 has sent only its first list, the Grand won
     updates = int(browser.execute_script("return window.skattischUpdates"))
-    laptop.sync("pi-1", FIRST_LIST)  # the correction at Tisch 1 (and its second list) arrives
+    laptop.sync("pi-1")  # the correction at Tisch 1 (and its second list) arrives over HTTP
     WebDriverWait(browser, 15, ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: int(d.execute_script("return window.skattischUpdates")) > updates
                                      and _cell(d, "Anna", 6) == "1,00 €")
     assert _cell(browser, "Frida", 8) == "15,00 €" and _cell(browser, "Hanna Hahn", 8) == "12,50 €"
@@ -164,6 +220,12 @@ def test_an_organiser_runs_the_preisskat_in_the_browser(laptop: Laptop, browser:
         button.click()
         WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,)).until(
             lambda d, p=player: _cell(d, p, 2).startswith(("10,00 € ✓", "0,00 € ✓")))
+    updates = int(browser.execute_script("return window.skattischUpdates"))
+    _other_browser(laptop).open(urllib.request.Request(  # the Startgeld taken at the door, in another browser
+        laptop.url + "/kasse", data=b"aktion=startgeld&spieler=Bernd", method="POST"), timeout=10)
+    WebDriverWait(browser, 15, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: int(d.execute_script("return window.skattischUpdates")) > updates
+        and _cell(d, "Bernd", 2).startswith("10,00 € ✓"))
     shot(browser, "kasse")
     shot(browser, "kasse", whole=True)
 
@@ -174,8 +236,14 @@ def test_an_organiser_runs_the_preisskat_in_the_browser(laptop: Laptop, browser:
 
     browser.get(laptop.url + "/preise")
     body_once(browser, "Noch nicht freigegeben")
-    browser.find_element(By.CSS_SELECTOR, "form.inline button.primary").click()
+    updates = int(browser.execute_script("return window.skattischUpdates"))
+    _other_browser(laptop).open(urllib.request.Request(  # released at the other laptop: this page follows
+        laptop.url + "/preise", data=b"aktion=frei", method="POST"), timeout=10)
+    WebDriverWait(browser, 15, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: int(d.execute_script("return window.skattischUpdates")) > updates
+        and "Freigabe zurücknehmen" in d.find_element(By.ID, "live").text)
     text = body_once(browser, "Freigabe zurücknehmen")
+    assert "Noch nicht freigegeben" not in text
     assert "je 36,00 €" in text and "Präsentkorb" in text
     shot(browser, "preise")
     shot(browser, "preise", whole=True)
@@ -213,3 +281,22 @@ def test_the_abrechnung_pdf_is_drawn(laptop: Laptop) -> None:
     if os.environ.get("SKATTISCH_DOCS_IMG") == "1":
         DOCS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(png, DOCS / "abrechnung-pdf.png")
+
+
+def test_kategorie_and_mannschaft_are_edited_on_the_spieler_page(laptop: Laptop, browser: Any) -> None:
+    _login(browser, laptop, "/spieler?bearbeiten=Hanna%20Hahn")
+    body_once(browser, "Spieler bearbeiten")
+    for name, value in (("kategorie", "Damen, Senioren"), ("mannschaft", "Herz-Damen")):
+        field = browser.find_element(By.ID, name)
+        field.clear()
+        field.send_keys(value)
+    browser.find_element(By.ID, "speichern").click()
+    text = body_once(browser, "Hanna Hahn gespeichert")
+    assert browser.current_url == laptop.url + "/spieler"
+    row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#roster tbody tr") if "Hanna Hahn" in r.text)
+    assert (row.find_element(By.CSS_SELECTOR, "td.kategorie").text,
+            row.find_element(By.CSS_SELECTOR, "td.mannschaft").text) == ("Damen, Senioren", "Herz-Damen")
+    assert "Kategorie" in text and "Mannschaft" in text
+    shot(browser, "spieler")
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")  # no sideways
+    shot(browser, "spieler", whole=True)

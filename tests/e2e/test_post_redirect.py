@@ -116,6 +116,28 @@ def test_the_evenings_forms_redirect(laptop: tuple[Laptop, dict[str, Any]]) -> N
     assert status == 303 and headers["location"] == "/abend"
 
 
+def test_the_money_forms_redirect_and_say_what_they_saved(laptop: tuple[Laptop, dict[str, Any]]) -> None:
+    server, _ = laptop
+    login = server.login()
+    carried = _redirected(_post(server, "/bedingungen/bearbeiten", login,
+                                _form(startgeld="10,00", abreiz="1: 0,50; 4: 1,00", preise="1", betraege="100")),
+                          "/bedingungen")
+    _shown_once(server, "/bedingungen", login, carried, "Bedingungen gespeichert")
+    status, headers, body = _post(server, "/bedingungen/bearbeiten", login, _form(startgeld="-1", preise="1", betraege="100"))
+    assert status == 400 and "location" not in headers and "Startgeld: darf nicht negativ sein" in body.decode()
+    carried = _redirected(_post(server, "/kasse", login, _form(aktion="nachmelden", name="Nora Nachzügler")), "/kasse")
+    _shown_once(server, "/kasse", login, carried, "Nora Nachzügler nachgemeldet")
+    carried = _redirected(_post(server, "/kasse", login, _form(aktion="startgeld", spieler="Nora Nachzügler")), "/kasse")
+    _shown_once(server, "/kasse", login, carried, "Nora Nachzügler: Startgeld bezahlt")
+    carried = _redirected(_post(server, "/kasse", login, _form(aktion="betrag", spieler="Nora Nachzügler",
+                                                               betrag="2,50")), "/kasse")
+    _shown_once(server, "/kasse", login, carried, "Nora Nachzügler: sonst bezahlt 2,50 €")
+    carried = _redirected(_post(server, "/preise", login, _form(aktion="frei")), "/preise")
+    _shown_once(server, "/preise", login, carried, "Preise öffentlich freigegeben")
+    carried = _redirected(_post(server, "/preise", login, _form(aktion="zurueck")), "/preise")
+    _shown_once(server, "/preise", login, carried, "Freigabe zurückgenommen")
+
+
 def test_the_league_forms_redirect_on_both_sides(laptop: tuple[Laptop, dict[str, Any]], tmp_path: Path) -> None:
     server, _ = laptop
     league = League(tmp_path / "league.sqlite3")

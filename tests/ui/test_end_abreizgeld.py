@@ -1,8 +1,8 @@
 """A Preisskat's Abreizgeld on the table's end screen: the laptop holds the evening's
 conditions, its sync answer carries the tiers and the eingepasst fee, and the end of the
 series shows each player's lost games and money — a real collector process, the real sync
-client, a real Kivy window, at 800×480 and 1280×720. With ``SKATTISCH_DOCS_IMG=1`` the pictures
-also go to docs/img/preisskat/ for docs/preisskat.md."""
+client, a real Kivy window, at 800×480 and 1280×720. With ``SKATTISCH_DOCS_IMG=1`` the 800×480
+picture also goes to docs/img/preisskat/tisch-ende-800x480.png for docs/preisskat.md."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from device.csvcell import csv_text
 
 MAX_FILE = 2_000_000
 """The largest member list taken (bytes): a club's list of a few hundred members is ~30 kB."""
-MEMBERS_HEAD = ("Mitgliedsnummer", "Name", "Vorname", "Kurzname", "Karte", "Veröffentlichen")
+MEMBERS_HEAD = ("Mitgliedsnummer", "Name", "Vorname", "Kurzname", "Karte", "Veröffentlichen", "Kategorie", "Mannschaft")
 
 
 class MemberFormError(ValueError):
@@ -61,7 +61,8 @@ def _saved(roster: Roster, form: Mapping[str, str]) -> tuple[Roster, str]:
         old = found  # the add form with a known name: change that entry
     person = Person(name, short, form.get("veroeffentlichen") == "ja", form.get("mitglied", "").strip(),
                     form.get("karte", "").strip(), first=old.first if old is not None and old.name == name else "",
-                    league=form.get("nicht_liga") != "ja")
+                    league=form.get("nicht_liga") != "ja",
+                    category=" ".join(form.get("kategorie", "").split()), team=" ".join(form.get("mannschaft", "").split()))
     taken = next((p for p in roster.people if p is not old and fold(p.short) == fold(short)), None)
     if taken is not None:
         raise MemberFormError(f"Den Kurznamen {short} hat schon {taken.name}: einen anderen wählen")
@@ -77,5 +78,5 @@ def members_csv(roster: Roster) -> str:
     rows = []
     for p in roster.people:
         first, last = p.first_and_last
-        rows.append((p.member, last, first, p.short, p.card, "ja" if p.publish else "nein"))
+        rows.append((p.member, last, first, p.short, p.card, "ja" if p.publish else "nein", p.category, p.team))
     return csv_text([MEMBERS_HEAD, *rows])

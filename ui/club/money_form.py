@@ -10,7 +10,9 @@ Extra rankings are written as blocks, one per ranking, a blank line between:
 the head is name; kind (mannschaft, tandem, kategorie); Startgeld (``je Gruppe``: per group,
 paid by its first player; else per player); the prizes in percent of its pot ("60; 40"),
 and ``intern`` to keep the ranking off the public page. A category is one group:
-``Senioren: Erik, Gert, Hanna``.
+``Senioren: Erik, Gert, Hanna``. Left out, the players come from the member list: a team
+line without names (``Kreuz-Buben:``) takes the members of that Mannschaft, a team ranking
+without lines the teams of the evening's players, a category without a line its Kategorie.
 
 >>> c = conditions_from_form({"startgeld": "10,00", "abreiz": "1: 0,50; 4: 1,00", "betraege": "50; 30; 20",
 ...                           "preise": "3", "zusatz": "Tandem; tandem; 2,00; 100\\nT1: Ingo, Jana"})
@@ -78,16 +80,18 @@ def conditions_from_form(form: Mapping[str, str], person: Callable[[str], str] =
 
 
 def _categories(text: str, person: Callable[[str], str]) -> tuple[FeeCategory, ...]:
-    """"Jugend: 0,00: Kurt, Tom" per line."""
+    """"Jugend: 0,00: Kurt, Tom" per line; "Jugend: 0,00": the players from the member list's Kategorie."""
     out = []
     for line in (x.strip() for x in text.splitlines()):
         if not line:
             continue
         parts = line.split(":", 2)
-        if len(parts) != 3 or not parts[0].strip():
-            raise MoneyError("Startgeld nach Kategorie", f"{line!r}: so schreiben: Jugend: 0,00: Kurt, Tom")
+        if len(parts) < 2 or not parts[0].strip():
+            raise MoneyError("Startgeld nach Kategorie", f"{line!r}: so schreiben: Jugend: 0,00: Kurt, Tom "
+                                                         "(oder Jugend: 0,00 für die Kategorie der Mitgliederliste)")
         name = parts[0].strip()
-        out.append(FeeCategory(name, parse_cents(parts[1], f"Startgeld {name}"), _names(parts[2], person)))
+        names = _names(parts[2], person) if len(parts) == 3 else ()
+        out.append(FeeCategory(name, parse_cents(parts[1], f"Startgeld {name}"), names))
     return tuple(out)
 
 
@@ -122,7 +126,8 @@ def form_from_conditions(c: Conditions) -> dict[str, str]:
     plan = c.plan
     return {
         "startgeld": amount_text(c.startgeld), "tischgeld": amount_text(c.tischgeld),
-        "kategorien": "\n".join(f"{k.name}: {amount_text(k.cents)}: {', '.join(k.players)}" for k in c.categories),
+        "kategorien": "\n".join(f"{k.name}: {amount_text(k.cents)}" + (f": {', '.join(k.players)}" if k.players else "")
+                                for k in c.categories),
         "abreiz": "; ".join(f"{t.first_lost}: {amount_text(t.cents)}" for t in c.abreiz.tiers),
         "abreiz_abend": "ja" if c.abreiz.per_evening else "",
         "eingepasst": amount_text(c.passed_in_fee), "eingepasst_zahlt": c.passed_in_payer,

@@ -20,14 +20,15 @@ from typing import Any, Protocol
 from markupsafe import Markup, escape
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from device.club.money import PASSED_IN_PAYERS, SCALES, TIES, Conditions, MoneyError, euro, parse_cents
 from device.club.prizes import kasse
+from ui.club import flash
 from ui.club.money_form import conditions_from_form, form_from_conditions
 from ui.club.money_view import (
-    EveningMoney, Section, account_json, account_sections, condition_sections, kasse_json, kasse_sections,
+    EveningMoney, Section, account_json, drawn_conditions, account_sections, condition_sections, kasse_json, kasse_sections,
     prize_sections, prizes_json, sections_csv, sections_pdf,
 )
 from ui.club.model import Evening
@@ -49,6 +50,9 @@ def _csv(text: str, name: str) -> Response:
     return Response("\ufeff" + text, media_type="text/csv; charset=utf-8",
                     headers={"content-disposition": f'attachment; filename="{name}.csv"'})
 
+
+MONEY_PARTS = ("conditions", "kasse", "released")
+"""What the store keeps of an evening's money (``evening_money``), by part."""
 
 ROUNDINGS = (("0", "nicht runden"), ("50", "0,50 €"), ("100", "1,00 €"), ("500", "5,00 €"), ("1000", "10,00 €"))
 
@@ -98,14 +102,17 @@ class MoneyPages:
             await run_in_threadpool(self._save_conditions, fields)
         except MoneyError as exc:
             return self._form(request, fields, str(exc), 400)
-        return RedirectResponse("/bedingungen", status_code=303)
+        return flash.redirect("/bedingungen", "Bedingungen gespeichert")
 
     def _save_conditions(self, fields: dict[str, str]) -> None:
         roster = self.evening.roster()
         conditions = conditions_from_form(fields, roster.person)
         evening_id = self._id()
         ledger = self.store.money(evening_id, "kasse") or {}
-        lines = kasse(conditions, self.evening.evening_results(), registered=ledger.get("players", ()))
+        results = self.evening.evening_results()
+        registered = ledger.get("players", ())
+        drawn = drawn_conditions(conditions, roster, (*(r.player for r in results), *registered))
+        lines = kasse(drawn, results, registered=registered)
         if lines:  # the prizes against the pot of the players known now
             conditions.check_pot(sum(line.startgeld for line in lines))
         self.store.set_money(evening_id, "conditions", conditions.to_json())
@@ -157,12 +164,13 @@ class MoneyPages:
             return refused
         fields = {k: str(v) for k, v in (await request.form()).items()}
         try:
-            await run_in_threadpool(self._kasse_action, fields)
+            notice = await run_in_threadpool(self._kasse_action, fields)
         except MoneyError as exc:
             return self.pages.render(request, "message.html", 400, title="Nicht eingetragen", text=str(exc), page="kasse")
-        return RedirectResponse("/kasse", status_code=303)
+        return flash.redirect("/kasse", notice)
 
-    def _kasse_action(self, fields: dict[str, str]) -> None:
+    def _kasse_action(self, fields: dict[str, str]) -> str:
+        """One Kasse form taken; what to tell the organiser."""
         with self._lock:
             evening_id = self._id()
             ledger: dict[str, Any] = self.store.money(evening_id, "kasse") or {}
@@ -173,6 +181,7 @@ class MoneyPages:
                 name = self.evening.roster().person(" ".join(fields.get("name", "").split()))
                 if not name:
                     raise MoneyError("Spieler nachmelden", "kein Name eingegeben")
+                notice = f"{name} ist schon gemeldet" if name in players else f"{name} nachgemeldet"
                 if name not in players:
                     players.append(name)
             else:
@@ -180,24 +189,32 @@ class MoneyPages:
                 entry = paid.setdefault(player, {"startgeld": False, "extras": [], "other": 0})
                 if action == "startgeld":
                     entry["startgeld"] = not entry.get("startgeld", False)
+                    notice = f"{player}: Startgeld {'bezahlt' if entry['startgeld'] else 'nicht mehr als bezahlt markiert'}"
                 elif action == "zusatz":
                     wertung = fields.get("wertung", "")
                     have = set(entry.get("extras", []))
                     entry["extras"] = sorted(have ^ {wertung})
+                    notice = f"{player}: {wertung} {'bezahlt' if wertung in entry['extras'] else 'nicht mehr als bezahlt markiert'}"
                 elif action == "rest":
                     line = next((x for x in EveningMoney.read(self.evening).lines if x.player == player), None)
-                    entry["other"] = int(entry.get("other", 0)) + (line.open if line is not None else 0)
+                    rest = line.open if line is not None else 0
+                    entry["other"] = int(entry.get("other", 0)) + rest
+                    notice = f"{player}: {euro(rest)} bezahlt"
                 elif action == "betrag":
                     entry["other"] = parse_cents(fields.get("betrag", ""), "sonst bezahlt", negative=False)
+                    notice = f"{player}: sonst bezahlt {euro(entry['other'])}"
                 else:
                     raise MoneyError("Kasse", f"unbekannte Aktion {action!r}")
             self.store.set_money(evening_id, "kasse", {**ledger, "players": players, "paid": paid})
+            return notice
 
     # -- the prizes ------------------------------------------------------------------------------
 
     def preise(self, request: Request) -> Response:
         money = EveningMoney.read(self.evening)
         organiser = self.pages.organiser(request)
+        if not organiser:
+            money = money.public(self.evening.roster())
         if not money.released and not organiser:
             return self.pages.render(request, "message.html", 403, title="Preise noch nicht freigegeben",
                                      text="Die Spielleitung gibt die Preise nach der letzten Serie frei.",
@@ -226,7 +243,8 @@ class MoneyPages:
             return refused
         action = str((await request.form()).get("aktion", ""))
         await run_in_threadpool(self.store.set_money, self._id(), "released", action == "frei")
-        return RedirectResponse("/preise", status_code=303)
+        return flash.redirect("/preise", "Preise öffentlich freigegeben" if action == "frei"
+                              else "Freigabe zurückgenommen: nur die Spielleitung sieht die Preise")
 
     # -- the account ------------------------------------------------------------------------------
 

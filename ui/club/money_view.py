@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import re
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
+from device.club.member_groups import from_member_list
 from device.club.money import PASSED_IN_PAYERS, SCALES, TIES, Conditions, MoneyError, PrizePlan, euro
 from device.club.prizes import Account, KasseLine, Payment, RankingPrizes, account, evening_prizes, kasse
 from device.csvcell import Cell, csv_text
 from ui.club.exports import _latin, _Pdf
+from device.club.roster import Roster
 from ui.club.model import Evening
 
 
@@ -69,17 +71,52 @@ class EveningMoney:
         payments = {name: Payment(bool(p.get("startgeld")), tuple(p.get("extras", ())), int(p.get("other", 0)))
                     for name, p in ledger.get("paid", {}).items()}
         results, passed = evening.money_figures(current["id"])
-        lines = kasse(conditions, results, passed, ledger.get("players", ()), payments)
+        registered = ledger.get("players", ())
         released = bool(store.money(current["id"], "released"))
+        try:
+            conditions = drawn_conditions(conditions, evening.roster(), (*(r.player for r in results), *registered))
+        except MoneyError as exc:  # a team of the member list without four players: said on the pages
+            lines = kasse(conditions, results, passed, registered, payments)
+            return cls(current, conditions, lines, (), None, released, str(exc))
+        lines = kasse(conditions, results, passed, registered, payments)
         try:
             rankings = evening_prizes(conditions, results, lines, lot_seed=current["id"])
         except MoneyError as exc:  # a plan the evening's players cannot pay: said on the pages
             return cls(current, conditions, lines, (), None, released, str(exc))
         return cls(current, conditions, lines, rankings, account(conditions, lines, rankings), released)
 
+    def public(self, roster: Roster) -> EveningMoney:
+        """What the public may see: in a category ranking, a member who has not allowed
+        publication is listed without his name (his line says he is in the category)."""
+        kinds = {e.name: e.kind for e in self.conditions.extras}
+        private = {p.name for p in roster.people if not p.publish}
+
+        def hidden(ranked: RankingPrizes) -> RankingPrizes:
+            if kinds.get(ranked.name) != "kategorie":
+                return ranked
+            def name(player: str) -> str:
+                return WITHHELD if player in private else player
+            notes = list(ranked.notes)
+            for player in private:
+                notes = [n.replace(player, WITHHELD) for n in notes]
+            return replace(ranked, lines=tuple(replace(x, player=name(x.player)) for x in ranked.lines),
+                           prizes=tuple(replace(p, winner=name(p.winner)) for p in ranked.prizes), notes=tuple(notes))
+
+        return replace(self, rankings=tuple(hidden(r) for r in self.rankings))
+
+
+WITHHELD = "(nicht veröffentlicht)"
+"""A category ranking's name for a member who has not allowed publication (public pages)."""
+
 
 def load_conditions(evening: Evening, evening_id: str) -> Conditions:
     return Conditions.from_json(evening.store.money(evening_id, "conditions"))
+
+
+def drawn_conditions(conditions: Conditions, roster: Roster, playing: Iterable[str]) -> Conditions:
+    """The conditions with the categories and teams the organiser left to the member list."""
+    return from_member_list(conditions, {p.name: p.category for p in roster.people if p.category},
+                            {p.name: p.team for p in roster.people if p.team}, playing)
 
 
 # --------------------------------------------------------------------------- sections

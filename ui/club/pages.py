@@ -33,7 +33,7 @@ from drivers.club.store import CollectorStore
 from drivers.league import forward as league
 from drivers.sync import LaptopError
 from ui.club import auth, exports, flash, members
-from ui.club.money_pages import money_routes
+from ui.club.money_pages import MONEY_PARTS, money_routes
 from ui.club.model import QUIET_AFTER, STALE_AFTER, Evening
 from ui.club.paper import PaperList
 
@@ -355,13 +355,16 @@ class Pages:
     # -- live ----------------------------------------------------------------------------------
 
     def signature(self) -> str:
-        """Changes whenever a page could look different: a table's events, contact age, documents."""
+        """Changes whenever a page could look different: a table's events, contact age, documents,
+        the evening's money (a tick at the Kasse in another browser shows on every open Kasse)."""
         now = self.evening.clock()
         parts = [(t.device, t.held, t.conflicts, t.last_contact is not None and now - t.last_contact > QUIET_AFTER,
                   t.last_contact is not None and now - t.last_contact > STALE_AFTER) for t in self.store.tables()]
         docs = [self.store.document(n) for n in ("plan", "roster", "season_rules", "evening", CARD_ASSIGN,
                                                  "card_assigned")]
-        return str(hash(json.dumps([parts, docs], sort_keys=True, default=str)))
+        evening_id = self.evening.evening()["id"]  # the Kasse's ticks, the conditions, the prizes' release
+        money = [self.store.money(evening_id, part) for part in MONEY_PARTS]
+        return str(hash(json.dumps([parts, docs, money], sort_keys=True, default=str)))
 
     async def live(self, request: Request) -> Response:
         closing = getattr(request.app.state, "shutting_down", lambda: False)

@@ -138,3 +138,25 @@ def test_a_member_marked_not_for_the_league_keeps_the_mark_through_saves_and_imp
     shown, _ = apply_action(hidden, {"aktion": "speichern", "was": "Anna Adler", "name": "Anna Adler", "kurz": "Anna",
                                      "mitglied": "4"}, None)
     assert shown.people[0].league and shown.people[0].league_name == "Anna"  # not published: the short name
+
+
+def test_kategorie_and_mannschaft_columns_import_export_and_stay_when_a_file_lacks_them() -> None:
+    from ui.club.members import apply_action, members_csv
+
+    head = [*HEAD, "Veröffentlichen", "Altersklasse", "Team"]
+    rows = [[*ROWS[0], "ja", "Senioren", "Kreuz-Buben"], [*ROWS[1], "nein", "Damen, Jugend", ""]]
+    roster, _ = apply_action(Roster([]), {"aktion": "import"}, text(";", rows, head).encode("utf-8"))
+    got = {p.member: (p.category, p.team) for p in roster.people}
+    assert got == {"101": ("Senioren", "Kreuz-Buben"), "102": ("Damen, Jugend", "")}
+    assert roster.by_member("102") is not None and roster.by_member("102").in_category("jugend")  # type: ignore[union-attr]
+    exported = members_csv(roster)
+    assert "Kategorie" in exported.splitlines()[0] and "Mannschaft" in exported.splitlines()[0]
+    again, _ = apply_action(Roster([]), {"aktion": "import"}, exported.encode("utf-8"))
+    assert again.to_json() == roster.to_json()  # the round trip changes nothing
+    kept, _ = apply_action(roster, {"aktion": "import"}, text(";", [ROWS[0]]).encode("utf-8"))
+    assert kept.by_member("101").team == "Kreuz-Buben"  # type: ignore[union-attr]  # no such column: kept
+    edited, said = apply_action(kept, {"aktion": "speichern", "was": "Jürgen Meier", "name": "Jürgen Meier",
+                                       "kurz": "Jürgen", "mitglied": "101", "kategorie": " Senioren ",
+                                       "mannschaft": "Herz-Damen", "veroeffentlichen": "ja"}, None)
+    assert said == "Jürgen Meier gespeichert" and edited.by_member("101").team == "Herz-Damen"  # type: ignore[union-attr]
+    assert Roster.from_json(edited.to_json()).by_member("101").category == "Senioren"  # type: ignore[union-attr]

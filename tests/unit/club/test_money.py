@@ -152,3 +152,45 @@ def test_fixed_prizes_above_the_pot_are_refused_unless_the_organiser_pays() -> N
 
 def test_conditions_survive_the_store_as_json() -> None:
     assert Conditions.from_json(conditions().to_json()) == conditions()
+
+
+def test_categories_and_teams_left_to_the_member_list_give_the_same_evening() -> None:
+    # the organiser writes "Jugend: 0,00" and a team ranking without teams; the member list puts
+    # Kurt (and Zora, who is not here tonight) in the Jugend and the eight team players in their
+    # Mannschaft: the Kasse and every prize are those of the worked evening's named groups
+    from device.club.member_groups import from_member_list
+    from device.club.money import FeeCategory
+    from tests.money_evening import TEAMS
+
+    named = conditions()
+    left = replace(named, categories=(FeeCategory("Jugend", 0, ()),),
+                   extras=(replace(named.extras[0], groups=()), named.extras[1]))
+    team_of = {player: team for team, players in TEAMS for player in players}
+    results, passed = evening_figures()
+    playing = {r.player for r in results}
+    drawn = from_member_list(left, {"Kurt": "Jugend", "Zora": "Jugend", "Anna": "Damen"}, team_of, playing)
+    assert drawn.categories == named.categories
+    assert sorted(drawn.extras[0].groups) == sorted(TEAMS)
+    assert kasse(drawn, results, passed) == kasse(named, results, passed)
+    lines = kasse(named, results, passed)
+    assert evening_prizes(drawn, results, lines, lot_seed=LOT) == evening_prizes(named, results, lines, lot_seed=LOT)
+
+
+def test_a_named_team_or_category_wins_over_the_member_list_and_a_short_team_is_refused() -> None:
+    from device.club.member_groups import from_member_list
+    from device.club.money import FeeCategory
+
+    plan = PrizePlan(places=1, amounts=(100,))
+    teams = ExtraRanking("Mannschaft", "mannschaft", 400, (("Asse", ()), ("Buben", ("A", "B", "C", "D"))), plan)
+    damen = ExtraRanking("Damen", "kategorie", 200, (), plan)
+    given = Conditions(categories=(FeeCategory("Jugend", 0, ("Kurt",)), FeeCategory("Senioren", 500, ())),
+                       extras=(teams, damen))
+    team_of = {"E": "Asse", "F": "asse", "G": "Asse", "H": "Asse", "A": "Asse"}
+    cats = {"Kurt": "Senioren", "Olga": "Senioren, Damen", "Eva": "Damen"}
+    drawn = from_member_list(given, cats, team_of, ["Kurt", "Olga", "Eva", "A", "E"])
+    assert drawn.categories[0].players == ("Kurt",) and drawn.categories[1].players == ("Olga",)  # Kurt: Jugend only
+    # A is in the list's Asse, but the organiser put him in Buben: Asse are the other four
+    assert drawn.extras[0].groups == (("Asse", ("E", "F", "G", "H")), ("Buben", ("A", "B", "C", "D")))
+    assert drawn.extras[1].groups == (("Damen", ("Eva", "Olga")),)
+    with pytest.raises(MoneyError, match="Mannschaft: Asse: hat 3 Spieler, nicht 4"):
+        from_member_list(given, cats, {"E": "Asse", "F": "Asse", "G": "Asse"}, ["E"])
