@@ -116,56 +116,6 @@ class LeagueStore(Protocol):
                 now: float, metas: dict[str, ListMeta] | None = None) -> BatchResult: ...
     def rejects(self, club: str | None = None) -> list[RejectInfo]: ...
     def keep_list_meta(self, club: str, device: str, metas: dict[str, ListMeta]) -> None: ...
-    # -- the members' names ----------------------------------------------------------------------
-
-    def keep_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool:
-        """Replace what ``club`` says of its members (member id -> person, name); whether it changed."""
-        with self._transaction() as db:
-            rows = db.execute("SELECT member, person, name FROM league_people WHERE club = ?", (club,)).fetchall()
-            if {str(r[0]): (str(r[1]), r[2]) for r in rows} == people:
-                return False
-            db.execute("DELETE FROM league_people WHERE club = ?", (club,))
-            db.executemany("INSERT INTO league_people (club, member, person, name) VALUES (?, ?, ?, ?)",
-                           [(club, member, person, name) for member, (person, name) in people.items()])
-            _bump(db)
-            return True
-
-    def add_people(self, club: str, people: dict[str, tuple[str, str | None]]) -> bool:
-        """What ``club`` says of some members (those a forward seats), the others kept; whether it changed."""
-        with self._transaction() as db:
-            rows = db.execute("SELECT member, person, name FROM league_people WHERE club = ?", (club,)).fetchall()
-            known = {str(r[0]): (str(r[1]), r[2]) for r in rows}
-            changed = {member: value for member, value in people.items() if known.get(member) != value}
-            if not changed:
-                return False
-            db.executemany("INSERT INTO league_people (club, member, person, name) VALUES (?, ?, ?, ?) "
-                           "ON CONFLICT (club, member) DO UPDATE SET person = excluded.person, name = excluded.name",
-                           [(club, member, person, name) for member, (person, name) in changed.items()])
-            _bump(db)
-            return True
-
-    def people(self) -> dict[tuple[str, str], tuple[str, str | None]]:
-        """(club, member id) -> (person, name or None), for every club."""
-        rows = self._read().execute("SELECT club, member, person, name FROM league_people")
-        return {(str(r[0]), str(r[1])): (str(r[2]), r[3]) for r in rows}
-
-    def pseudonyms(self, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
-        """(club, person) -> N of "Spieler N": the kept ones, new ones numbered on per club."""
-        def kept() -> dict[tuple[str, str], int]:
-            rows = self._read().execute("SELECT club, person, n FROM league_pseudonyms")
-            return {(str(r[0]), str(r[1])): int(r[2]) for r in rows}
-
-        known = kept()
-        missing = sorted(wanted - known.keys())
-        if not missing:
-            return known
-        with self._transaction() as db:
-            for club, person in missing:
-                db.execute("INSERT INTO league_pseudonyms (club, person, n) SELECT ?, ?, COALESCE(MAX(n), 0) + 1 "
-                           "FROM league_pseudonyms WHERE club = ? ON CONFLICT (club, person) DO NOTHING",
-                           (club, person, club))
-        return kept()
-
     def list_meta(self) -> dict[tuple[str, str], ListMeta]: ...
     def keep_summaries(self, summaries: dict[tuple[str, str], tuple[int, dict[str, Any]]]) -> None: ...
     def summaries(self) -> dict[tuple[str, str], tuple[int, dict[str, Any]]]: ...
