@@ -118,7 +118,7 @@ def take_laptop(out: Path) -> list[Path]:
         collector = Collector(db)
         browser = _browser(Path(tmp) / "chromium")
         try:
-            laptop: Any = type("Laptop", (), {"url": collector.url})()
+            laptop: Any = type("Laptop", (), {"url": collector.url, "db": db})()
             _login(browser, laptop)  # the organiser's pages (Serie, Spieler) need the password
             browser.find_element(By.CSS_SELECTOR, "input[name=art][value=gesetzt]").click()
             browser.find_element(By.ID, "auslosen").click()
