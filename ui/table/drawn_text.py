@@ -228,6 +228,14 @@ def _texts_texture(width: int, height: int, texts: list[tuple[tuple[bytes, ...],
 _OWN_TEXTURES: dict[tuple[bytes, ...], Any] = {}  # a plain text's pixels → its texture, when drawn alone
 
 
+def forget_drawn_texts() -> None:
+    """Drop every text drawn so far, its pixels and textures (a new list: the old one's rows,
+    names and scores are not drawn again); what is drawn next is drawn anew."""
+    _TEXTS.clear()
+    _EXTENTS.clear()
+    _OWN_TEXTURES.clear()
+
+
 def _own_texture(lines: tuple[bytes, ...], size: tuple[int, int]) -> Any:
     """A plain text's texture of its own (it overlaps another: the footer's lines, taller than
     their line), made once, not at each redraw (a row's at each step of a scroll)."""
@@ -255,6 +263,12 @@ class DrawnCells(Widget):
         self._redraw = Clock.create_trigger(self._draw, -1)
         self.fbind("pos", self._redraw)
         self.fbind("size", self._redraw)
+
+    def let_go(self) -> None:
+        """Drop what it draws (its texts, their texture) until it is drawn again."""
+        self._drawing.clear()
+        self._placed = []
+        self._image, self._image_key = None, ()
 
     def drawn_texts(self) -> list[str]:
         """The texts drawn, as drawn (a shortened one as it reads: "Ha…re")."""

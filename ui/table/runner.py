@@ -207,7 +207,7 @@ class ScriptRunner:
             return
         step = self.steps[self.index]
         counters = self.app.counters
-        self._marks = (len(counters.sent), counters.events, len(counters.refusals))
+        self._marks = (counters.sent_counted, counters.events, counters.refusals_counted)
         self._step_started = time.perf_counter()
         handler = getattr(self, f"_do_{step.name}")
         try:
@@ -235,8 +235,8 @@ class ScriptRunner:
         line = {
             "index": self.index + 1, "line": step.line, "step": str(step), "ok": ok, "reason": reason,
             "screen": self.app.current_screen, "ms": round((time.perf_counter() - self._step_started) * 1000, 1),
-            "sent": [{"source": s.source, "command": repr(s.command)} for s in counters.sent[sent_mark:]],
-            "events": counters.events - events_mark, "refusals": counters.refusals[refusals_mark:],
+            "sent": [{"source": s.source, "command": repr(s.command)} for s in counters.sent_since(sent_mark)],
+            "events": counters.events - events_mark, "refusals": counters.refusals_since(refusals_mark),
         }
         self.report.write(json.dumps(line, ensure_ascii=False) + "\n")
         self.report.flush()

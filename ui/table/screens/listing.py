@@ -125,6 +125,11 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
         self.odd, self.name, self.tapped = data["odd"], data["name"], data["tapped"]
         self.show_line(data["line"], data["columns"])
 
+    def let_go(self) -> None:
+        """Its line and texts dropped (the list is another one now); shown again with new data."""
+        super().let_go()
+        self.line, self._columns, self.tapped = None, None, None
+
     def on_release(self) -> None:
         if self.tapped is not None and self.line is not None:
             self.tapped(int(self.line.number))
@@ -226,6 +231,19 @@ class ListScreen(TableScreen):
 
     def opened(self) -> None:
         self._scroll_to_latest()
+
+    def forget(self) -> None:
+        """The old list's rows, header and footer let go of (the rows' data, the texts drawn)."""
+        self._snap = self._shown = None
+        self._build_header(None)
+        self._build_rows(None)
+        self._build_footer(None)
+        self.ids.correction.clear_widgets()
+        adapter = self.ids.scroll.view_adapter  # the row widgets made so far, in view or kept for reuse
+        kept = [*adapter.views.values(), *(view for views in adapter.dirty_views.values() for view in views.values())]
+        for row in {*kept, *self.ids.rows.children}:
+            if isinstance(row, ListRow):
+                row.let_go()
 
     def retranslate(self) -> None:
         self._shown = None
