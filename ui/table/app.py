@@ -426,7 +426,8 @@ class TableApp(App):
         kind = getattr(event, "type", "")
         if kind == "list_opened":
             self._setup_forced = False
-            Clock.schedule_once(lambda _dt: self._let_go_of_old_list(), 0)  # after the refresh
+            if self.snapshot is not None and self.snapshot.list is not None:  # (the one shown until now)
+                Clock.schedule_once(lambda _dt: self._let_go_of_old_list(), 0)  # after the refresh
         elif kind == "card_played" and self.manager.current == "list":
             self.manager.current = PHASE_SCREENS[Phase.PLAYING]  # the game goes on: show its trick
         if kind == "passed_in":
