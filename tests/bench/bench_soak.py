@@ -1,25 +1,27 @@
 """Soak: a whole evening through the real table screen on the journal store; does memory stay flat?
 
     .venv/bin/python -m tests.bench.bench_soak               # full run: a 100-game list, then a new list of 30
-    .venv/bin/python -m tests.bench.bench_soak --smoke       # tiny, some tens of seconds
+    .venv/bin/python -m tests.bench.bench_soak --smoke       # tiny (a 5-game list, a new list of 1): under a minute
     .venv/bin/python -m tests.bench.bench_soak --diagnose    # and what grew between game 30 and the last
-                                                              # (objects by type, tracemalloc's lines)
+                                                              # (objects by type, tracemalloc's lines; slower,
+                                                              # and tracemalloc's own memory counts in VmRSS)
 
 One ``skattisch run --simulate`` process (a journal store on disk, as a table has, 800×480 under a
-private Xvfb) plays the evening through the script runner, as a person taps: games entered
-the quick way (bid, declare, result entered, confirmed), then the list's series ended and
-confirmed, a new list set up and played. After every game the process's resident memory
-(VmRSS) is taken, with the Python heap's part of it (``sys.getallocatedblocks``-sized:
-tracemalloc's total with ``--diagnose``) and the structures that used to grow per game: the
-objects the garbage collector cannot reach any more (frozen garbage) and the App's
-counters.
+private Xvfb) plays the evening through the script runner, as people tap and scan: every third
+game played out card by card (the reader's scans), the others entered the quick way (bid,
+declare, result entered, confirmed); after every fifth game someone opens the list; between
+games the table is idle while the cards are dealt (what it does ahead when idle is done then).
+Then the series is ended and confirmed, a new list set up and played. After every game the
+process's resident memory (VmRSS) is taken, with the C heap's (glibc's ``mallinfo2``) and
+the collector's counts; at the end, what is still held: the objects frozen out of the collector
+that are garbage, and the rows, lines and drawn texts alive (only the new list's should be).
 
 Figures: MiB per 10 games over games 30 to the last (a least-squares slope of VmRSS; the
-evening's warm-up (screens built, buttons made ahead, fonts and textures cached) lies before game
-30), against the same slope of the first list's warm-up (games 1-30) as the baseline; and
-what opening a new list gives back of what the old one's last 70 games added.
-Goal: <= 0.5 MiB per 10 games over games 30-100; a new list starts no higher than the old
-list's RSS at game 30.
+evening's warm-up (screens built, buttons made ahead, fonts and texts drawn) lies before game
+30), against the same slope of the warm-up (games 0-30) as the baseline; and what opening a new
+list gives back (VmRSS on the end screen less with the new list's first deal).
+Goal: <= 0.5 MiB per 10 games over games 30-100; the new list gives back what the old one's
+screens held.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tests.bench.bench_ui import rss_kib
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ("Anna", "Bernd", "Carla", "Dieter")
@@ -112,13 +116,6 @@ def card_game(number: int) -> list[str]:
 # --------------------------------------------------------------------------- the child process
 
 
-def rss_kib() -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
 class _MallInfo2(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
                                                        "fsmblks", "uordblks", "fordblks", "keepcost")]
@@ -169,8 +166,6 @@ class Probe:
         import tracemalloc
 
         counters = runner.app.counters
-        if os.environ.get("BENCH_TRIM"):
-            ctypes.CDLL(None).malloc_trim(0)
         used, free = malloc_kib()
         sample = {"mark": mark, "rss_kib": rss_kib(), "malloc_used_kib": used, "malloc_free_kib": free, "gc_objects": len(gc.get_objects()),
                   "frozen": gc.get_freeze_count(), "sent": len(counters.sent), "refusals": len(counters.refusals),
@@ -209,8 +204,6 @@ class Probe:
 
 def child(out: Path, store: Path, script: Path, marks: dict[int, str], *, diagnose: bool, diagnose_from: str) -> int:
     """The table as ``skattisch run --simulate --config`` starts it, the script's marks probed."""
-    if os.environ.get("BENCH_PATCH"):
-        exec(Path(os.environ["BENCH_PATCH"]).read_text(), {})
     if diagnose:
         import tracemalloc
 
