@@ -27,7 +27,7 @@ from kivy.uix.recycleview.views import RecycleDataViewBehavior
 from ui.i18n import pick, tr
 from ui.table_words import game_text, scoring_label
 from ui.table import theme
-from ui.table.drawn_text import CellText, DrawnCells, box_places, drawn_label
+from ui.table.drawn_text import CellText, DrawnCells, box_places, drawn_label, turn_drawn_texts
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import SHORT_NAME, ListLine, entry_words, escape, is_null, list_lines, short_names, stand_lines
@@ -230,6 +230,7 @@ class ListScreen(TableScreen):
         self.show(snap)
 
     def opened(self) -> None:
+        turn_drawn_texts()  # the texts of the last two opens kept drawn, not an evening's
         self._scroll_to_latest()
 
     def forget(self) -> None:
