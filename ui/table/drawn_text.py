@@ -31,8 +31,44 @@ def _centred(x: float, y: float, width: float, height: float, texture_w: int, te
 
 _LABEL_DEFAULTS: dict[str, Any] = {}
 _LIST_DEFAULTS: list[str] = []  # those of them that are lists
-_TEXTS: dict[tuple[Any, ...], DrawnText] = {}  # (text, options) → the text as drawn
-TEXTS_KEPT = 400  # distinct texts kept drawn (a few MiB of pixels at most); then drawn anew
+TEXTS_KEPT = 200  # distinct texts kept drawn per turn (twice that at most: a few MiB of pixels)
+
+
+class _Kept:
+    """What was made for the texts drawn lately, in two turns: those drawn since the last
+    :meth:`turn` and those before it, which are dropped at the next turn unless drawn again
+    (then they move over). The list turns at each open: it keeps the texts of its last two
+    opens, not every text an evening drew (a row's, a score's that is no longer shown: the
+    memory grew game by game until the cap); a turn comes too when one holds ``limit``."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.now: dict[Any, Any] = {}
+        self.before: dict[Any, Any] = {}
+
+    def get(self, key: Any) -> Any:
+        found = self.now.get(key)
+        if found is None and key in self.before:
+            found = self.now[key] = self.before.pop(key)
+        return found
+
+    def put(self, key: Any, value: Any) -> None:
+        if len(self.now) >= self.limit:
+            self.turn()
+        self.now[key] = value
+
+    def turn(self) -> None:
+        self.before, self.now = self.now, {}
+
+    def clear(self) -> None:
+        self.now.clear()
+        self.before.clear()
+
+    def __len__(self) -> int:
+        return len(self.now) + len(self.before)
+
+
+_TEXTS = _Kept(TEXTS_KEPT)  # (text, options) → the text as drawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +99,10 @@ def drawn_label(text: str, text_size: tuple[float | None, float | None], *, mark
     key = (text, *text_size, markup, *options.items())  # the callers name the options in one order each
     if any(type(value) is list for value in options.values()):
         key = (text, *text_size, markup, *((name, _hashable(v)) for name, v in options.items()))
-    drawn = _TEXTS.get(key)
+    drawn: DrawnText | None = _TEXTS.get(key)
     if drawn is None:
-        if len(_TEXTS) >= TEXTS_KEPT:
-            _TEXTS.clear()
-            _EXTENTS.clear()
-        _TEXTS[key] = drawn = _render(text, text_size, markup, options)
+        drawn = _render(text, text_size, markup, options)
+        _TEXTS.put(key, drawn)
     return drawn
 
 
@@ -225,7 +259,24 @@ def _texts_texture(width: int, height: int, texts: list[tuple[tuple[bytes, ...],
     return texture
 
 
-_OWN_TEXTURES: dict[tuple[bytes, ...], Any] = {}  # a plain text's pixels → its texture, when drawn alone
+_OWN_TEXTURES = _Kept(TEXTS_KEPT)  # a plain text's pixels → its texture, when drawn alone
+
+
+def forget_drawn_texts() -> None:
+    """Drop every text drawn so far, its pixels and textures (a new list: the old one's rows,
+    names and scores are not drawn again); what is drawn next is drawn anew."""
+    _TEXTS.clear()
+    _EXTENTS.clear()
+    _OWN_TEXTURES.clear()
+
+
+def turn_drawn_texts() -> None:
+    """A new turn of the texts kept drawn (the list opened again): those not drawn since the
+    last turn are dropped now, those drawn before it at the next one unless drawn again; the
+    texts' measures (kept per font, for drawing new texts) are measured anew."""
+    _TEXTS.turn()
+    _OWN_TEXTURES.turn()
+    _EXTENTS.clear()
 
 
 def _own_texture(lines: tuple[bytes, ...], size: tuple[int, int]) -> Any:
@@ -233,9 +284,8 @@ def _own_texture(lines: tuple[bytes, ...], size: tuple[int, int]) -> Any:
     their line), made once, not at each redraw (a row's at each step of a scroll)."""
     texture = _OWN_TEXTURES.get(lines)
     if texture is None:
-        if len(_OWN_TEXTURES) >= TEXTS_KEPT:
-            _OWN_TEXTURES.clear()
-        texture = _OWN_TEXTURES[lines] = _texts_texture(*size, [(lines, size, 0, 0)])
+        texture = _texts_texture(*size, [(lines, size, 0, 0)])
+        _OWN_TEXTURES.put(lines, texture)
     return texture
 
 
@@ -255,6 +305,12 @@ class DrawnCells(Widget):
         self._redraw = Clock.create_trigger(self._draw, -1)
         self.fbind("pos", self._redraw)
         self.fbind("size", self._redraw)
+
+    def let_go(self) -> None:
+        """Drop what it draws (its texts, their texture) until it is drawn again."""
+        self._drawing.clear()
+        self._placed = []
+        self._image, self._image_key = None, ()
 
     def drawn_texts(self) -> list[str]:
         """The texts drawn, as drawn (a shortened one as it reads: "Ha…re")."""

@@ -209,7 +209,7 @@ class ScriptRunner:
             return
         step = self.steps[self.index]
         counters = self.app.counters
-        self._marks = (len(counters.sent), counters.events, len(counters.refusals))
+        self._marks = (counters.sent_counted, counters.events, counters.refusals_counted)
         self._step_started = time.perf_counter()
         self._step_cpu = time.process_time()
         handler = getattr(self, f"_do_{step.name}")
@@ -239,8 +239,8 @@ class ScriptRunner:
             "index": self.index + 1, "line": step.line, "step": str(step), "ok": ok, "reason": reason,
             "screen": self.app.current_screen, "ms": round((time.perf_counter() - self._step_started) * 1000, 1),
             "cpu_ms": round((time.process_time() - self._step_cpu) * 1000, 1),
-            "sent": [{"source": s.source, "command": repr(s.command)} for s in counters.sent[sent_mark:]],
-            "events": counters.events - events_mark, "refusals": counters.refusals[refusals_mark:],
+            "sent": [{"source": s.source, "command": repr(s.command)} for s in counters.sent_since(sent_mark)],
+            "events": counters.events - events_mark, "refusals": counters.refusals_since(refusals_mark),
         }
         self.report.write(json.dumps(line, ensure_ascii=False) + "\n")
         self.report.flush()

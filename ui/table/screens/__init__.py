@@ -28,5 +28,12 @@ class TableScreen(Screen):
     def opened(self) -> None:
         """Called when a person opens this screen (list, settings)."""
 
+    def forget(self) -> None:
+        """Not on view while a new list was opened: let go of what was shown of the old one
+        (it is shown the new list's snapshot before it comes up again): the snapshot it keeps
+        is the new one (the old one held the old list's rows)."""
+        if getattr(self, "_snap", None) is not None:
+            self._snap = self.app.snapshot
+
     def retranslate(self) -> None:
         """The language changed: texts built in Python are rebuilt on the next ``show``."""

@@ -102,6 +102,12 @@ class EndScreen(TableScreen):
                                            lambda st=seat: self.app.confirm_list(st), kind="confirm",
                                            font_size=self.app.scale * (theme.FONT if len(seats) <= 4 else theme.FONT_SMALL)))
 
+    def forget(self) -> None:
+        self._snap = None
+        for box in ("ranking", "money", "confirms"):
+            self.ids[box].clear_widgets()
+        self.ids.chart.series = []
+
     def retranslate(self) -> None:
         if self._snap is not None:
             self.show(self._snap)

@@ -27,7 +27,7 @@ from kivy.uix.recycleview.views import RecycleDataViewBehavior
 from ui.i18n import pick, tr
 from ui.table_words import game_text, scoring_label
 from ui.table import theme
-from ui.table.drawn_text import CellText, DrawnCells, box_places, drawn_label
+from ui.table.drawn_text import CellText, DrawnCells, box_places, drawn_label, turn_drawn_texts
 from ui.table.popups import ChoicePopup, Option, ResultPopup
 from ui.table.screens import TableScreen
 from ui.table.viewmodels import SHORT_NAME, ListLine, entry_words, escape, is_null, list_lines, short_names, stand_lines
@@ -124,6 +124,11 @@ class ListRow(RecycleDataViewBehavior, ButtonBehavior, DrawnCells):
     def refresh_view_attrs(self, rv: Any, index: int, data: dict[str, Any]) -> None:
         self.odd, self.name, self.tapped = data["odd"], data["name"], data["tapped"]
         self.show_line(data["line"], data["columns"])
+
+    def let_go(self) -> None:
+        """Its line and texts dropped (the list is another one now); shown again with new data."""
+        super().let_go()
+        self.line, self._columns, self.tapped = None, None, None
 
     def on_release(self) -> None:
         if self.tapped is not None and self.line is not None:
@@ -225,7 +230,21 @@ class ListScreen(TableScreen):
         self.show(snap)
 
     def opened(self) -> None:
+        turn_drawn_texts()  # the texts of the last two opens kept drawn, not an evening's
         self._scroll_to_latest()
+
+    def forget(self) -> None:
+        """The old list's rows, header and footer let go of (the rows' data, the texts drawn)."""
+        self._snap = self._shown = None
+        self._build_header(None)
+        self._build_rows(None)
+        self._build_footer(None)
+        self.ids.correction.clear_widgets()
+        adapter = self.ids.scroll.view_adapter  # the row widgets made so far, in view or kept for reuse
+        kept = [*adapter.views.values(), *(view for views in adapter.dirty_views.values() for view in views.values())]
+        for row in {*kept, *self.ids.rows.children}:
+            if isinstance(row, ListRow):
+                row.let_go()
 
     def retranslate(self) -> None:
         self._shown = None
