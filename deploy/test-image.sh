@@ -65,6 +65,10 @@ check() {  # check WHAT CMD...
 case "${1:-}" in
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 esac
+SCREEN=""  # --screen: the table's window, touch and reader (deploy/qemu_table.py) instead of the first-boot checks
+TAPS=""
+if [ "${1:-}" = --screen ]; then SCREEN=yes; shift; fi
+if [ "${1:-}" = --taps ]; then TAPS=${2:?--taps needs x,y;x,y...}; shift 2; fi
 BOARD=pi4
 CPU=cortex-a72  # the Pi 4's core
 if [ "${1:-}" = --board ]; then
@@ -358,6 +362,22 @@ check_bad_settings() {
     fi
 }
 
+# The table on its own system: one copy, the settings filled in, booted with a screen, a
+# multitouch device, a USB-serial reader and a QMP socket (deploy/qemu_table.py drives it).
+main_screen() {
+    need_apt qemu-system-arm mtools e2fsprogs fdisk
+    qemu-system-aarch64 -device help 2>/dev/null | grep -q '"virtio-multitouch-pci"' \
+        || die "this qemu has no virtio-multitouch-pci (QEMU 8.1 or later: bookworm-backports' qemu-system-arm)"
+    W=$(mktemp -d /var/tmp/skattisch-screen.XXXXXX)
+    start_collector
+    copy_image screen
+    fill_in_settings "table=$TABLE" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=$CODE" "pin=$PIN"
+    take_kernel
+    say "the table on its own system: qemu-system-aarch64 -M virt -cpu $CPU, screen, touch, reader, QMP"
+    python3 "$SRC/deploy/qemu_table.py" --work "$W" --disk "$DISK" --kernel "$W/vmlinuz" --initrd "$W/initrd" \
+        --root "PARTUUID=$DISK_ID-02" --cpu "$CPU" --taps "$TAPS"
+}
+
 main() {
     local t_start started_us grown_mib
     t_start=$(now)
@@ -423,4 +443,4 @@ main() {
     echo "test-image.sh: every check passed"
 }
 
-main
+if [ -n "$SCREEN" ]; then main_screen; else main; fi
