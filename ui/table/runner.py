@@ -193,6 +193,7 @@ class ScriptRunner:
         self.touches: ScriptedTouchProvider | None = None
         self._step_started = 0.0
         self._marks: tuple[int, int, int] = (0, 0, 0)
+        self._tapped: tuple[float, float] | None = None  # where this step's tap went, in window pixels
         self.exit_code = 0
 
     # -- driving -------------------------------------------------------------------------
@@ -208,6 +209,7 @@ class ScriptRunner:
         step = self.steps[self.index]
         counters = self.app.counters
         self._marks = (len(counters.sent), counters.events, len(counters.refusals))
+        self._tapped = None
         self._step_started = time.perf_counter()
         handler = getattr(self, f"_do_{step.name}")
         try:
@@ -238,6 +240,9 @@ class ScriptRunner:
             "sent": [{"source": s.source, "command": repr(s.command)} for s in counters.sent[sent_mark:]],
             "events": counters.events - events_mark, "refusals": counters.refusals[refusals_mark:],
         }
+        if self._tapped is not None:  # from the top left, as a screen's pixels are counted
+            x, y = self._tapped
+            line["at"] = [round(x, 1), round(Window.height - y, 1)]
         self.report.write(json.dumps(line, ensure_ascii=False) + "\n")
         self.report.flush()
 
@@ -309,6 +314,7 @@ class ScriptRunner:
             widget = find()
             assert widget is not None
             x, y = window_center(widget)
+            self._tapped = (x, y)
             touches.tap(x, y)
             self._settle(step)
 
