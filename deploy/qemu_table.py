@@ -199,6 +199,60 @@ class Guest:
         self.qmp.close()
 
 
+# --- where to tap: the same steps run first on this machine, in a window of the guest's size ------
+
+PLAYERS = ("Anna", "Bernd", "Carla", "Dieter")
+GAMES = [("clubs", 7, 80, 1), ("hearts", 3, 40, 1), ("spades", 6, 75, 2), ("diamonds", 4, 50, 1)]
+
+
+def evening_steps() -> list[str]:
+    """Four players typed on the table's own keyboard, the rules, four games entered directly,
+    the list: taps only (the script's ``type`` becomes taps on the keyboard's keys)."""
+    from tests.ui.scenarios import direct_game, setup_steps
+    from ui.table.keyboard import key_name
+    # the table takes its first touch after the start for nothing (seen in its hardware mode, on
+    # this machine as in the guest): the first tap goes to "zurück", disabled on the first page
+    steps: list[str] = ["wait_screen setup", "tap setup_back"]
+    for step in setup_steps(PLAYERS, length="length_open", stake="stake_1"):
+        if step.startswith("type "):
+            name = step[len('type "'):-1]
+            steps += [f"tap {key_name(char.lower())}" for char in name] + ["tap key_ok"]
+        else:
+            steps.append(step)
+    for number, (game, tricks, points, matadors) in enumerate(GAMES):
+        steps += direct_game(number, len(PLAYERS), game, tricks, points, matadors)
+    return steps + ["tap list", "wait_screen list"]
+
+
+def layout_run(work: Path, skattisch: str, steps: list[str]) -> list[dict[str, object]]:
+    """Run ``steps`` through the table on this machine (Xvfb, 800x480, its hardware mode: the
+    table's keyboard, no reader, no panel, as in the guest) and return the report: each tap's
+    place on the screen ("at", from the top left)."""
+    script, report = work / "layout-steps.txt", work / "layout-report.jsonl"
+    script.write_text("\n".join(steps) + "\n", encoding="utf-8")
+    config = work / "layout.toml"
+    example = (Path(__file__).parent / "skattisch.example.toml").read_text(encoding="utf-8")
+    config.write_text(example.replace('path = "/var/lib/skattisch/lists"', f'path = "{work}/layout-lists"')
+                      .replace('port = "/dev/skattisch-reader"', f'port = "{work}/no-reader"'), encoding="utf-8")
+    display = ":77"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x480x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(2)
+        env = {**os.environ, "DISPLAY": display, "KIVY_NO_ARGS": "1", "KIVY_HOME": str(work / "layout-kivy"),
+               "PYTHONPATH": str(Path(__file__).parent.parent)}
+        done = subprocess.run([skattisch, "run", "--config", str(config), "--size", "800x480", "--script", str(script),
+                               "--report", str(report), "--exit-when-done", "--step-wait", "60"],
+                              env=env, capture_output=True, text=True, timeout=900)
+    finally:
+        xvfb.terminate()
+        xvfb.wait()
+    lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()] if report.exists() else []
+    if done.returncode != 0:
+        raise SystemExit(f"the layout run failed: {done.stdout[-2000:]} {done.stderr[-2000:]}")
+    return lines
+
+
 def png_size_and_mean(path: Path) -> float:
     """The mean brightness of a screendump (0 black .. 255 white), by zlib; to see a frame."""
     import struct
@@ -219,6 +273,68 @@ def png_size_and_mean(path: Path) -> float:
     return sum(raw[:: 97]) / max(1, len(raw[:: 97]))
 
 
+def settle(guest: Guest, before: bytes | None, label: str, within: float = 40) -> tuple[Path, bool]:
+    """Screendumps a second apart until two in a row are the same; whether it changed from
+    ``before`` (the PNG's bytes) on the way."""
+    deadline = time.monotonic() + within
+    last = guest.screendump(label)
+    changed = before is not None and last.read_bytes() != before
+    while time.monotonic() < deadline:
+        time.sleep(1.0)
+        shot = guest.screendump(label)
+        same = shot.read_bytes() == last.read_bytes()
+        changed = changed or (before is not None and shot.read_bytes() != before)
+        last.unlink()
+        last = shot
+        if same and (changed or before is None):
+            break
+    return last, changed
+
+
+def first_frame(guest: Guest, within: float) -> Path:
+    """Until the table's window shows: the first screendump that is not black, then settled."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        shot = guest.screendump("wait")
+        bright = png_size_and_mean(shot)
+        shot.unlink()
+        if bright > 8:
+            break
+        if guest.proc.poll() is not None:
+            raise SystemExit(f"qemu ended: {guest.console_text()[-3000:]}")
+        time.sleep(2)
+    else:
+        raise SystemExit(f"no frame within {within:.0f} s; the console's end: {guest.console_text()[-3000:]}")
+    return settle(guest, None, "first-frame")[0]
+
+
+def replay(guest: Guest, lines: list[dict[str, object]], stop_after: int | None = None) -> int:
+    """The layout run's taps at their places, each once the screen has settled; a tap that
+    changes nothing within 25 s is sent again once (the frames come slowly under TCG)."""
+    last = settle(guest, None, "before")[0]
+    done = 0
+    for line in lines:
+        if stop_after is not None and done >= stop_after:
+            break
+        done += 1
+        at = line.get("at")
+        step = str(line["step"])
+        if not isinstance(at, list):
+            continue
+        slug = re.sub(r"[^A-Za-z0-9_-]+", "-", step)[:40]
+        before = last.read_bytes()
+        guest.touch.tap(float(at[0]), float(at[1]))
+        shot, changed = settle(guest, before, slug, within=25)
+        if not changed and step != "tap setup_back":
+            print(f"    {step}: no change on the screen in 25 s, tapped again", flush=True)
+            guest.touch.tap(float(at[0]), float(at[1]))
+            shot, changed = settle(guest, before, slug, within=40)
+        print(f"    {guest.seconds():5.0f} s  {step:24s} at {at[0]:5.0f},{at[1]:4.0f}  {'changed' if changed else 'SAME'}  {shot.name}",
+              flush=True)
+        last = shot
+    return done
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--work", required=True, type=Path)
@@ -227,32 +343,44 @@ def main() -> int:
     parser.add_argument("--initrd", required=True, type=Path)
     parser.add_argument("--root", required=True)
     parser.add_argument("--cpu", default="cortex-a72")
+    parser.add_argument("--skattisch", required=True, help="this machine's skattisch (for the layout run)")
     parser.add_argument("--frame-timeout", type=float, default=900)
-    parser.add_argument("--taps", default="", help="x,y;x,y;... screen pixels from the top left")
+    parser.add_argument("--taps", default="", help="x,y;x,y;... screen pixels from the top left (instead of the evening)")
+    parser.add_argument("--cut-after", type=int, default=0, help="pull the plug after this many steps, then boot again")
     args = parser.parse_args()
-    guest = Guest(args.work, args.disk, args.kernel, args.initrd, args.root, args.cpu, "screen")
+    t0 = time.monotonic()
+    lines: list[dict[str, object]] = []
+    if not args.taps:
+        lines = layout_run(args.work, args.skattisch, evening_steps())
+        print(f"layout run on this machine: {len(lines)} steps, {sum('at' in line for line in lines)} taps", flush=True)
+    boot = 1
+    guest = Guest(args.work, args.disk, args.kernel, args.initrd, args.root, args.cpu, f"boot{boot}")
     try:
-        print(f"qemu started; reader connected at {guest.seconds():.0f} s", flush=True)
-        start = guest.wait_console(r"table \d+ starts", args.frame_timeout)
-        print(f"the table's start line at {guest.seconds():.0f} s: {bool(start)}", flush=True)
-        deadline = time.monotonic() + args.frame_timeout
-        shot = None
-        while time.monotonic() < deadline:
-            shot = guest.screendump("wait")
-            if png_size_and_mean(shot) > 8:
-                break
-            shot.unlink()
-            time.sleep(3)
-        print(f"first frame at {guest.seconds():.0f} s: {shot}", flush=True)
-        time.sleep(20)
-        print(guest.screendump("setup"))
-        for index, pair in enumerate(p for p in args.taps.split(";") if p):
-            x, y = (float(v) for v in pair.split(","))
-            guest.touch.tap(x, y)
-            time.sleep(15)
-            print(f"tap {index + 1} at {x:.0f},{y:.0f}: {guest.screendump(f'tap{index + 1}')}", flush=True)
+        print(f"qemu started; the reader's line connected at {guest.seconds():.0f} s", flush=True)
+        shot = first_frame(guest, args.frame_timeout)
+        print(f"first frame at {guest.seconds():.0f} s after qemu's start (emulated, TCG): {shot}", flush=True)
+        guest.reader.send(b"CJ\r\n")
+        print(f"a card's line on the reader: {settle(guest, shot.read_bytes(), 'reader-CJ', within=30)}", flush=True)
+        if args.taps:
+            for index, pair in enumerate(p for p in args.taps.split(";") if p):
+                x, y = (float(v) for v in pair.split(","))
+                before = guest.screendump(f"before-tap{index + 1}").read_bytes()
+                guest.touch.tap(x, y)
+                print(f"tap {index + 1} at {x:.0f},{y:.0f}: {settle(guest, before, f'tap{index + 1}')}", flush=True)
+            return 0
+        done = replay(guest, lines, stop_after=args.cut_after or None)
+        if args.cut_after:
+            guest.kill()
+            print(f"pulled the plug (SIGKILL) after step {done}", flush=True)
+            boot += 1
+            guest = Guest(args.work, args.disk, args.kernel, args.initrd, args.root, args.cpu, f"boot{boot}")
+            shot = first_frame(guest, args.frame_timeout)
+            print(f"boot {boot}: first frame at {guest.seconds():.0f} s: {shot}", flush=True)
+            replay(guest, lines[done:])
+        print(f"the evening's end: {guest.screendump('end')}", flush=True)
     finally:
         guest.kill()
+        print(f"whole run: {time.monotonic() - t0:.0f} s", flush=True)
     return 0
 
 

@@ -374,8 +374,22 @@ main_screen() {
     fill_in_settings "table=$TABLE" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=$CODE" "pin=$PIN"
     take_kernel
     say "the table on its own system: qemu-system-aarch64 -M virt -cpu $CPU, screen, touch, reader, QMP"
-    python3 "$SRC/deploy/qemu_table.py" --work "$W" --disk "$DISK" --kernel "$W/vmlinuz" --initrd "$W/initrd" \
-        --root "PARTUUID=$DISK_ID-02" --cpu "$CPU" --taps "$TAPS"
+    "$SRC/dev.sh" run --help >/dev/null  # the table's own program on this machine, for the layout run
+    PYTHONPATH=$SRC "$SRC/${SKATTISCH_VENV:-.venv}/bin/python" "$SRC/deploy/qemu_table.py" --work "$W" --disk "$DISK" \
+        --kernel "$W/vmlinuz" --initrd "$W/initrd" --root "PARTUUID=$DISK_ID-02" --cpu "$CPU" --taps "$TAPS" \
+        --skattisch "$SKATTISCH" --cut-after "${SKATTISCH_CUT_AFTER:-0}" || fail "the table on its own system (above)"
+    local shots=$SRC/build/qemu-screen
+    rm -rf "$shots"
+    mkdir -p "$shots"
+    cp "$W"/shots/*.png "$W"/*.console "$W"/layout-report.jsonl "$shots"/ 2>/dev/null || true
+    note "screendumps and consoles: $shots"
+    say "the guest's disk, read here after the last power-off"
+    debugfs -R "rdump /var/lib/skattisch/lists $W" "$(root_fs)" >/dev/null 2>&1
+    check "skattisch store check passes on the table's journals (read from the disk)" \
+        "$SKATTISCH" store check --path "$W/lists"
+    grep -h 'MTD\|ProbeSysfs\|skattisch\[' "$W"/*.console | tr -d '\r' | grep -v 'audit' | tail -40 >"$shots/journal-lines.txt" || true
+    if [ "$FAILED" -gt 0 ]; then echo "test-image.sh --screen: $FAILED check(s) failed" >&2; exit 1; fi
+    echo "test-image.sh --screen: every check passed"
 }
 
 main() {
