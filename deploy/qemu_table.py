@@ -78,10 +78,14 @@ class Touch:
 
     QEMU turns a multitouch ``begin`` into ABS_MT_SLOT and ABS_MT_TRACKING_ID, a ``data``
     event into ABS_MT_POSITION_X/Y, and each ``input-send-event`` ends with a SYN_REPORT.
-    A contact ends with tracking id -1, as the kernel's protocol B says."""
+    A contact ends with tracking id -1, as the kernel's protocol B says.
 
-    def __init__(self, qmp: Qmp, device: str, width: int, height: int) -> None:
-        self.qmp, self.device, self.width, self.height = qmp, device, width, height
+    No ``device`` in ``input-send-event``: it names a display, not an input device, and QEMU 10
+    aborts looking it up ("Property 'qemu-fixed-text-console.device' not found"). Without it the
+    events go to the one handler that takes multitouch events, the virtio-multitouch device."""
+
+    def __init__(self, qmp: Qmp, width: int, height: int) -> None:
+        self.qmp, self.width, self.height = qmp, width, height
         self.tracking_id = 0
 
     def _mtt(self, kind: str, axis: str = "x", value: int = 0, tracking_id: int = 0) -> dict[str, object]:
@@ -96,10 +100,10 @@ class Touch:
         down = [self._mtt("begin", tracking_id=self.tracking_id),
                 self._mtt("data", "x", ax, self.tracking_id), self._mtt("data", "y", ay, self.tracking_id),
                 {"type": "btn", "data": {"down": True, "button": "touch"}}]
-        self.qmp.command("input-send-event", device=self.device, events=down)
+        self.qmp.command("input-send-event", events=down)
         time.sleep(hold)
         up = [self._mtt("end", tracking_id=-1), {"type": "btn", "data": {"down": False, "button": "touch"}}]
-        self.qmp.command("input-send-event", device=self.device, events=up)
+        self.qmp.command("input-send-event", events=up)
 
 
 class ReaderLine:
@@ -164,7 +168,7 @@ class Guest:
                                      stdout=open(work / f"{name}.qemu.log", "wb"), stderr=subprocess.STDOUT)
         self.reader.accept()
         self.qmp = Qmp(self.qmp_path)
-        self.touch = Touch(self.qmp, "touch", 800, 480)
+        self.touch = Touch(self.qmp, 800, 480)
         self.shots = 0
 
     def seconds(self) -> float:
@@ -208,6 +212,9 @@ GAMES = [("clubs", 7, 80, 1), ("hearts", 3, 40, 1), ("spades", 6, 75, 2), ("diam
 def evening_steps() -> list[str]:
     """Four players typed on the table's own keyboard, the rules, four games entered directly,
     the list: taps only (the script's ``type`` becomes taps on the keyboard's keys)."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")  # the keyboard's module imports Kivy: not its options, not its log
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     from tests.ui.scenarios import direct_game, setup_steps
     from ui.table.keyboard import key_name
     # the table takes its first touch after the start for nothing (seen in its hardware mode, on
@@ -253,24 +260,14 @@ def layout_run(work: Path, skattisch: str, steps: list[str]) -> list[dict[str, o
     return lines
 
 
-def png_size_and_mean(path: Path) -> float:
-    """The mean brightness of a screendump (0 black .. 255 white), by zlib; to see a frame."""
-    import struct
-    import zlib
+def ppm_mean(path: Path) -> float:
+    """The mean brightness of a PPM screendump (0 black .. 255 white): to tell a drawn frame
+    from the black screen before the window opens."""
     data = path.read_bytes()
-    pos, chunks = 8, b""
-    width = height = 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height = struct.unpack(">II", body[:8])
-        elif kind == b"IDAT":
-            chunks += body
-        pos += 12 + length
-    raw = zlib.decompress(chunks)
-    # the filter bytes shift the mean a little: enough to tell black from a drawn screen
-    return sum(raw[:: 97]) / max(1, len(raw[:: 97]))
+    fields = data.split(maxsplit=4)  # P6, width, height, maxval, the pixels
+    pixels = fields[4] if len(fields) == 5 else b""
+    sample = pixels[::101]
+    return sum(sample) / max(1, len(sample))
 
 
 def settle(guest: Guest, before: bytes | None, label: str, within: float = 40) -> tuple[Path, bool]:
@@ -295,9 +292,10 @@ def first_frame(guest: Guest, within: float) -> Path:
     """Until the table's window shows: the first screendump that is not black, then settled."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        shot = guest.screendump("wait")
-        bright = png_size_and_mean(shot)
-        shot.unlink()
+        probe = guest.work / "probe.ppm"
+        guest.qmp.command("screendump", filename=str(probe))
+        bright = ppm_mean(probe)
+        probe.unlink()
         if bright > 8:
             break
         if guest.proc.poll() is not None:
