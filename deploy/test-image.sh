@@ -4,6 +4,13 @@
 #   sudo deploy/test-image.sh [IMAGE]    default: build/skattisch-pi4.img
 #   sudo deploy/test-image.sh --board pi5 [IMAGE]
 #                                        the Pi 5's image (default: build/skattisch-pi5.img)
+#   sudo deploy/test-image.sh --screen [--board pi5] [IMAGE]
+#                                        the table on its own system instead: one copy booted with a
+#                                        screen (virtio-gpu), a multitouch device, a USB-serial card
+#                                        reader and QMP; an evening played by taps, a pulled plug
+#                                        (SKATTISCH_CUT_AFTER=N steps), store check on the disk; its
+#                                        screendumps in build/qemu-screen/ (deploy/qemu_table.py,
+#                                        docs/development/emulation.md)
 #   deploy/test-image.sh --help          this text
 #
 # A copy of the image gets a filled-in skattisch-settings.txt on its boot partition (table 7,
@@ -78,8 +85,8 @@ if [ "${1:-}" = --board ]; then
         *) die "--board needs pi4 or pi5" ;;
     esac
     shift 2
-    IMAGE=${1:-$SRC/build/skattisch-$BOARD.img}
 fi
+IMAGE=${1:-$SRC/build/skattisch-$BOARD.img}
 BUILD_ARGS=""; [ "$BOARD" = pi4 ] || BUILD_ARGS=" --board $BOARD"
 [ -f "$IMAGE" ] || die "no image at $IMAGE (build it: sudo deploy/build-image.sh$BUILD_ARGS)"
 
@@ -362,12 +369,35 @@ check_bad_settings() {
     fi
 }
 
+# QEMU 8.1 or later, for virtio-multitouch-pci (bookworm has 7.2): on Debian 12, from
+# bookworm-backports (its apt source added here; the arm64 root's sources leave it out)
+need_multitouch_qemu() {
+    has_multitouch() { qemu-system-aarch64 -device help 2>/dev/null | grep -q '"virtio-multitouch-pci"'; }
+    has_multitouch && return 0
+    [ "$(id -u)" -eq 0 ] || die "this qemu has no virtio-multitouch-pci: run me as root to install a newer one"
+    if grep -q '^VERSION_CODENAME=bookworm' /etc/os-release; then
+        printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+            "$(debian_mirror)" >/etc/apt/sources.list.d/skattisch-bookworm-backports.sources
+        note "apt-get install -t bookworm-backports qemu-system-arm (QEMU 10: virtio-multitouch-pci)"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -t bookworm-backports \
+            qemu-system-arm >/dev/null
+    fi
+    has_multitouch || die "this qemu has no virtio-multitouch-pci (QEMU 8.1 or later)"
+}
+
+debian_mirror() {  # the first Debian mirror among this machine's apt sources
+    local uri
+    uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
+        | grep -v '^ *#' | grep -oE 'https?://[^ ]*/debian/?( |$)' | head -1 | tr -d ' ')
+    echo "${uri:-http://deb.debian.org/debian}"
+}
+
 # The table on its own system: one copy, the settings filled in, booted with a screen, a
 # multitouch device, a USB-serial reader and a QMP socket (deploy/qemu_table.py drives it).
 main_screen() {
     need_apt qemu-system-arm mtools e2fsprogs fdisk
-    qemu-system-aarch64 -device help 2>/dev/null | grep -q '"virtio-multitouch-pci"' \
-        || die "this qemu has no virtio-multitouch-pci (QEMU 8.1 or later: bookworm-backports' qemu-system-arm)"
+    need_multitouch_qemu
     W=$(mktemp -d /var/tmp/skattisch-screen.XXXXXX)
     start_collector
     copy_image screen
