@@ -357,8 +357,11 @@ def main() -> int:
         print(f"qemu started; the reader's line connected at {guest.seconds():.0f} s", flush=True)
         shot = first_frame(guest, args.frame_timeout)
         print(f"first frame at {guest.seconds():.0f} s after qemu's start (emulated, TCG): {shot}", flush=True)
-        guest.reader.send(b"CJ\r\n")
-        print(f"a card's line on the reader: {settle(guest, shot.read_bytes(), 'reader-CJ', within=30)}", flush=True)
+        sent = time.monotonic()
+        guest.reader.send(b"CJ\r\n")  # a card code: the image's reader mode (barcode) reads it without a deck
+        card_shot, changed = settle(guest, shot.read_bytes(), "reader-CJ", within=30)
+        print(f"a card's line on the reader: {'shown' if changed else 'NOT shown'} within "
+              f"{time.monotonic() - sent:.0f} s (to a settled frame): {card_shot}", flush=True)
         if args.taps:
             for index, pair in enumerate(p for p in args.taps.split(";") if p):
                 x, y = (float(v) for v in pair.split(","))

@@ -393,6 +393,35 @@ debian_mirror() {  # the first Debian mirror among this machine's apt sources
     echo "${uri:-http://deb.debian.org/debian}"
 }
 
+# The table's lists as its next boot would find them: on a copy of the disk, e2fsck replays the
+# root's ext4 journal first (after a pulled plug the newest inode sizes are only there: debugfs
+# alone would show the files as they were at the last checkpoint), then debugfs reads the folder.
+read_lists_after_power_off() {
+    local loop
+    cp --sparse=always "$DISK" "$W/after-power-off.img"
+    loop=$(losetup -o "$ROOT_OFFSET" --find --show "$W/after-power-off.img")
+    e2fsck -fy "$loop" >"$W/e2fsck.log" 2>&1 || true
+    debugfs -R "rdump /var/lib/skattisch/lists $W" "$loop" >/dev/null 2>&1
+    losetup -d "$loop"
+    rm -f "$W/after-power-off.img"
+    chown -R "$(id -u):$(id -g)" "$W/lists"  # a copy: checked as this user, not the table's
+}
+
+laptop_equals_table() {
+    python3 - "$W/lists/journal" "$W/club.sqlite3" <<'PY'
+import json, sqlite3, sys
+from pathlib import Path
+table = []
+for path in sorted(Path(sys.argv[1]).glob("*.jsonl")):
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        table.append((record["event"]["seq"], record["hash"]))
+laptop = sqlite3.connect(sys.argv[2]).execute("select seq, hash from events order by seq").fetchall()
+print(f"table: {len(table)} events, laptop: {len(laptop)} events")
+assert sorted(table) == [tuple(row) for row in laptop], "the laptop and the table differ"
+PY
+}
+
 # The table on its own system: one copy, the settings filled in, booted with a screen, a
 # multitouch device, a USB-serial reader and a QMP socket (deploy/qemu_table.py drives it).
 main_screen() {
@@ -414,9 +443,10 @@ main_screen() {
     cp "$W"/shots/*.png "$W"/*.console "$W"/layout-report.jsonl "$shots"/ 2>/dev/null || true
     note "screendumps and consoles: $shots"
     say "the guest's disk, read here after the last power-off"
-    debugfs -R "rdump /var/lib/skattisch/lists $W" "$(root_fs)" >/dev/null 2>&1
+    read_lists_after_power_off
     check "skattisch store check passes on the table's journals (read from the disk)" \
         "$SKATTISCH" store check --path "$W/lists"
+    check "the laptop holds exactly the table's events (each seq and hash)" laptop_equals_table
     grep -h 'MTD\|ProbeSysfs\|skattisch\[' "$W"/*.console | tr -d '\r' | grep -v 'audit' | tail -40 >"$shots/journal-lines.txt" || true
     if [ "$FAILED" -gt 0 ]; then echo "test-image.sh --screen: $FAILED check(s) failed" >&2; exit 1; fi
     echo "test-image.sh --screen: every check passed"
