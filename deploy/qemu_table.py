@@ -271,19 +271,22 @@ def ppm_mean(path: Path) -> float:
 
 
 def settle(guest: Guest, before: bytes | None, label: str, within: float = 40) -> tuple[Path, bool]:
-    """Screendumps a second apart until two in a row are the same; whether it changed from
-    ``before`` (the PNG's bytes) on the way."""
+    """Screendumps a second apart until three in a row are the same; whether it changed from
+    ``before`` (the PNG's bytes) on the way. Three, not two: under TCG a button's pressed
+    look can stand for more than a second before the popup or screen it opens is drawn."""
     deadline = time.monotonic() + within
+    time.sleep(1.0)
     last = guest.screendump(label)
     changed = before is not None and last.read_bytes() != before
+    same = 0
     while time.monotonic() < deadline:
         time.sleep(1.0)
         shot = guest.screendump(label)
-        same = shot.read_bytes() == last.read_bytes()
+        same = same + 1 if shot.read_bytes() == last.read_bytes() else 0
         changed = changed or (before is not None and shot.read_bytes() != before)
         last.unlink()
         last = shot
-        if same and (changed or before is None):
+        if same >= 2 and (changed or before is None):
             break
     return last, changed
 
