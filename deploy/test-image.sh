@@ -422,6 +422,11 @@ assert sorted(table) == [tuple(row) for row in laptop], "the laptop and the tabl
 PY
 }
 
+laptop_has_four_games() {
+    "$SKATTISCH" club tables --db "$W/club.sqlite3" --json | grep -q '"last_game": 4,' \
+        || { "$SKATTISCH" club tables --db "$W/club.sqlite3" --json; return 1; }
+}
+
 # The table on its own system: one copy, the settings filled in, booted with a screen, a
 # multitouch device, a USB-serial reader and a QMP socket (deploy/qemu_table.py drives it).
 main_screen() {
@@ -447,6 +452,7 @@ main_screen() {
     check "skattisch store check passes on the table's journals (read from the disk)" \
         "$SKATTISCH" store check --path "$W/lists"
     check "the laptop holds exactly the table's events (each seq and hash)" laptop_equals_table
+    check "the laptop has the evening's four games" laptop_has_four_games
     grep -h 'MTD\|ProbeSysfs\|skattisch\[' "$W"/*.console | tr -d '\r' | grep -v 'audit' | tail -40 >"$shots/journal-lines.txt" || true
     if [ "$FAILED" -gt 0 ]; then echo "test-image.sh --screen: $FAILED check(s) failed" >&2; exit 1; fi
     echo "test-image.sh --screen: every check passed"
