@@ -10,6 +10,8 @@
 #   ./dev.sh image-test   build the SD-card image (deploy/build-image.sh, reusing pi-test's cached
 #                         root) and boot it in qemu-system-aarch64 (deploy/test-image.sh; root, or sudo)
 #   ./dev.sh image-test --board pi5   the same for the Pi 5's image (Debian 13, trixie-backports' kernel)
+#   ./dev.sh image-test --screen      the image with a screen, touch, a card reader and the laptop:
+#                         the table's window, taps by QMP, an evening, a pulled plug (deploy/qemu_table.py)
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=${SKATTISCH_VENV:-.venv}
@@ -80,15 +82,17 @@ case "$cmd" in
         ;;
     image-test)
         sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        screen=()  # --screen: the table's window, touch, reader and an evening (deploy/test-image.sh --screen)
+        if [ "${1:-}" = --screen ]; then screen=(--screen); shift; fi
         board=pi4
         if [ "${1:-}" = --board ]; then board=${2:?--board needs pi4 or pi5}; shift 2; fi
         image=${1:-build/skattisch-$board.img}
         if [ "$board" = pi4 ]; then
             $sudo deploy/build-image.sh --out "$image"
-            exec $sudo deploy/test-image.sh "$image"
+            exec $sudo deploy/test-image.sh "${screen[@]}" "$image"
         fi
         $sudo deploy/build-image.sh --board "$board" --out "$image"
-        exec $sudo deploy/test-image.sh --board "$board" "$image"
+        exec $sudo deploy/test-image.sh "${screen[@]}" --board "$board" "$image"
         ;;
     *)
         echo "usage: ./dev.sh run|club|test|pi-test|image-test [ARGS]" >&2; exit 2 ;;

@@ -86,11 +86,18 @@ SUDO_BINFMT=skattisch-aarch64
 
 register_sudo_binfmt() {
     local magic mask interpreter
-    magic=$(awk '$1 == "magic" { print $2 }' /usr/share/binfmts/qemu-aarch64)
-    mask=$(awk '$1 == "mask" { print $2 }' /usr/share/binfmts/qemu-aarch64)
-    interpreter=$(awk '$1 == "interpreter" { print $2 }' /usr/share/binfmts/qemu-aarch64)
+    # the entry as registered (binfmt-support's /usr/share/binfmts/qemu-aarch64 with bookworm's
+    # qemu-user-static, systemd's /usr/lib/binfmt.d/qemu-aarch64.conf with QEMU 10's): the same
+    # magic, mask and interpreter either way
+    magic=$(awk '$1 == "magic" { print $2 }' "$BINFMT/qemu-aarch64")
+    mask=$(awk '$1 == "mask" { print $2 }' "$BINFMT/qemu-aarch64")
+    interpreter=$(awk '$1 == "interpreter" { print $2 }' "$BINFMT/qemu-aarch64")
+    # shellcheck disable=SC2001  # each hex pair as \xNN, as the register file wants it
+    magic=$(sed 's/../\\x&/g' <<<"$magic")
+    # shellcheck disable=SC2001
+    mask=$(sed 's/../\\x&/g' <<<"$mask")
     if [ -z "$magic" ] || [ -z "$mask" ] || [ ! -x "$interpreter" ]; then
-        die "cannot read /usr/share/binfmts/qemu-aarch64"
+        die "cannot read the qemu-aarch64 entry in $BINFMT"
     fi
     [ ! -e "$BINFMT/$SUDO_BINFMT" ] || echo -1 >"$BINFMT/$SUDO_BINFMT"
     printf ':%s:M:0:%s:%s:%s:OCPF' "$SUDO_BINFMT" "$magic" "$mask" "$interpreter" >"$BINFMT/register"
@@ -112,7 +119,7 @@ need_apt() {
 setup_host() {
     [ "$(id -u)" -eq 0 ] || die "run me as root (sudo $0): mmdebstrap, chroot and mounts need it"
     command -v dpkg >/dev/null || die "needs a Debian-like machine (dpkg, apt)"
-    need_apt mmdebstrap qemu-user-static binfmt-support
+    need_apt mmdebstrap arch-test qemu-user-static binfmt-support
     if [ ! -e "$BINFMT/status" ]; then
         mount -t binfmt_misc binfmt_misc "$BINFMT" || die "cannot mount binfmt_misc at $BINFMT"
     fi
@@ -130,7 +137,8 @@ debian_sources() {
     local file found=""
     for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
         [ -f "$file" ] || continue
-        if grep -qE "^[^#]*\b$SUITE\b" "$file" && grep -qE '^[^#]*/debian(-security)?/?( |$)' "$file"; then
+        # SUITE itself, not only SUITE-backports (added here for a newer qemu: not for the root)
+        if grep -qE "^[^#]*\b$SUITE([^-[:alnum:]]|-updates|-security|$)" "$file" && grep -qE '^[^#]*/debian(-security)?/?( |$)' "$file"; then
             echo "$file"
             found=yes
         fi

@@ -4,6 +4,13 @@
 #   sudo deploy/test-image.sh [IMAGE]    default: build/skattisch-pi4.img
 #   sudo deploy/test-image.sh --board pi5 [IMAGE]
 #                                        the Pi 5's image (default: build/skattisch-pi5.img)
+#   sudo deploy/test-image.sh --screen [--board pi5] [IMAGE]
+#                                        the table on its own system instead: one copy booted with a
+#                                        screen (virtio-gpu), a multitouch device, a USB-serial card
+#                                        reader and QMP; an evening played by taps, a pulled plug
+#                                        (SKATTISCH_CUT_AFTER=N steps), store check on the disk; its
+#                                        screendumps in build/qemu-screen/ (deploy/qemu_table.py,
+#                                        docs/development/emulation.md)
 #   deploy/test-image.sh --help          this text
 #
 # A copy of the image gets a filled-in skattisch-settings.txt on its boot partition (table 7,
@@ -65,6 +72,10 @@ check() {  # check WHAT CMD...
 case "${1:-}" in
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 esac
+SCREEN=""  # --screen: the table's window, touch and reader (deploy/qemu_table.py) instead of the first-boot checks
+TAPS=""
+if [ "${1:-}" = --screen ]; then SCREEN=yes; shift; fi
+if [ "${1:-}" = --taps ]; then TAPS=${2:?--taps needs x,y;x,y...}; shift 2; fi
 BOARD=pi4
 CPU=cortex-a72  # the Pi 4's core
 if [ "${1:-}" = --board ]; then
@@ -74,8 +85,8 @@ if [ "${1:-}" = --board ]; then
         *) die "--board needs pi4 or pi5" ;;
     esac
     shift 2
-    IMAGE=${1:-$SRC/build/skattisch-$BOARD.img}
 fi
+IMAGE=${1:-$SRC/build/skattisch-$BOARD.img}
 BUILD_ARGS=""; [ "$BOARD" = pi4 ] || BUILD_ARGS=" --board $BOARD"
 [ -f "$IMAGE" ] || die "no image at $IMAGE (build it: sudo deploy/build-image.sh$BUILD_ARGS)"
 
@@ -358,6 +369,95 @@ check_bad_settings() {
     fi
 }
 
+# QEMU 8.1 or later, for virtio-multitouch-pci (bookworm has 7.2): on Debian 12, from
+# bookworm-backports (its apt source added here; the arm64 root's sources leave it out)
+need_multitouch_qemu() {
+    has_multitouch() { qemu-system-aarch64 -device help 2>/dev/null | grep -q '"virtio-multitouch-pci"'; }
+    has_multitouch && return 0
+    [ "$(id -u)" -eq 0 ] || die "this qemu has no virtio-multitouch-pci: run me as root to install a newer one"
+    if grep -q '^VERSION_CODENAME=bookworm' /etc/os-release; then
+        printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+            "$(debian_mirror)" >/etc/apt/sources.list.d/skattisch-bookworm-backports.sources
+        note "apt-get install -t bookworm-backports qemu-system-arm (QEMU 10: virtio-multitouch-pci)"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -t bookworm-backports \
+            qemu-system-arm >/dev/null
+    fi
+    has_multitouch || die "this qemu has no virtio-multitouch-pci (QEMU 8.1 or later)"
+}
+
+debian_mirror() {  # the first Debian mirror among this machine's apt sources
+    local uri
+    uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
+        | grep -v '^ *#' | grep -oE 'https?://[^ ]*/debian/?( |$)' | head -1 | tr -d ' ')
+    echo "${uri:-http://deb.debian.org/debian}"
+}
+
+# The table's lists as its next boot would find them: on a copy of the disk, e2fsck replays the
+# root's ext4 journal first (after a pulled plug the newest inode sizes are only there: debugfs
+# alone would show the files as they were at the last checkpoint), then debugfs reads the folder.
+read_lists_after_power_off() {
+    local loop
+    cp --sparse=always "$DISK" "$W/after-power-off.img"
+    loop=$(losetup -o "$ROOT_OFFSET" --find --show "$W/after-power-off.img")
+    e2fsck -fy "$loop" >"$W/e2fsck.log" 2>&1 || true
+    debugfs -R "rdump /var/lib/skattisch/lists $W" "$loop" >/dev/null 2>&1
+    losetup -d "$loop"
+    rm -f "$W/after-power-off.img"
+    chown -R "$(id -u):$(id -g)" "$W/lists"  # a copy: checked as this user, not the table's
+}
+
+laptop_equals_table() {
+    python3 - "$W/lists/journal" "$W/club.sqlite3" <<'PY'
+import json, sqlite3, sys
+from pathlib import Path
+table = []
+for path in sorted(Path(sys.argv[1]).glob("*.jsonl")):
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        table.append((record["event"]["seq"], record["hash"]))
+laptop = sqlite3.connect(sys.argv[2]).execute("select seq, hash from events order by seq").fetchall()
+print(f"table: {len(table)} events, laptop: {len(laptop)} events")
+assert sorted(table) == [tuple(row) for row in laptop], "the laptop and the table differ"
+PY
+}
+
+laptop_has_four_games() {
+    "$SKATTISCH" club tables --db "$W/club.sqlite3" --json | grep -q '"last_game": 4,' \
+        || { "$SKATTISCH" club tables --db "$W/club.sqlite3" --json; return 1; }
+}
+
+# The table on its own system: one copy, the settings filled in, booted with a screen, a
+# multitouch device, a USB-serial reader and a QMP socket (deploy/qemu_table.py drives it).
+main_screen() {
+    need_apt qemu-system-arm mtools e2fsprogs fdisk
+    need_multitouch_qemu
+    W=$(mktemp -d /var/tmp/skattisch-screen.XXXXXX)
+    start_collector
+    copy_image screen
+    fill_in_settings "table=$TABLE" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=$CODE" "pin=$PIN"
+    take_kernel
+    say "the table on its own system: qemu-system-aarch64 -M virt -cpu $CPU, screen, touch, reader, QMP"
+    "$SRC/dev.sh" run --help >/dev/null  # the table's own program on this machine, for the layout run
+    PYTHONPATH=$SRC "$SRC/${SKATTISCH_VENV:-.venv}/bin/python" "$SRC/deploy/qemu_table.py" --work "$W" --disk "$DISK" \
+        --kernel "$W/vmlinuz" --initrd "$W/initrd" --root "PARTUUID=$DISK_ID-02" --cpu "$CPU" --taps "$TAPS" \
+        --skattisch "$SKATTISCH" --cut-after "${SKATTISCH_CUT_AFTER:-0}" || fail "the table on its own system (above)"
+    local shots=$SRC/build/qemu-screen
+    rm -rf "$shots"
+    mkdir -p "$shots"
+    cp "$W"/shots/*.png "$W"/*.console "$W"/layout-report.jsonl "$shots"/ 2>/dev/null || true
+    note "screendumps and consoles: $shots"
+    say "the guest's disk, read here after the last power-off"
+    read_lists_after_power_off
+    check "skattisch store check passes on the table's journals (read from the disk)" \
+        "$SKATTISCH" store check --path "$W/lists"
+    check "the laptop holds exactly the table's events (each seq and hash)" laptop_equals_table
+    check "the laptop has the evening's four games" laptop_has_four_games
+    grep -h 'MTD\|ProbeSysfs\|skattisch\[' "$W"/*.console | tr -d '\r' | grep -v 'audit' | tail -40 >"$shots/journal-lines.txt" || true
+    if [ "$FAILED" -gt 0 ]; then echo "test-image.sh --screen: $FAILED check(s) failed" >&2; exit 1; fi
+    echo "test-image.sh --screen: every check passed"
+}
+
 main() {
     local t_start started_us grown_mib
     t_start=$(now)
@@ -423,4 +523,4 @@ main() {
     echo "test-image.sh: every check passed"
 }
 
-main
+if [ -n "$SCREEN" ]; then main_screen; else main; fi

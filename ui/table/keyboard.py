@@ -35,10 +35,12 @@ class NameKeyboard(TablePopup):
 
     shift = BooleanProperty(False)
     typed = StringProperty("")
+    current: NameKeyboard | None = None  # the one open, if any
 
     def __init__(self, field: TextInput, label: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.field = field
+        NameKeyboard.current = self
         scale = float(App.get_running_app().scale)
         box = BoxLayout(orientation="vertical", padding=scale * 8, spacing=scale * 4)
         self._shown = make_label("", font_size=scale * theme.FONT_LARGE * 1.2, bold=True,
@@ -90,7 +92,17 @@ class NameKeyboard(TablePopup):
     def backspace(self) -> None:
         self.field.do_backspace()
 
+    def retarget(self, field: TextInput) -> None:
+        """Type on into ``field``: the screen was rebuilt while the keyboard was open (a card
+        read, the laptop's status), and ``field`` took the place of the one being typed into,
+        with what was typed so far."""
+        self.field.unbind(text=self._refresh)
+        self.field = field
+        field.bind(text=self._refresh)
+        self._refresh()
+
     def done(self) -> None:
         self.field.unbind(text=self._refresh)
         self.field.focus = False
+        NameKeyboard.current = None
         self.dismiss()

@@ -195,6 +195,7 @@ class ScriptRunner:
         self._step_started = 0.0
         self._step_cpu = 0.0  # the process's CPU time (every thread) when the step began
         self._marks: tuple[int, int, int] = (0, 0, 0)
+        self._tapped: tuple[float, float] | None = None  # where this step's tap went, in window pixels
         self.exit_code = 0
 
     # -- driving -------------------------------------------------------------------------
@@ -210,6 +211,7 @@ class ScriptRunner:
         step = self.steps[self.index]
         counters = self.app.counters
         self._marks = (counters.sent_counted, counters.events, counters.refusals_counted)
+        self._tapped = None
         self._step_started = time.perf_counter()
         self._step_cpu = time.process_time()
         handler = getattr(self, f"_do_{step.name}")
@@ -242,6 +244,9 @@ class ScriptRunner:
             "sent": [{"source": s.source, "command": repr(s.command)} for s in counters.sent_since(sent_mark)],
             "events": counters.events - events_mark, "refusals": counters.refusals_since(refusals_mark),
         }
+        if self._tapped is not None:  # from the top left, as a screen's pixels are counted
+            x, y = self._tapped
+            line["at"] = [round(x, 1), round(Window.height - y, 1)]
         self.report.write(json.dumps(line, ensure_ascii=False) + "\n")
         self.report.flush()
 
@@ -313,6 +318,7 @@ class ScriptRunner:
             widget = find()
             assert widget is not None
             x, y = window_center(widget)
+            self._tapped = (x, y)
             touches.tap(x, y)
             self._settle(step)
 

@@ -203,6 +203,16 @@ class SetupScreen(TableScreen):
         else:
             self._build_rules()
 
+    def _name_field(self, index: int, name: str) -> NameField:
+        """Seat ``index``'s name field; the table's keyboard, if open on that seat, types on into it."""
+        from ui.table.keyboard import NameKeyboard
+
+        field = NameField(name=f"name_{index}", text=name)
+        keyboard = NameKeyboard.current
+        if keyboard is not None and getattr(keyboard.field, "name", "") == field.name:
+            keyboard.retarget(field)
+        return field
+
     def _build_players(self) -> None:
         scale = self.app.scale
         seats = _top_column(self.ids.body, 0.58, cols=1, spacing=scale * 6)
@@ -217,7 +227,7 @@ class SetupScreen(TableScreen):
             if name and name in self._card_seats:
                 row.add_widget(CardSeat(name=f"seat_card_{index}", text=escape(name)))
             else:
-                row.add_widget(NameField(name=f"name_{index}", text=name))
+                row.add_widget(self._name_field(index, name))
             seats.add_widget(row)
         known = []
         for name in (*self._snap.setup.roster, *self._snap.setup.last_players):

@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""The table on its own system in qemu: a screen, a touchscreen, a card reader, a QMP socket.
+
+Used by ``deploy/test-image.sh --screen``; standard library only (it runs on the host, beside
+qemu). It boots a prepared copy of the SD-card image (settings filled in, the image's kernel and
+initrd taken from its boot partition) in qemu-system-aarch64 with:
+
+- ``virtio-gpu-pci`` (800x480): the table's unit draws on it through SDL2's kmsdrm, as on a Pi;
+- ``virtio-multitouch-pci``: a protocol-B multitouch device, read by Kivy's ``probesysfs`` and
+  ``mtdev``, the path of the Pi's touchscreen; taps are QMP ``input-send-event`` multitouch events;
+- ``usb-serial`` (QEMU's FTDI FT232R) on a socket chardev whose host end listens before qemu
+  starts (the guest sees the chip only once that end is connected);
+- a QMP socket for ``screendump`` (PNG) and the taps; the serial console gets the journal
+  (``systemd.journald.forward_to_console``), so the table's and Kivy's lines are read live.
+
+Nothing here goes into the image: the devices, the QMP socket and the kernel's command line
+are qemu's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ABS_MAX = 0x7FFF  # QEMU's absolute axes run 0..32767 (INPUT_EVENT_ABS_MAX)
+
+
+class Qmp:
+    """A QMP client on a unix socket: one command at a time, events skipped."""
+
+    def __init__(self, path: Path, within: float = 60) -> None:
+        deadline = time.monotonic() + within
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.connect(str(path))
+                break
+            except OSError:
+                self.sock.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        self.file = self.sock.makefile("rwb")
+        json.loads(self.file.readline())  # the greeting
+        self.command("qmp_capabilities")
+
+    def command(self, name: str, **arguments: object) -> object:
+        message: dict[str, object] = {"execute": name}
+        if arguments:
+            message["arguments"] = arguments
+        self.file.write(json.dumps(message).encode() + b"\n")
+        self.file.flush()
+        while True:
+            line = self.file.readline()
+            if not line:
+                raise ConnectionError("qemu closed its QMP socket")
+            answer = json.loads(line)
+            if "event" in answer:
+                continue
+            if "error" in answer:
+                raise RuntimeError(f"QMP {name}: {answer['error']}")
+            return answer.get("return")
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+class Touch:
+    """Taps on ``virtio-multitouch-pci`` through QMP: protocol B, one contact in slot 0.
+
+    QEMU turns a multitouch ``begin`` into ABS_MT_SLOT and ABS_MT_TRACKING_ID, a ``data``
+    event into ABS_MT_POSITION_X/Y, and each ``input-send-event`` ends with a SYN_REPORT.
+    A contact ends with tracking id -1, as the kernel's protocol B says.
+
+    No ``device`` in ``input-send-event``: it names a display, not an input device, and QEMU 10
+    aborts looking it up ("Property 'qemu-fixed-text-console.device' not found"). Without it the
+    events go to the one handler that takes multitouch events, the virtio-multitouch device."""
+
+    def __init__(self, qmp: Qmp, width: int, height: int) -> None:
+        self.qmp, self.width, self.height = qmp, width, height
+        self.tracking_id = 0
+
+    def _mtt(self, kind: str, axis: str = "x", value: int = 0, tracking_id: int = 0) -> dict[str, object]:
+        return {"type": "mtt", "data": {"type": kind, "slot": 0, "tracking-id": tracking_id,
+                                        "axis": axis, "value": value}}
+
+    def tap(self, x: float, y: float, hold: float = 0.15) -> None:
+        """A finger down at screen pixel (x, y), from the top left, and up again."""
+        ax = round(x * ABS_MAX / (self.width - 1))
+        ay = round(y * ABS_MAX / (self.height - 1))
+        self.tracking_id = (self.tracking_id + 1) % 10  # the device's tracking ids run 0..9
+        down = [self._mtt("begin", tracking_id=self.tracking_id),
+                self._mtt("data", "x", ax, self.tracking_id), self._mtt("data", "y", ay, self.tracking_id),
+                {"type": "btn", "data": {"down": True, "button": "touch"}}]
+        self.qmp.command("input-send-event", events=down)
+        time.sleep(hold)
+        up = [self._mtt("end", tracking_id=-1), {"type": "btn", "data": {"down": False, "button": "touch"}}]
+        self.qmp.command("input-send-event", events=up)
+
+
+class ReaderLine:
+    """The host's end of the guest's USB-serial chip: listens before qemu starts, takes qemu's
+    connection, writes what a reader would send."""
+
+    def __init__(self, path: Path) -> None:
+        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.server.bind(str(path))
+        self.server.listen(1)
+        self.conn: socket.socket | None = None
+
+    def accept(self, within: float = 30) -> None:
+        self.server.settimeout(within)
+        self.conn, _ = self.server.accept()
+
+    def send(self, data: bytes) -> None:
+        assert self.conn is not None
+        self.conn.sendall(data)
+
+
+def rdm6300_frame(payload: str) -> bytes:
+    """STX, 10 hex digits, the XOR of their 5 bytes as 2 hex digits, ETX."""
+    data = bytes.fromhex(payload)
+    checksum = 0
+    for byte in data:
+        checksum ^= byte
+    return b"\x02" + payload.upper().encode() + b"%02X\x03" % checksum
+
+
+class Guest:
+    """One boot of the copy: qemu, its console, QMP, the touch device and the reader."""
+
+    def __init__(self, work: Path, disk: Path, kernel: Path, initrd: Path, root: str, cpu: str,
+                 name: str) -> None:
+        self.work, self.name = work, name
+        self.console = work / f"{name}.console"
+        self.qmp_path = work / f"{name}.qmp"
+        self.reader_path = work / f"{name}.reader"
+        for path in (self.qmp_path, self.reader_path):
+            path.unlink(missing_ok=True)
+        self.reader = ReaderLine(self.reader_path)
+        append = (f"root={root} rw console=ttyAMA0 systemd.show_status=1 "
+                  "systemd.journald.forward_to_console=1 loglevel=4")
+        self.argv = [
+            "qemu-system-aarch64", "-M", "virt", "-cpu", cpu, "-smp", "2", "-m", "1536", "-no-reboot",
+            "-kernel", str(kernel), "-initrd", str(initrd), "-append", append,
+            "-drive", f"file={disk},format=raw,if=none,id=disk,cache=writethrough",
+            "-device", "virtio-blk-pci,drive=disk",
+            "-netdev", "user,id=net", "-device", "virtio-net-pci,netdev=net,romfile=",
+            "-device", "virtio-gpu-pci,xres=800,yres=480",
+            "-device", "virtio-multitouch-pci,id=touch",
+            "-device", "qemu-xhci,id=xhci",
+            "-chardev", f"socket,id=reader,path={self.reader_path}",
+            "-device", "usb-serial,chardev=reader,bus=xhci.0",
+            "-display", "none", "-monitor", "none",
+            "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
+            "-serial", f"file:{self.console}",
+        ]
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL,
+                                     stdout=open(work / f"{name}.qemu.log", "wb"), stderr=subprocess.STDOUT)
+        self.reader.accept()
+        self.qmp = Qmp(self.qmp_path)
+        self.touch = Touch(self.qmp, 800, 480)
+        self.shots = 0
+
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    def console_text(self) -> str:
+        return self.console.read_text(errors="replace") if self.console.exists() else ""
+
+    def wait_console(self, pattern: str, within: float) -> re.Match[str] | None:
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            found = re.search(pattern, self.console_text())
+            if found:
+                return found
+            if self.proc.poll() is not None:
+                return None
+            time.sleep(2)
+        return None
+
+    def screendump(self, label: str) -> Path:
+        self.shots += 1
+        path = self.work / "shots" / f"{self.name}-{self.shots:03d}-{label}.png"
+        path.parent.mkdir(exist_ok=True)
+        self.qmp.command("screendump", filename=str(path), format="png")
+        return path
+
+    def kill(self) -> None:
+        """A pulled plug: SIGKILL, no flush, no orderly stop."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.qmp.close()
+
+
+# --- where to tap: the same steps run first on this machine, in a window of the guest's size ------
+
+PLAYERS = ("Anna", "Bernd", "Carla", "Dieter")
+GAMES = [("clubs", 7, 80, 1), ("hearts", 3, 40, 1), ("spades", 6, 75, 2), ("diamonds", 4, 50, 1)]
+
+
+def evening_steps() -> list[str]:
+    """Four players typed on the table's own keyboard, the rules, four games entered directly,
+    the list: taps only (the script's ``type`` becomes taps on the keyboard's keys)."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")  # the keyboard's module imports Kivy: not its options, not its log
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    from tests.ui.scenarios import direct_game, setup_steps
+    from ui.table.keyboard import key_name
+    # the table takes its first touch after the start for nothing (seen in its hardware mode, on
+    # this machine as in the guest): the first tap goes to "zurück", disabled on the first page
+    steps: list[str] = ["wait_screen setup", "tap setup_back"]
+    for step in setup_steps(PLAYERS, length="length_open", stake="stake_1"):
+        if step.startswith("type "):
+            name = step[len('type "'):-1]
+            steps += [f"tap {key_name(char.lower())}" for char in name] + ["tap key_ok"]
+        else:
+            steps.append(step)
+    for number, (game, tricks, points, matadors) in enumerate(GAMES):
+        steps += direct_game(number, len(PLAYERS), game, tricks, points, matadors)
+    return steps + ["tap list", "wait_screen list"]
+
+
+def layout_run(work: Path, skattisch: str, steps: list[str]) -> list[dict[str, object]]:
+    """Run ``steps`` through the table on this machine (Xvfb, 800x480, its hardware mode: the
+    table's keyboard, no reader, no panel, as in the guest) and return the report: each tap's
+    place on the screen ("at", from the top left)."""
+    script, report = work / "layout-steps.txt", work / "layout-report.jsonl"
+    script.write_text("\n".join(steps) + "\n", encoding="utf-8")
+    config = work / "layout.toml"
+    example = (Path(__file__).parent / "skattisch.example.toml").read_text(encoding="utf-8")
+    config.write_text(example.replace('path = "/var/lib/skattisch/lists"', f'path = "{work}/layout-lists"')
+                      .replace('port = "/dev/skattisch-reader"', f'port = "{work}/no-reader"'), encoding="utf-8")
+    display = ":77"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x480x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(2)
+        env = {**os.environ, "DISPLAY": display, "KIVY_NO_ARGS": "1", "KIVY_HOME": str(work / "layout-kivy"),
+               "PYTHONPATH": str(Path(__file__).parent.parent)}
+        done = subprocess.run([skattisch, "run", "--config", str(config), "--size", "800x480", "--script", str(script),
+                               "--report", str(report), "--exit-when-done", "--step-wait", "60"],
+                              env=env, capture_output=True, text=True, timeout=900)
+    finally:
+        xvfb.terminate()
+        xvfb.wait()
+    lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()] if report.exists() else []
+    if done.returncode != 0:
+        raise SystemExit(f"the layout run failed: {done.stdout[-2000:]} {done.stderr[-2000:]}")
+    return lines
+
+
+def ppm_mean(path: Path) -> float:
+    """The mean brightness of a PPM screendump (0 black .. 255 white): to tell a drawn frame
+    from the black screen before the window opens."""
+    data = path.read_bytes()
+    fields = data.split(maxsplit=4)  # P6, width, height, maxval, the pixels
+    pixels = fields[4] if len(fields) == 5 else b""
+    sample = pixels[::101]
+    return sum(sample) / max(1, len(sample))
+
+
+def settle(guest: Guest, before: bytes | None, label: str, within: float = 40) -> tuple[Path, bool]:
+    """Screendumps a second apart until three in a row are the same; whether it changed from
+    ``before`` (the PNG's bytes) on the way. Three, not two: under TCG a button's pressed
+    look can stand for more than a second before the popup or screen it opens is drawn."""
+    deadline = time.monotonic() + within
+    time.sleep(1.0)
+    last = guest.screendump(label)
+    changed = before is not None and last.read_bytes() != before
+    same = 0
+    while time.monotonic() < deadline:
+        time.sleep(1.0)
+        shot = guest.screendump(label)
+        same = same + 1 if shot.read_bytes() == last.read_bytes() else 0
+        changed = changed or (before is not None and shot.read_bytes() != before)
+        last.unlink()
+        last = shot
+        if same >= 2 and (changed or before is None):
+            break
+    return last, changed
+
+
+def first_frame(guest: Guest, within: float) -> Path:
+    """Until the table's window shows: the first screendump that is not black, then settled."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        probe = guest.work / "probe.ppm"
+        guest.qmp.command("screendump", filename=str(probe))
+        bright = ppm_mean(probe)
+        probe.unlink()
+        if bright > 8:
+            break
+        if guest.proc.poll() is not None:
+            raise SystemExit(f"qemu ended: {guest.console_text()[-3000:]}")
+        time.sleep(2)
+    else:
+        raise SystemExit(f"no frame within {within:.0f} s; the console's end: {guest.console_text()[-3000:]}")
+    return settle(guest, None, "first-frame")[0]
+
+
+def replay(guest: Guest, lines: list[dict[str, object]], stop_after: int | None = None) -> int:
+    """The layout run's taps at their places, each once the screen has settled; a tap that
+    changes nothing within 25 s is sent again once (the frames come slowly under TCG)."""
+    last = settle(guest, None, "before")[0]
+    done = 0
+    for line in lines:
+        if stop_after is not None and done >= stop_after:
+            break
+        done += 1
+        at = line.get("at")
+        step = str(line["step"])
+        if not isinstance(at, list):
+            continue
+        slug = re.sub(r"[^A-Za-z0-9_-]+", "-", step)[:40]
+        before = last.read_bytes()
+        guest.touch.tap(float(at[0]), float(at[1]))
+        shot, changed = settle(guest, before, slug, within=25)
+        if not changed and step != "tap setup_back":
+            print(f"    {step}: no change on the screen in 25 s, tapped again", flush=True)
+            guest.touch.tap(float(at[0]), float(at[1]))
+            shot, changed = settle(guest, before, slug, within=40)
+        print(f"    {guest.seconds():5.0f} s  {step:24s} at {at[0]:5.0f},{at[1]:4.0f}  {'changed' if changed else 'SAME'}  {shot.name}",
+              flush=True)
+        last = shot
+    return done
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--work", required=True, type=Path)
+    parser.add_argument("--disk", required=True, type=Path)
+    parser.add_argument("--kernel", required=True, type=Path)
+    parser.add_argument("--initrd", required=True, type=Path)
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--cpu", default="cortex-a72")
+    parser.add_argument("--skattisch", required=True, help="this machine's skattisch (for the layout run)")
+    parser.add_argument("--frame-timeout", type=float, default=900)
+    parser.add_argument("--taps", default="", help="x,y;x,y;... screen pixels from the top left (instead of the evening)")
+    parser.add_argument("--cut-after", type=int, default=0, help="pull the plug after this many steps, then boot again")
+    args = parser.parse_args()
+    t0 = time.monotonic()
+    lines: list[dict[str, object]] = []
+    if not args.taps:
+        lines = layout_run(args.work, args.skattisch, evening_steps())
+        print(f"layout run on this machine: {len(lines)} steps, {sum('at' in line for line in lines)} taps", flush=True)
+    boot = 1
+    guest = Guest(args.work, args.disk, args.kernel, args.initrd, args.root, args.cpu, f"boot{boot}")
+    try:
+        print(f"qemu started; the reader's line connected at {guest.seconds():.0f} s", flush=True)
+        shot = first_frame(guest, args.frame_timeout)
+        print(f"first frame at {guest.seconds():.0f} s after qemu's start (emulated, TCG): {shot}", flush=True)
+        sent = time.monotonic()
+        guest.reader.send(b"CJ\r\n")  # a card code: the image's reader mode (barcode) reads it without a deck
+        card_shot, changed = settle(guest, shot.read_bytes(), "reader-CJ", within=30)
+        print(f"a card's line on the reader: {'shown' if changed else 'NOT shown'} within "
+              f"{time.monotonic() - sent:.0f} s (to a settled frame): {card_shot}", flush=True)
+        if args.taps:
+            for index, pair in enumerate(p for p in args.taps.split(";") if p):
+                x, y = (float(v) for v in pair.split(","))
+                before = guest.screendump(f"before-tap{index + 1}").read_bytes()
+                guest.touch.tap(x, y)
+                print(f"tap {index + 1} at {x:.0f},{y:.0f}: {settle(guest, before, f'tap{index + 1}')}", flush=True)
+            return 0
+        done = replay(guest, lines, stop_after=args.cut_after or None)
+        if args.cut_after:
+            guest.kill()
+            print(f"pulled the plug (SIGKILL) after step {done}", flush=True)
+            boot += 1
+            guest = Guest(args.work, args.disk, args.kernel, args.initrd, args.root, args.cpu, f"boot{boot}")
+            shot = first_frame(guest, args.frame_timeout)
+            print(f"boot {boot}: first frame at {guest.seconds():.0f} s: {shot}", flush=True)
+            replay(guest, lines[done:])
+        print(f"the evening's end: {guest.screendump('end')}", flush=True)
+    finally:
+        guest.kill()
+        print(f"whole run: {time.monotonic() - t0:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
