@@ -8,7 +8,7 @@
 #                                        the table on its own system instead: one copy booted with a
 #                                        screen (virtio-gpu), a multitouch device, a USB-serial card
 #                                        reader and QMP; an evening played by taps, a pulled plug
-#                                        (SKATTISCH_CUT_AFTER=N steps), store check on the disk; its
+#                                        (after step SKATTISCH_CUT_AFTER, default 74: game 2 confirmed; 0: none), store check on the disk; its
 #                                        screendumps in build/qemu-screen/ (deploy/qemu_table.py,
 #                                        docs/development/emulation.md)
 #   deploy/test-image.sh --help          this text
@@ -441,7 +441,7 @@ main_screen() {
     "$SRC/dev.sh" run --help >/dev/null  # the table's own program on this machine, for the layout run
     PYTHONPATH=$SRC "$SRC/${SKATTISCH_VENV:-.venv}/bin/python" "$SRC/deploy/qemu_table.py" --work "$W" --disk "$DISK" \
         --kernel "$W/vmlinuz" --initrd "$W/initrd" --root "PARTUUID=$DISK_ID-02" --cpu "$CPU" --taps "$TAPS" \
-        --skattisch "$SKATTISCH" --cut-after "${SKATTISCH_CUT_AFTER:-0}" || fail "the table on its own system (above)"
+        --skattisch "$SKATTISCH" --cut-after "${SKATTISCH_CUT_AFTER:-74}" || fail "the table on its own system (above)"
     local shots=$SRC/build/qemu-screen
     rm -rf "$shots"
     mkdir -p "$shots"
