@@ -11,7 +11,8 @@
 #                         root) and boot it in qemu-system-aarch64 (deploy/test-image.sh; root, or sudo)
 #   ./dev.sh image-test --board pi5   the same for the Pi 5's image (Debian 13, trixie-backports' kernel)
 #   ./dev.sh image-test --screen      the image with a screen, touch, a card reader and the laptop:
-#                         the table's window, taps by QMP, an evening, a pulled plug (deploy/qemu_table.py)
+#                         the table's window, taps by QMP, cards by the reader, an evening, three pulled
+#                         plugs (deploy/qemu_table.py)
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=${SKATTISCH_VENV:-.venv}

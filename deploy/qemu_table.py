@@ -27,6 +27,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -134,6 +135,50 @@ def rdm6300_frame(payload: str) -> bytes:
     return b"\x02" + payload.upper().encode() + b"%02X\x03" % checksum
 
 
+class HoldingProxy:
+    """A TCP proxy on this machine between the guest (10.0.2.2) and the laptop. While ``hold``
+    is set, the laptop's answers wait here: a batch the guest sent then stays in flight (the
+    laptop may have stored it, the table has no ack yet)."""
+
+    def __init__(self, listen_port: int, laptop_port: int) -> None:
+        self.laptop_port = laptop_port
+        self.hold = threading.Event()
+        self.sent_while_held = threading.Event()
+        self.first_line = b""
+        self.server = socket.create_server(("127.0.0.1", listen_port))
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            client, _ = self.server.accept()
+            try:
+                laptop = socket.create_connection(("127.0.0.1", self.laptop_port), timeout=10)
+            except OSError:
+                client.close()
+                continue
+            laptop.settimeout(None)
+            threading.Thread(target=self._pump, args=(client, laptop, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(laptop, client, False), daemon=True).start()
+
+    def _pump(self, source: socket.socket, target: socket.socket, from_guest: bool) -> None:
+        try:
+            while data := source.recv(65536):
+                if from_guest and self.hold.is_set() and data.startswith(b"POST /api/v1/events"):
+                    self.first_line = data.split(b"\r\n", 1)[0][:80]
+                    self.sent_while_held.set()
+                while not from_guest and self.hold.is_set():
+                    time.sleep(0.1)  # the laptop's answer waits: the guest's batch is in flight
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, target):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
 class Guest:
     """One boot of the copy: qemu, its console, QMP, the touch device and the reader."""
 
@@ -206,12 +251,26 @@ class Guest:
 # --- where to tap: the same steps run first on this machine, in a window of the guest's size ------
 
 PLAYERS = ("Anna", "Bernd", "Carla", "Dieter")
-GAMES = [("clubs", 7, 80, 1), ("hearts", 3, 40, 1), ("spades", 6, 75, 2), ("diamonds", 4, 50, 1)]
+# game 1 is read card by card (a Grand Hand of Bernd's, lost); games 2 to 4 are entered directly
+READ_HANDS = ("CJ D7 D8 D9 H7 H8 H9 S7 S8 S9", "SJ HJ CA CT CK CQ C9 C8 C7 DA", "DJ SA ST SK SQ HA HT HK HQ DT")
+GAMES = [("hearts", 3, 40, 1), ("spades", 6, 75, 2), ("diamonds", 4, 50, 1)]
+CUT_MID_TRICK_AFTER_CARDS = 17  # trick 6: two of its cards read
+
+
+def read_game() -> list[str]:
+    """Game 1 (Anna deals and sits out): Bernd (Vorhand) holds 18 and declares Grand Hand; the
+    30 cards are read by the reader, trick by trick; Bernd and Carla confirm."""
+    from tests.ui.scenarios import cards_steps, play_order
+    return ["wait_screen game", "tap bid_18", "tap hold", "tap pass", "tap pass", "wait_screen declare",
+            "tap choose_hand", "tap game_grand", "tap declare", "wait_screen play",
+            *cards_steps(play_order("grand", READ_HANDS), via="scan"),
+            "wait_screen result", "tap confirm_1", "tap confirm_2"]
 
 
 def evening_steps() -> list[str]:
-    """Four players typed on the table's own keyboard, the rules, four games entered directly,
-    the list: taps only (the script's ``type`` becomes taps on the keyboard's keys)."""
+    """Four players typed on the table's own keyboard, the rules, game 1 read card by card
+    (``scan``: written to the guest's reader), three games entered directly, the list: taps
+    and cards only (the script's ``type`` becomes taps on the keyboard's keys)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")  # the keyboard's module imports Kivy: not its options, not its log
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
@@ -226,38 +285,63 @@ def evening_steps() -> list[str]:
             steps += [f"tap {key_name(char.lower())}" for char in name] + ["tap key_ok"]
         else:
             steps.append(step)
-    for number, (game, tricks, points, matadors) in enumerate(GAMES):
+    steps += read_game()
+    for number, (game, tricks, points, matadors) in enumerate(GAMES, start=1):
         steps += direct_game(number, len(PLAYERS), game, tricks, points, matadors)
     return steps + ["tap list", "wait_screen list"]
 
 
 def layout_run(work: Path, skattisch: str, steps: list[str]) -> list[dict[str, object]]:
-    """Run ``steps`` through the table on this machine (Xvfb, 800x480, its hardware mode: the
-    table's keyboard, no reader, no panel, as in the guest) and return the report: each tap's
-    place on the screen ("at", from the top left)."""
+    """Run ``steps`` through the table on this machine (Xvfb, 800x480, its hardware mode as in
+    the guest: the table's keyboard, no panel, its reader on a pseudo-terminal) and return the
+    report: each tap's place on the screen ("at", from the top left). A ``scan`` step becomes
+    a pause in the script while its card code is written to the reader's line, as in the guest."""
     script, report = work / "layout-steps.txt", work / "layout-report.jsonl"
-    script.write_text("\n".join(steps) + "\n", encoding="utf-8")
+    cards = {index: step.split()[1] for index, step in enumerate(steps) if step.startswith("scan ")}
+    script.write_text("\n".join("sleep 1.5" if index in cards else step for index, step in enumerate(steps)) + "\n",
+                      encoding="utf-8")
+    master, slave = os.openpty()
     config = work / "layout.toml"
     example = (Path(__file__).parent / "skattisch.example.toml").read_text(encoding="utf-8")
     config.write_text(example.replace('path = "/var/lib/skattisch/lists"', f'path = "{work}/layout-lists"')
-                      .replace('port = "/dev/skattisch-reader"', f'port = "{work}/no-reader"'), encoding="utf-8")
+                      .replace('port = "/dev/skattisch-reader"', f'port = "{os.ttyname(slave)}"'), encoding="utf-8")
     display = ":77"
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x480x24", "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    finished = threading.Event()
+    feeder = threading.Thread(target=feed_cards, args=(report, master, cards, finished), daemon=True)
     try:
         time.sleep(2)
         env = {**os.environ, "DISPLAY": display, "KIVY_NO_ARGS": "1", "KIVY_HOME": str(work / "layout-kivy"),
                "PYTHONPATH": str(Path(__file__).parent.parent)}
+        feeder.start()
         done = subprocess.run([skattisch, "run", "--config", str(config), "--size", "800x480", "--script", str(script),
                                "--report", str(report), "--exit-when-done", "--step-wait", "60"],
                               env=env, capture_output=True, text=True, timeout=900)
     finally:
+        finished.set()
         xvfb.terminate()
         xvfb.wait()
+        os.close(master)
+        os.close(slave)
     lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()] if report.exists() else []
     if done.returncode != 0:
         raise SystemExit(f"the layout run failed: {done.stdout[-2000:]} {done.stderr[-2000:]}")
+    for index, line in enumerate(lines):
+        if index in cards:
+            line["step"] = f"scan {cards[index]}"
     return lines
+
+
+def feed_cards(report: Path, master: int, cards: dict[int, str], finished: threading.Event) -> None:
+    """Write each card code to the reader's line once the step before it is in the report."""
+    fed: set[int] = set()
+    while not finished.is_set() and len(fed) < len(cards):
+        reported = len(report.read_text(encoding="utf-8").splitlines()) if report.exists() else 0
+        if reported in cards and reported not in fed:
+            fed.add(reported)
+            os.write(master, cards[reported].encode() + b"\r\n")
+        time.sleep(0.05)
 
 
 def ppm_mean(path: Path) -> float:
@@ -309,21 +393,29 @@ def first_frame(guest: Guest, within: float) -> Path:
     return settle(guest, None, "first-frame")[0]
 
 
-def replay(guest: Guest, lines: list[dict[str, object]], stop_after: int | None = None) -> int:
-    """The layout run's taps at their places, each once the screen has settled; a tap that
-    changes nothing within 25 s is sent again once (the frames come slowly under TCG)."""
+def replay(guest: Guest, lines: list[dict[str, object]], start: int = 0, stop_after: int | None = None) -> tuple[int, Path]:
+    """The layout run's steps from ``start`` up to ``stop_after``: taps at their places, cards
+    (``scan``) written to the reader as the image's barcode mode reads them, each once the
+    screen has settled; a tap that changes nothing within 25 s is sent again once (the frames
+    come slowly under TCG). Returns the index reached and the last settled screendump."""
     last = settle(guest, None, "before")[0]
-    done = 0
-    for line in lines:
-        if stop_after is not None and done >= stop_after:
-            break
-        done += 1
+    index = start
+    for line in lines[start:stop_after]:
+        index += 1
         at = line.get("at")
         step = str(line["step"])
-        if not isinstance(at, list):
-            continue
         slug = re.sub(r"[^A-Za-z0-9_-]+", "-", step)[:40]
         before = last.read_bytes()
+        if step.startswith("scan "):
+            sent = time.monotonic()
+            guest.reader.send(step.split()[1].encode() + b"\r\n")
+            shot, changed = settle(guest, before, slug, within=25)
+            print(f"    {guest.seconds():5.0f} s  {step:24s} read in {time.monotonic() - sent:4.1f} s  "
+                  f"{'changed' if changed else 'SAME'}  {shot.name}", flush=True)
+            last = shot
+            continue
+        if not isinstance(at, list):
+            continue
         guest.touch.tap(float(at[0]), float(at[1]))
         shot, changed = settle(guest, before, slug, within=25)
         if not changed and step != "tap setup_back":
@@ -333,7 +425,17 @@ def replay(guest: Guest, lines: list[dict[str, object]], stop_after: int | None 
         print(f"    {guest.seconds():5.0f} s  {step:24s} at {at[0]:5.0f},{at[1]:4.0f}  {'changed' if changed else 'SAME'}  {shot.name}",
               flush=True)
         last = shot
-    return done
+    return index, last
+
+
+def plugs(lines: list[dict[str, object]]) -> list[tuple[int, str]]:
+    """Where the plug is pulled: after which step, and what is cut. In the middle of a trick
+    (game 1, trick 6: two of its cards read), right after game 2 is confirmed, and while the
+    batch with game 3's confirmation is in flight (the laptop's answer held back)."""
+    scans = [i for i, line in enumerate(lines) if str(line["step"]).startswith("scan ")]
+    confirms = [i for i, line in enumerate(lines) if str(line["step"]).startswith("tap confirm_")]
+    return [(scans[CUT_MID_TRICK_AFTER_CARDS - 1] + 1, "mid-trick"), (confirms[3] + 1, "confirmed"),
+            (confirms[5] + 1, "in-flight")]
 
 
 def main() -> int:
@@ -347,13 +449,18 @@ def main() -> int:
     parser.add_argument("--skattisch", required=True, help="this machine's skattisch (for the layout run)")
     parser.add_argument("--frame-timeout", type=float, default=900)
     parser.add_argument("--taps", default="", help="x,y;x,y;... screen pixels from the top left (instead of the evening)")
-    parser.add_argument("--cut-after", type=int, default=0, help="pull the plug after this many steps, then boot again")
+    parser.add_argument("--plugs", default="yes", choices=("yes", "no"),
+                        help="pull the plug mid-trick, after a confirmed game and with a batch in flight")
+    parser.add_argument("--proxy-port", type=int, default=0, help="this machine's port the guest's laptop address names")
+    parser.add_argument("--laptop-port", type=int, default=0, help="the laptop's (skattisch club's) port")
     args = parser.parse_args()
     t0 = time.monotonic()
+    proxy = HoldingProxy(args.proxy_port, args.laptop_port) if args.proxy_port else None
     lines: list[dict[str, object]] = []
     if not args.taps:
         lines = layout_run(args.work, args.skattisch, evening_steps())
-        print(f"layout run on this machine: {len(lines)} steps, {sum('at' in line for line in lines)} taps", flush=True)
+        print(f"layout run on this machine: {len(lines)} steps, {sum('at' in line for line in lines)} taps, "
+              f"{sum(str(line['step']).startswith('scan ') for line in lines)} cards", flush=True)
     boot = 1
     guest = Guest(args.work, args.disk, args.kernel, args.initrd, args.root, args.cpu, f"boot{boot}")
     try:
@@ -372,15 +479,29 @@ def main() -> int:
                 guest.touch.tap(x, y)
                 print(f"tap {index + 1} at {x:.0f},{y:.0f}: {settle(guest, before, f'tap{index + 1}')}", flush=True)
             return 0
-        done = replay(guest, lines, stop_after=args.cut_after or None)
-        if args.cut_after:
+        done = 0
+        for cut, what in (plugs(lines) if args.plugs == "yes" else []):
+            if what != "in-flight":
+                done, last = replay(guest, lines, done, cut)
+            else:  # the laptop's answers held from before the confirmation that ends the game
+                if proxy is None:
+                    raise SystemExit("a batch in flight needs --proxy-port and --laptop-port")
+                done, last = replay(guest, lines, done, cut - 1)
+                proxy.hold.set()
+                done, last = replay(guest, lines, done, cut)
+                in_flight = proxy.sent_while_held.wait(60)
+                print(f"the laptop's answers held; the guest sent {proxy.first_line!r}" if in_flight
+                      else "the laptop's answers held, but the guest sent nothing in 60 s", flush=True)
             guest.kill()
-            print(f"pulled the plug (SIGKILL) after step {done}", flush=True)
+            print(f"pulled the plug (SIGKILL) after step {done} ({what}: {lines[done - 1]['step']}); "
+                  f"the last frame before: {last.name}", flush=True)
+            if proxy is not None:
+                proxy.hold.clear()
             boot += 1
             guest = Guest(args.work, args.disk, args.kernel, args.initrd, args.root, args.cpu, f"boot{boot}")
             shot = first_frame(guest, args.frame_timeout)
             print(f"boot {boot}: first frame at {guest.seconds():.0f} s: {shot}", flush=True)
-            replay(guest, lines[done:])
+        replay(guest, lines, done)
         print(f"the evening's end: {guest.screendump('end')}", flush=True)
     finally:
         guest.kill()

@@ -7,8 +7,10 @@
 #   sudo deploy/test-image.sh --screen [--board pi5] [IMAGE]
 #                                        the table on its own system instead: one copy booted with a
 #                                        screen (virtio-gpu), a multitouch device, a USB-serial card
-#                                        reader and QMP; an evening played by taps, a pulled plug
-#                                        (after step SKATTISCH_CUT_AFTER, default 74: game 2 confirmed; 0: none), store check on the disk; its
+#                                        reader and QMP; an evening played by taps and cards (game 1
+#                                        read card by card), three pulled plugs (mid-trick, after a
+#                                        confirmed game, a sync batch in flight; SKATTISCH_PLUGS=no:
+#                                        none), store check on the disk; its
 #                                        screendumps in build/qemu-screen/ (deploy/qemu_table.py,
 #                                        docs/development/emulation.md)
 #   deploy/test-image.sh --help          this text
@@ -435,13 +437,16 @@ main_screen() {
     W=$(mktemp -d /var/tmp/skattisch-screen.XXXXXX)
     start_collector
     copy_image screen
-    fill_in_settings "table=$TABLE" "laptop=10.0.2.2:${COLLECTOR_URL##*:}" "pairing_code=$CODE" "pin=$PIN"
+    # the guest's laptop address names a proxy on this machine that can hold the laptop's answers
+    PROXY_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    fill_in_settings "table=$TABLE" "laptop=10.0.2.2:$PROXY_PORT" "pairing_code=$CODE" "pin=$PIN"
     take_kernel
     say "the table on its own system: qemu-system-aarch64 -M virt -cpu $CPU, screen, touch, reader, QMP"
     "$SRC/dev.sh" run --help >/dev/null  # the table's own program on this machine, for the layout run
     PYTHONPATH=$SRC "$SRC/${SKATTISCH_VENV:-.venv}/bin/python" "$SRC/deploy/qemu_table.py" --work "$W" --disk "$DISK" \
         --kernel "$W/vmlinuz" --initrd "$W/initrd" --root "PARTUUID=$DISK_ID-02" --cpu "$CPU" --taps "$TAPS" \
-        --skattisch "$SKATTISCH" --cut-after "${SKATTISCH_CUT_AFTER:-74}" || fail "the table on its own system (above)"
+        --skattisch "$SKATTISCH" --plugs "${SKATTISCH_PLUGS:-yes}" \
+        --proxy-port "$PROXY_PORT" --laptop-port "${COLLECTOR_URL##*:}" || fail "the table on its own system (above)"
     local shots=$SRC/build/qemu-screen
     rm -rf "$shots"
     mkdir -p "$shots"
