@@ -413,6 +413,11 @@ def chart_series(view: Any) -> list[list[int]]:
 # --------------------------------------------------------------------------- the result
 
 
+def _one(key: str, tricks: int) -> str:
+    """The text's key for one trick ("1 Stich", not "1 Stiche")."""
+    return f"{key}_one" if tricks == 1 else key
+
+
 def result_counts(result: Any, declarer: str) -> str:
     """What was entered, for the two players who confirm to check: the declarer's Augen and
     Stiche and the bid ("Carla: 80 Augen · 7 Stiche · gereizt 36"; a Null: the tricks only).
@@ -422,9 +427,10 @@ def result_counts(result: Any, declarer: str) -> str:
             return ""
         counts = tr("result_points", name=declarer, points=result.declarer_points)
     elif result.game == "null" or result.declarer_points is None:
-        counts = tr("result_tricks", name=declarer, tricks=result.declarer_tricks)
+        counts = tr(_one("result_tricks", result.declarer_tricks), name=declarer, tricks=result.declarer_tricks)
     else:
-        counts = tr("result_counts", name=declarer, points=result.declarer_points, tricks=result.declarer_tricks)
+        counts = tr(_one("result_counts", result.declarer_tricks), name=declarer, points=result.declarer_points,
+                    tricks=result.declarer_tricks)
     return counts + (f" · {tr('bid_was', bid=result.bid)}" if result.bid else "")
 
 
