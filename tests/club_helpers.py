@@ -10,15 +10,23 @@ Wertungsformel here, by hand.
 
 from __future__ import annotations
 
+import contextlib
 import random
+import re
+import subprocess
+import sys
+import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any
 
 from device.record import score_record
 from device.table.events import Event, GameRecorded, ListOpened, PassedIn, SeriesEnded
 from device.table.rotation import active_seats
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SUITS = ("clubs", "spades", "hearts", "diamonds")
 NAMES = ("Anna Adler", "Bernd Bauer", "Carla Christ", "Dieter Dorn", "Erik Engel", "Frida Fuchs", "Gert Graf",
@@ -104,3 +112,28 @@ def independent_order(totals: dict[str, tuple[int, int, int, int]]) -> list[list
     for name, (leistung, _, w, lost) in totals.items():
         groups.setdefault((leistung, w, -lost), []).append(name)
     return [sorted(groups[key]) for key in sorted(groups, reverse=True)]
+
+
+@contextlib.contextmanager
+def club_serving(db: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``skattisch club serve`` on ``db`` in a process of its own on 127.0.0.1 (a free port, no
+    mDNS): its address and the process, stopped on leaving."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ui.cli", "club", "serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0",
+         "--no-mdns"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    url, deadline = "", time.monotonic() + 30
+    while time.monotonic() < deadline and not url:
+        line = process.stdout.readline()
+        found = re.search(r"listening on (http://\S+)", line)
+        url = found.group(1) if found else ""
+        assert line or process.poll() is None, "the collector exited"
+    assert url, "the collector did not start"
+    try:
+        yield url, process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()

@@ -7,10 +7,7 @@ name no member in a category who has not allowed publication."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.parse
@@ -21,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.club_helpers import club_serving
 from tests.money_evening import TABLES, conditions, device_entries
 from ui.club.money_form import form_from_conditions
 from ui.club.money_view import WITHHELD
@@ -49,25 +47,10 @@ def laptop() -> Iterator[str]:
     store.set_document("evening", {"id": "2026-12-05", "title": "Preisskat im Advent"})
     store.set_document("organiser", auth.new_secret(PASSWORD))
     store.close()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ui.cli", "club", "serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0",
-         "--no-mdns"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    url, deadline = "", time.monotonic() + 30
-    while time.monotonic() < deadline and not url:
-        line = process.stdout.readline()
-        found = re.search(r"listening on (http://\S+)", line)
-        url = found.group(1) if found else ""
-        assert line or process.poll() is None, "the collector exited"
-    assert url, "the collector did not start"
     try:
-        yield url
+        with club_serving(db) as (url, _):
+            yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
         shutil.rmtree(directory, ignore_errors=True)
 
 

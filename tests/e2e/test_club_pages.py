@@ -25,7 +25,7 @@ import pytest
 
 from device.sync import journal_entries
 from drivers.version import skattisch_version
-from tests.club_helpers import NAMES, independent_figures, list_events, random_entries
+from tests.club_helpers import NAMES, club_serving, independent_figures, list_events, random_entries
 from tests.e2e.club_table import running_table
 from tests.e2e.league_helpers import set_password
 
@@ -107,26 +107,10 @@ def laptop() -> Iterator[Laptop]:
     directory = Path(tempfile.mkdtemp(prefix="skattisch-club-"))
     db = directory / "club.sqlite3"
     lists = _fill_store(db)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ui.cli", "club", "serve", "--db", str(db), "--host", "127.0.0.1", "--port", "0",
-         "--no-mdns"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    url = ""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not url:
-        line = process.stdout.readline()
-        found = re.search(r"listening on (http://\S+)", line)
-        url = found.group(1) if found else ""
-        assert line or process.poll() is None, "the collector exited"
-    assert url, "the collector did not start"
     try:
-        yield Laptop(url, db, process, lists)
+        with club_serving(db) as (url, process):
+            yield Laptop(url, db, process, lists)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
         shutil.rmtree(directory, ignore_errors=True)
 
 
