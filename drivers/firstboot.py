@@ -13,7 +13,11 @@ At every boot, before the table starts, ``skattisch-first-boot.service`` applies
 - ``laptop``: the club laptop's address, into ``[sync] url`` (empty: found on the network);
 - ``pairing_code``: pairs the table with the laptop (``skattisch club pair`` there), as the
   settings screen's "Laptop koppeln" does; used once, then removed from the file;
-- ``pin``: the settings PIN, stored as its salted hash; the plain PIN is removed from the file.
+- ``pin``: the settings PIN, stored as its salted hash; the plain PIN is removed from the file;
+- ``reader``: which card reader is fitted, into ``[reader]`` of the config: ``barcode`` (a
+  scanner reading printed codes), ``rdm6300`` (125 kHz tags), ``nfc`` (NFC tags' UIDs) or
+  ``none``; a tag reader's deck is then taught in at the table (Einstellungen → Kartensatz
+  anlernen) and kept in ``/var/lib/skattisch/deck.json``.
 
 Bad settings never stop the table: each problem is written to a small file the table shows on
 its screen at start (what is wrong, what to do), and the parts that failed for want of a
@@ -47,12 +51,19 @@ WPA_FILE = Path("/etc/wpa_supplicant/wpa_supplicant-wlan0.conf")
 WPA_UNIT = "wpa_supplicant@wlan0.service"
 LAPTOP_PORT = 8080  # skattisch club's default port
 
-KEYS = ("table", "wifi_name", "wifi_password", "wifi_country", "laptop", "pairing_code", "pin")
+KEYS = ("table", "wifi_name", "wifi_password", "wifi_country", "laptop", "pairing_code", "pin", "reader")
 ALIASES = {  # German names a volunteer may write instead
     "tisch": "table", "tischnummer": "table", "wlan_name": "wifi_name", "wlan_passwort": "wifi_password",
     "wlan_password": "wifi_password", "wlan_land": "wifi_country", "wifi_land": "wifi_country",
-    "kopplungscode": "pairing_code", "code": "pairing_code",
+    "kopplungscode": "pairing_code", "code": "pairing_code", "kartenleser": "reader", "leser": "reader",
 }
+READERS = {  # what a volunteer may write for ``reader``, and the config's reader.mode ("none": no reader)
+    "barcode": "barcode", "strichcode": "barcode", "scanner": "barcode",
+    "rdm6300": "rdm6300", "rfid": "rdm6300",
+    "nfc": "uid", "uid": "uid", "pn532": "uid",
+    "none": "none", "kein": "none", "keiner": "none", "aus": "none", "off": "none",
+}
+DECK_FILE = Path("/var/lib/skattisch/deck.json")  # where a tag reader's deck is taught in
 SECRET_KEYS = ("pin", "pairing_code")  # removed from the card once used
 
 
@@ -81,6 +92,7 @@ class Settings:
     laptop: str = ""  # an http URL (normalised)
     pairing_code: str = ""  # six digits
     pin: str = ""  # four to eight digits
+    reader: str = ""  # a reader.mode ("barcode", "rdm6300", "uid") or "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,9 +252,19 @@ def _pin(value: str) -> str:
         raise _Bad("die PIN hat 4 bis 8 Ziffern", "the PIN has 4 to 8 digits") from None
 
 
+def _reader(value: str) -> str:
+    if not value:
+        return ""
+    mode = READERS.get(value.strip().lower())
+    if mode is None:
+        raise _Bad(f"„{value}“ ist kein Kartenleser (barcode, rdm6300, nfc oder none)",
+                   f"'{value}' is not a card reader (barcode, rdm6300, nfc or none)")
+    return mode
+
+
 _CHECKS: dict[str, Callable[[str], Any]] = {
     "table": _table, "wifi_name": _wifi_name, "wifi_password": _wifi_password, "wifi_country": _wifi_country,
-    "laptop": _laptop, "pairing_code": _pairing_code, "pin": _pin,
+    "laptop": _laptop, "pairing_code": _pairing_code, "pin": _pin, "reader": _reader,
 }
 
 
@@ -266,7 +288,8 @@ def _together(settings: Settings, bad: set[str]) -> list[Problem]:
 
 def config_with(text: str, settings: Settings, pin_hash: str = "") -> str:
     """The config ``text`` with what the settings ask for: the table's number, the laptop's
-    address, the PIN's hash; untouched keys and comments stay.
+    address, the PIN's hash, the reader; untouched keys and comments stay. A tag reader gets
+    the deck file it needs (:data:`DECK_FILE`) if the config names none.
 
     >>> print(config_with('[table]\\nnumber = 1\\n', Settings(table=12, laptop="http://10.0.2.2:8080")), end="")
     [table]
@@ -283,6 +306,30 @@ def config_with(text: str, settings: Settings, pin_hash: str = "") -> str:
         text = config_with_line(text, "sync", "url", json.dumps(settings.laptop))
     if pin_hash:
         text = config_with_line(text, "table", "club_pin_hash", json.dumps(pin_hash))
+    if settings.reader:
+        text = _config_with_reader(text, settings.reader)
+    return text
+
+
+def _config_with_reader(text: str, mode: str) -> str:
+    """The config with ``[reader]`` set for ``mode`` (a reader.mode, or "none").
+
+    >>> print(_config_with_reader('[reader]\\nmode = "barcode"\\n', "rdm6300"), end="")
+    [reader]
+    deck = "/var/lib/skattisch/deck.json"
+    enabled = true
+    mode = "rdm6300"
+    """
+    import tomllib
+
+    from drivers.config import config_with_line
+
+    if mode == "none":
+        return config_with_line(text, "reader", "enabled", "false")
+    text = config_with_line(text, "reader", "mode", json.dumps(mode))
+    text = config_with_line(text, "reader", "enabled", "true")
+    if mode != "barcode" and "deck" not in tomllib.loads(text).get("reader", {}):
+        text = config_with_line(text, "reader", "deck", json.dumps(str(DECK_FILE)))
     return text
 
 
@@ -414,7 +461,7 @@ def apply_settings(paths: Paths, actions: Actions) -> Outcome:
     else:
         if new_text != config_text:
             write_atomically(paths.config, new_text, keep_mode=True)
-        applied += [key for key in ("table", "laptop", "pin") if getattr(settings, key)]
+        applied += [key for key in ("table", "laptop", "pin", "reader") if getattr(settings, key)]
         if pin_hash:
             done["pin"] = "gesetzt und hier gelöscht / set, and removed from here"
     if settings.wifi_name and not {"wifi_name", "wifi_password", "wifi_country"} & bad:

@@ -58,7 +58,15 @@ def test_german_names_for_the_keys_are_understood() -> None:
     assert (settings.table, settings.wifi_name, settings.wifi_password, settings.pairing_code) == (3, "Club", "12345678", "654321")
 
 
+def test_the_reader_is_named_as_a_volunteer_would() -> None:
+    for written, mode in (("RFID", "rdm6300"), ("rdm6300", "rdm6300"), ("nfc", "uid"), ("Strichcode", "barcode"),
+                          ("kein", "none"), ("", "")):
+        settings, problems = parse_settings(f"table = 3\nKartenleser = {written}\n")
+        assert (settings.reader, problems) == (mode, ()), written
+
+
 @pytest.mark.parametrize(("text", "expected"), [
+    ("table = 3\nreader = laser\n", ["line 2: reader: 'laser' is not a card reader (barcode, rdm6300, nfc or none)"]),
     ("tabel = 3\n", ["line 1: unknown setting 'tabel': did you mean 'table'?",
                      "the line 'table = ...' (the table's number) is missing"]),
     ("# nothing\n", ["the line 'table = ...' (the table's number) is missing"]),
@@ -224,6 +232,27 @@ def test_without_a_network_the_pairing_waits_then_is_tried_again_at_the_next_boo
     assert apply_settings(card, Actions(wait_seconds=5)).problems == ()
     assert code not in card.settings.read_text(encoding="utf-8")
     assert not card.problems.exists()
+
+
+def test_a_tag_reader_from_the_card_waits_for_its_deck_to_be_taught_in(card: Paths) -> None:
+    from drivers.adapters import load_deck
+
+    fill_in(card, reader="rdm6300")
+    assert apply_settings(card, Actions()).problems == ()
+    reader = parse_config(card.config.read_text(encoding="utf-8"), str(card.config)).reader
+    assert (reader.enabled, reader.mode, reader.deck) == (True, "rdm6300", card.config.parent.parent / "deck.json")
+    assert "Kartensatz anlernen" in load_deck(reader).problem  # the table starts and says what to do
+    fill_in(card, reader="none")
+    apply_settings(card, Actions())
+    assert not parse_config(card.config.read_text(encoding="utf-8"), str(card.config)).reader.enabled
+
+
+def test_a_config_without_a_deck_gets_one_where_the_table_may_write_it(card: Paths) -> None:
+    card.config.write_text("[table]\nnumber = 1\n", encoding="utf-8")
+    fill_in(card, reader="nfc")
+    assert apply_settings(card, Actions()).problems == ()
+    reader = parse_config(card.config.read_text(encoding="utf-8"), str(card.config)).reader
+    assert (reader.mode, reader.deck) == ("uid", Path("/var/lib/skattisch/deck.json"))
 
 
 def test_no_settings_file_changes_nothing(card: Paths) -> None:
