@@ -9,7 +9,9 @@ initrd taken from its boot partition) in qemu-system-aarch64 with:
 - ``virtio-multitouch-pci``: a protocol-B multitouch device, read by Kivy's ``probesysfs`` and
   ``mtdev``, the path of the Pi's touchscreen; taps are QMP ``input-send-event`` multitouch events;
 - ``usb-serial`` (QEMU's FTDI FT232R) on a socket chardev whose host end listens before qemu
-  starts (the guest sees the chip only once that end is connected);
+  starts (the guest sees the chip only once that end is connected); the host writes RDM6300
+  frames to it, each card's tag twice as a tag lying on the reader repeats it: the deck is
+  taught in at the table first (Einstellungen → Kartensatz anlernen, by taps and 32 tags);
 - a QMP socket for ``screendump`` (PNG) and the taps; the serial console gets the journal
   (``systemd.journald.forward_to_console``), so the table's and Kivy's lines are read live.
 
@@ -32,6 +34,7 @@ import time
 from pathlib import Path
 
 ABS_MAX = 0x7FFF  # QEMU's absolute axes run 0..32767 (INPUT_EVENT_ABS_MAX)
+TIMES: dict[str, list[float]] = {"card": [], "tap": []}  # seconds to a settled frame (the figures)
 
 
 class Qmp:
@@ -257,6 +260,21 @@ GAMES = [("hearts", 3, 40, 1), ("spades", 6, 75, 2), ("diamonds", 4, 50, 1)]
 CUT_MID_TRICK_AFTER_CARDS = 17  # trick 6: two of its cards read
 
 
+def tag_of(code: str) -> str:
+    """The RDM6300 tag (10 hex digits) stuck to a card of the test's deck."""
+    from drivers.deck import TEACH_ORDER
+    return f"0A5C00{[card.code for card in TEACH_ORDER].index(code):04X}"
+
+
+def teach_in_steps(pin: str) -> list[str]:
+    """Einstellungen behind the PIN, Kartensatz anlernen: the 32 cards' tags in the order the
+    table asks for them, then back to the game."""
+    from drivers.deck import TEACH_ORDER
+    return ["wait_screen game", "tap settings", *[f"tap digit_{digit}" for digit in pin], "tap pin_ok",
+            "wait_screen settings", "tap deck_teach", *[f"scan {card.code}" for card in TEACH_ORDER],
+            "tap teach_done", "wait_screen settings", "tap close_settings", "wait_screen game"]
+
+
 def read_game() -> list[str]:
     """Game 1 (Anna deals and sits out): Bernd (Vorhand) holds 18 and declares Grand Hand; the
     30 cards are read by the reader, trick by trick; Bernd and Carla confirm."""
@@ -267,10 +285,11 @@ def read_game() -> list[str]:
             "wait_screen result", "tap confirm_1", "tap confirm_2"]
 
 
-def evening_steps() -> list[str]:
-    """Four players typed on the table's own keyboard, the rules, game 1 read card by card
-    (``scan``: written to the guest's reader), three games entered directly, the list: taps
-    and cards only (the script's ``type`` becomes taps on the keyboard's keys)."""
+def evening_steps(pin: str) -> list[str]:
+    """Four players typed on the table's own keyboard, the rules, the deck taught in, game 1
+    read card by card (``scan``: a tag written to the guest's reader), three games entered
+    directly, the list: taps and cards only (the script's ``type`` becomes taps on the
+    keyboard's keys)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")  # the keyboard's module imports Kivy: not its options, not its log
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
@@ -285,17 +304,20 @@ def evening_steps() -> list[str]:
             steps += [f"tap {key_name(char.lower())}" for char in name] + ["tap key_ok"]
         else:
             steps.append(step)
-    steps += read_game()
+    steps += teach_in_steps(pin) + read_game()
     for number, (game, tricks, points, matadors) in enumerate(GAMES, start=1):
         steps += direct_game(number, len(PLAYERS), game, tricks, points, matadors)
     return steps + ["tap list", "wait_screen list"]
 
 
-def layout_run(work: Path, skattisch: str, steps: list[str]) -> list[dict[str, object]]:
+def layout_run(work: Path, skattisch: str, steps: list[str], pin: str) -> list[dict[str, object]]:
     """Run ``steps`` through the table on this machine (Xvfb, 800x480, its hardware mode as in
-    the guest: the table's keyboard, no panel, its reader on a pseudo-terminal) and return the
-    report: each tap's place on the screen ("at", from the top left). A ``scan`` step becomes
-    a pause in the script while its card code is written to the reader's line, as in the guest."""
+    the guest: the table's keyboard, no panel, its RDM6300 reader on a pseudo-terminal, no deck
+    yet, the settings behind ``pin``) and return the report: each tap's place on the screen
+    ("at", from the top left). A ``scan`` step becomes a pause in the script while its card's
+    tag is written to the reader's line, as in the guest."""
+    from device.pin import hash_pin
+    from drivers.config import config_with_line
     script, report = work / "layout-steps.txt", work / "layout-report.jsonl"
     cards = {index: step.split()[1] for index, step in enumerate(steps) if step.startswith("scan ")}
     script.write_text("\n".join("sleep 1.5" if index in cards else step for index, step in enumerate(steps)) + "\n",
@@ -303,8 +325,11 @@ def layout_run(work: Path, skattisch: str, steps: list[str]) -> list[dict[str, o
     master, slave = os.openpty()
     config = work / "layout.toml"
     example = (Path(__file__).parent / "skattisch.example.toml").read_text(encoding="utf-8")
-    config.write_text(example.replace('path = "/var/lib/skattisch/lists"', f'path = "{work}/layout-lists"')
-                      .replace('port = "/dev/skattisch-reader"', f'port = "{os.ttyname(slave)}"'), encoding="utf-8")
+    text = (example.replace('path = "/var/lib/skattisch/lists"', f'path = "{work}/layout-lists"')
+            .replace('port = "/dev/skattisch-reader"', f'port = "{os.ttyname(slave)}"')
+            .replace('deck = "/var/lib/skattisch/deck.json"', f'deck = "{work}/layout-deck.json"'))
+    text = config_with_line(text, "reader", "mode", '"rdm6300"')
+    config.write_text(config_with_line(text, "table", "club_pin_hash", json.dumps(hash_pin(pin))), encoding="utf-8")
     display = ":77"
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x480x24", "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -334,13 +359,14 @@ def layout_run(work: Path, skattisch: str, steps: list[str]) -> list[dict[str, o
 
 
 def feed_cards(report: Path, master: int, cards: dict[int, str], finished: threading.Event) -> None:
-    """Write each card code to the reader's line once the step before it is in the report."""
+    """Write each card's tag (two frames) to the reader's line once the step before it is in
+    the report."""
     fed: set[int] = set()
     while not finished.is_set() and len(fed) < len(cards):
         reported = len(report.read_text(encoding="utf-8").splitlines()) if report.exists() else 0
         if reported in cards and reported not in fed:
             fed.add(reported)
-            os.write(master, cards[reported].encode() + b"\r\n")
+            os.write(master, rdm6300_frame(tag_of(cards[reported])) * 2)
         time.sleep(0.05)
 
 
@@ -395,8 +421,7 @@ def first_frame(guest: Guest, within: float) -> Path:
 
 def replay(guest: Guest, lines: list[dict[str, object]], start: int = 0, stop_after: int | None = None) -> tuple[int, Path]:
     """The layout run's steps from ``start`` up to ``stop_after``: taps at their places, cards
-    (``scan``) written to the reader as the image's barcode mode reads them, each once the
-    screen has settled; a tap that changes nothing within 25 s is sent again once (the frames
+    (``scan``) as their tags' RDM6300 frames on the reader, each once the screen has settled; a tap that changes nothing within 25 s is sent again once (the frames
     come slowly under TCG). Returns the index reached and the last settled screendump."""
     last = settle(guest, None, "before")[0]
     index = start
@@ -408,16 +433,19 @@ def replay(guest: Guest, lines: list[dict[str, object]], start: int = 0, stop_af
         before = last.read_bytes()
         if step.startswith("scan "):
             sent = time.monotonic()
-            guest.reader.send(step.split()[1].encode() + b"\r\n")
+            guest.reader.send(rdm6300_frame(tag_of(step.split()[1])) * 2)
             shot, changed = settle(guest, before, slug, within=25)
+            TIMES["card"].append(time.monotonic() - sent)
             print(f"    {guest.seconds():5.0f} s  {step:24s} read in {time.monotonic() - sent:4.1f} s  "
                   f"{'changed' if changed else 'SAME'}  {shot.name}", flush=True)
             last = shot
             continue
         if not isinstance(at, list):
             continue
+        sent = time.monotonic()
         guest.touch.tap(float(at[0]), float(at[1]))
         shot, changed = settle(guest, before, slug, within=25)
+        TIMES["tap"].append(time.monotonic() - sent)
         if not changed and step != "tap setup_back":
             print(f"    {step}: no change on the screen in 25 s, tapped again", flush=True)
             guest.touch.tap(float(at[0]), float(at[1]))
@@ -428,25 +456,131 @@ def replay(guest: Guest, lines: list[dict[str, object]], start: int = 0, stop_af
     return index, last
 
 
+def game_scans(lines: list[dict[str, object]]) -> list[int]:
+    """The indexes of the cards played (the reads after a declaration; not the teach-in's)."""
+    declared = next(i for i, line in enumerate(lines) if line["step"] == "tap declare")
+    return [i for i, line in enumerate(lines) if i > declared and str(line["step"]).startswith("scan ")]
+
+
 def plugs(lines: list[dict[str, object]]) -> list[tuple[int, str]]:
     """Where the plug is pulled: after which step, and what is cut. In the middle of a trick
     (game 1, trick 6: two of its cards read), right after game 2 is confirmed, and while the
     batch with game 3's confirmation is in flight (the laptop's answer held back)."""
-    scans = [i for i, line in enumerate(lines) if str(line["step"]).startswith("scan ")]
+    scans = game_scans(lines)
     confirms = [i for i, line in enumerate(lines) if str(line["step"]).startswith("tap confirm_")]
     return [(scans[CUT_MID_TRICK_AFTER_CARDS - 1] + 1, "mid-trick"), (confirms[3] + 1, "confirmed"),
             (confirms[5] + 1, "in-flight")]
+
+
+# --- after a pulled plug: the disk as the next boot finds it, and the screen it comes back to -----
+
+STATUS_BAR = 44  # pixel rows of the status bar (its clock and sync word may differ after a boot)
+BANNER_SECONDS = 8  # a hint or news banner is gone after this (the app's HINT_SECONDS is 6)
+
+
+class Checks:
+    """PASS/FAIL lines as the shell's checks print them; the run goes on after a failure."""
+
+    def __init__(self) -> None:
+        self.failed = 0
+
+    def __call__(self, ok: bool, what: str, detail: str = "") -> None:
+        print(f"{'PASS' if ok else 'FAIL'}  {what}", flush=True)
+        if not ok:
+            self.failed += 1
+            for line in detail.splitlines()[-20:]:
+                print(f"      {line}", flush=True)
+
+
+def expected_after(lines: list[dict[str, object]], done: int) -> tuple[int, int, int]:
+    """What the journal must hold after step ``done``: games confirmed (two confirmations
+    each), cards played in all, cards played in the open game."""
+    steps = [str(line["step"]) for line in lines[:done]]
+    confirms = [i for i, step in enumerate(steps) if step.startswith("tap confirm_")]
+    scans = [i for i in game_scans(lines) if i < done]
+    since = confirms[-1] if confirms else -1
+    return len(confirms) // 2, len(scans), sum(i > since for i in scans)
+
+
+def journal_counts(lists: Path) -> tuple[list[str], int, int, int]:
+    """The journal files, games recorded, cards played in all, cards in the open game."""
+    files = sorted((lists / "journal").glob("*.jsonl"))
+    games = cards = open_cards = 0
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            kind = json.loads(line)["event"]["type"]
+            if kind == "game_recorded":
+                games, open_cards = games + 1, 0
+            elif kind == "card_played":
+                cards, open_cards = cards + 1, open_cards + 1
+            elif kind == "card_withdrawn":
+                cards, open_cards = cards - 1, open_cards - 1
+    return [path.name for path in files], games, cards, open_cards
+
+
+def lists_on_disk(disk: Path, root_offset: int, into: Path) -> Path:
+    """The table's lists folder as its next boot finds it: on a copy of the disk, e2fsck
+    replays the ext4 journal (the newest writes may be only there), then debugfs reads it."""
+    copy = into.with_suffix(".img")
+    subprocess.run(["cp", "--sparse=always", str(disk), str(copy)], check=True)
+    loop = subprocess.run(["losetup", "-o", str(root_offset), "--find", "--show", str(copy)],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    try:
+        fsck = subprocess.run(["e2fsck", "-fy", loop], capture_output=True, text=True)
+        (into.parent / f"{into.name}.e2fsck.log").write_text(fsck.stdout + fsck.stderr, encoding="utf-8")
+        into.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["debugfs", "-R", f"rdump /var/lib/skattisch/lists {into}", loop],
+                       check=True, capture_output=True)
+    finally:
+        subprocess.run(["losetup", "-d", loop], check=False)
+        copy.unlink()
+    return into / "lists"
+
+
+def check_disk_after_plug(args: argparse.Namespace, lines: list[dict[str, object]], done: int, what: str,
+                          check: Checks, lists_before: list[str]) -> list[str]:
+    """``skattisch store check`` on the journal the next boot will find, and every confirmed
+    game and every card shown before the cut in it; the same list as before."""
+    lists = lists_on_disk(args.disk, args.root_offset, args.work / f"after-{what}")
+    store = subprocess.run([args.skattisch, "store", "check", "--path", str(lists)], capture_output=True, text=True)
+    check(store.returncode == 0, f"after the plug ({what}): skattisch store check passes on the disk's journal",
+          store.stdout + store.stderr)
+    files, games, cards, open_cards = journal_counts(lists)
+    want = expected_after(lines, done)
+    check((games, cards, open_cards) == want,
+          f"after the plug ({what}): {want[0]} game(s) confirmed, {want[1]} card(s) played, {want[2]} in the open game "
+          "are on the disk", f"the journal holds {games} game(s), {cards} card(s), {open_cards} in the open game")
+    check(len(files) == 1 and files == (lists_before or files),
+          f"after the plug ({what}): the same list ({', '.join(files)})", f"before: {lists_before}")
+    return files
+
+
+def quiet_screen(guest: Guest, label: str) -> Path:
+    """The settled screen once every banner is gone (a PPM dump, for comparing pixels)."""
+    time.sleep(BANNER_SECONDS)
+    shot = settle(guest, None, label)[0]
+    ppm = shot.with_suffix(".ppm")
+    guest.qmp.command("screendump", filename=str(ppm))
+    return ppm
+
+
+def below_status_bar(ppm: Path) -> bytes:
+    data = ppm.read_bytes()
+    magic, width, height, maxval, pixels = data.split(maxsplit=4)
+    return pixels[int(width) * 3 * STATUS_BAR:]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--work", required=True, type=Path)
     parser.add_argument("--disk", required=True, type=Path)
+    parser.add_argument("--root-offset", type=int, default=0, help="the root partition's byte offset in --disk")
     parser.add_argument("--kernel", required=True, type=Path)
     parser.add_argument("--initrd", required=True, type=Path)
     parser.add_argument("--root", required=True)
     parser.add_argument("--cpu", default="cortex-a72")
-    parser.add_argument("--skattisch", required=True, help="this machine's skattisch (for the layout run)")
+    parser.add_argument("--pin", default="4826", help="the settings PIN written on the card")
+    parser.add_argument("--skattisch", required=True, help="this machine's skattisch (layout run, store check)")
     parser.add_argument("--frame-timeout", type=float, default=900)
     parser.add_argument("--taps", default="", help="x,y;x,y;... screen pixels from the top left (instead of the evening)")
     parser.add_argument("--plugs", default="yes", choices=("yes", "no"),
@@ -455,10 +589,11 @@ def main() -> int:
     parser.add_argument("--laptop-port", type=int, default=0, help="the laptop's (skattisch club's) port")
     args = parser.parse_args()
     t0 = time.monotonic()
+    check = Checks()
     proxy = HoldingProxy(args.proxy_port, args.laptop_port) if args.proxy_port else None
     lines: list[dict[str, object]] = []
     if not args.taps:
-        lines = layout_run(args.work, args.skattisch, evening_steps())
+        lines = layout_run(args.work, args.skattisch, evening_steps(args.pin), args.pin)
         print(f"layout run on this machine: {len(lines)} steps, {sum('at' in line for line in lines)} taps, "
               f"{sum(str(line['step']).startswith('scan ') for line in lines)} cards", flush=True)
     boot = 1
@@ -467,11 +602,6 @@ def main() -> int:
         print(f"qemu started; the reader's line connected at {guest.seconds():.0f} s", flush=True)
         shot = first_frame(guest, args.frame_timeout)
         print(f"first frame at {guest.seconds():.0f} s after qemu's start (emulated, TCG): {shot}", flush=True)
-        sent = time.monotonic()
-        guest.reader.send(b"CJ\r\n")  # a card code: the image's reader mode (barcode) reads it without a deck
-        card_shot, changed = settle(guest, shot.read_bytes(), "reader-CJ", within=30)
-        print(f"a card's line on the reader: {'shown' if changed else 'NOT shown'} within "
-              f"{time.monotonic() - sent:.0f} s (to a settled frame): {card_shot}", flush=True)
         if args.taps:
             for index, pair in enumerate(p for p in args.taps.split(";") if p):
                 x, y = (float(v) for v in pair.split(","))
@@ -480,6 +610,7 @@ def main() -> int:
                 print(f"tap {index + 1} at {x:.0f},{y:.0f}: {settle(guest, before, f'tap{index + 1}')}", flush=True)
             return 0
         done = 0
+        lists: list[str] = []
         for cut, what in (plugs(lines) if args.plugs == "yes" else []):
             if what != "in-flight":
                 done, last = replay(guest, lines, done, cut)
@@ -490,23 +621,36 @@ def main() -> int:
                 proxy.hold.set()
                 done, last = replay(guest, lines, done, cut)
                 in_flight = proxy.sent_while_held.wait(60)
-                print(f"the laptop's answers held; the guest sent {proxy.first_line!r}" if in_flight
-                      else "the laptop's answers held, but the guest sent nothing in 60 s", flush=True)
+                check(in_flight, "a sync batch was in flight at the cut (the laptop's answer held)",
+                      "the guest sent nothing in 60 s")
+                print(f"    the guest sent {proxy.first_line!r}", flush=True)
+            before = quiet_screen(guest, f"before-cut-{what}")
             guest.kill()
             print(f"pulled the plug (SIGKILL) after step {done} ({what}: {lines[done - 1]['step']}); "
-                  f"the last frame before: {last.name}", flush=True)
+                  f"the screen before: {before.name}", flush=True)
+            if args.root_offset:
+                lists = check_disk_after_plug(args, lines, done, what, check, lists)
             if proxy is not None:
                 proxy.hold.clear()
             boot += 1
             guest = Guest(args.work, args.disk, args.kernel, args.initrd, args.root, args.cpu, f"boot{boot}")
             shot = first_frame(guest, args.frame_timeout)
             print(f"boot {boot}: first frame at {guest.seconds():.0f} s: {shot}", flush=True)
+            after = quiet_screen(guest, f"after-cut-{what}")
+            check(below_status_bar(after) == below_status_bar(before),
+                  f"after the plug ({what}): the table comes back to the same screen (below the status bar)",
+                  f"before: {before}, after: {after}")
         replay(guest, lines, done)
         print(f"the evening's end: {guest.screendump('end')}", flush=True)
     finally:
         guest.kill()
+        for kind, seconds in TIMES.items():
+            if seconds:
+                ordered = sorted(seconds)
+                print(f"{kind} to a settled frame (emulated, TCG; settling takes about 3 s of it): median "
+                      f"{ordered[len(ordered) // 2]:.1f} s, max {ordered[-1]:.1f} s over {len(ordered)}", flush=True)
         print(f"whole run: {time.monotonic() - t0:.0f} s", flush=True)
-    return 0
+    return 1 if check.failed else 0
 
 
 if __name__ == "__main__":

@@ -439,12 +439,12 @@ main_screen() {
     copy_image screen
     # the guest's laptop address names a proxy on this machine that can hold the laptop's answers
     PROXY_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    fill_in_settings "table=$TABLE" "laptop=10.0.2.2:$PROXY_PORT" "pairing_code=$CODE" "pin=$PIN"
+    fill_in_settings "table=$TABLE" "laptop=10.0.2.2:$PROXY_PORT" "pairing_code=$CODE" "pin=$PIN" "reader=rdm6300"
     take_kernel
     say "the table on its own system: qemu-system-aarch64 -M virt -cpu $CPU, screen, touch, reader, QMP"
     "$SRC/dev.sh" run --help >/dev/null  # the table's own program on this machine, for the layout run
     PYTHONPATH=$SRC "$SRC/${SKATTISCH_VENV:-.venv}/bin/python" "$SRC/deploy/qemu_table.py" --work "$W" --disk "$DISK" \
-        --kernel "$W/vmlinuz" --initrd "$W/initrd" --root "PARTUUID=$DISK_ID-02" --cpu "$CPU" --taps "$TAPS" \
+        --root-offset "$ROOT_OFFSET" --pin "$PIN" --kernel "$W/vmlinuz" --initrd "$W/initrd" --root "PARTUUID=$DISK_ID-02" --cpu "$CPU" --taps "$TAPS" \
         --skattisch "$SKATTISCH" --plugs "${SKATTISCH_PLUGS:-yes}" \
         --proxy-port "$PROXY_PORT" --laptop-port "${COLLECTOR_URL##*:}" || fail "the table on its own system (above)"
     local shots=$SRC/build/qemu-screen
