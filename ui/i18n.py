@@ -820,7 +820,6 @@ GERMAN.update({
     "question_accept": "Ja, falsch bedient: Spiel endet",
     "question_reject": "Nein, falsch gescannt: Karte verwerfen",
     "null_lost_at_once": "{value} < {bid}: sofort verloren",
-    "sync_not_yet": "noch nicht synchronisiert",
 })
 ENGLISH.update({
     "transfer_pays": "{payer} pays {payee} {amount}",
@@ -829,7 +828,6 @@ ENGLISH.update({
     "question_accept": "Yes, false following: the game ends",
     "question_reject": "No, a wrong scan: drop the card",
     "null_lost_at_once": "{value} < {bid}: lost at once",
-    "sync_not_yet": "not synced yet",
 })
 
 _SUITS_EN = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
@@ -886,10 +884,14 @@ def option_reason(option: Any, lang: str | None = None) -> str:
 
 
 def sync_text(sync: Any, lang: str | None = None) -> str:
-    """How far the sync got (the snapshot's ``SyncView``): no laptop, not yet, or up to game n."""
+    """How far the sync got (the snapshot's ``SyncView``): no laptop, up to game n, or before
+    the first game everything sent (the status bar and the settings say the same)."""
     if not sync.laptop:
         return _in(lang, "sync_no_laptop")
-    return _in(lang, "sync_upto", game=sync.synced_games) if sync.synced_games else _in(lang, "sync_not_yet")
+    if sync.synced_games:
+        return _in(lang, "sync_upto", game=sync.synced_games)
+    all_sent = bool(sync.last_seq) and sync.acked_seq >= sync.last_seq
+    return _in(lang, "sync_all") if all_sent else _in(lang, "sync_none")
 
 
 def _in(lang: str | None, key: str, **values: object) -> str:

@@ -143,3 +143,22 @@ def test_the_status_bar_says_ohne_leser_and_ohne_laptop_without_an_alarm() -> No
     fitted = status_of(paired, simulate=False, reader_fitted=True)
     assert (fitted.reader, fitted.reader_level) == ("Leser fehlt", "bad")
     assert (fitted.sync, fitted.sync_level) == ("nicht synchronisiert", "wait")
+
+
+def test_the_settings_and_the_status_bar_say_the_same_of_the_sync() -> None:
+    """Before the first game, with every event the laptop has acked, the status bar said
+    "synchronisiert" and the settings "noch nicht synchronisiert" (seen on the qemu table)."""
+    from dataclasses import replace
+
+    from ui.i18n import sync_text
+    from ui.table.viewmodels import status_of
+
+    snap = table_of(FOUR).snapshot()
+    last = max(snap.sync.last_seq, 1)
+    for sync, word in ((replace(snap.sync, laptop="skat-laptop", last_seq=last, acked_seq=last), "synchronisiert"),
+                       (replace(snap.sync, laptop="skat-laptop", last_seq=last, acked_seq=0), "nicht synchronisiert"),
+                       (replace(snap.sync, laptop="skat-laptop", last_seq=last, acked_seq=last, synced_games=3),
+                        "synchronisiert bis Spiel 3"),
+                       (replace(snap.sync, laptop=""), "ohne Laptop")):
+        shown = replace(snap, sync=sync)
+        assert sync_text(shown.sync) == status_of(shown, simulate=False, reader_fitted=True).sync == word

@@ -23,7 +23,7 @@ from typing import Any
 
 from device.record import spitze_made_by_cards
 from device.tournee import RECORD_FIELDS as TOURNEE_FIELDS
-from ui.i18n import option_reason, pick, tr, transfer_text
+from ui.i18n import option_reason, pick, sync_text, tr, transfer_text
 from ui import table_words
 from ui.table_words import scoring_label
 
@@ -143,11 +143,7 @@ def status_of(snap: Any, *, simulate: bool, reader_fitted: bool, deck_problem: b
     if not getattr(sync, "laptop", True):
         return Status(reader_text, reader_level, tr("sync_no_laptop"), "none", panel)
     all_sent = bool(sync.last_seq) and sync.acked_seq >= sync.last_seq
-    if sync.synced_games:
-        text = tr("sync_upto", game=sync.synced_games)
-    else:
-        text = tr("sync_all") if all_sent else tr("sync_none")
-    return Status(reader_text, reader_level, text, "ok" if all_sent else "wait", panel)
+    return Status(reader_text, reader_level, sync_text(sync), "ok" if all_sent else "wait", panel)
 
 
 # --------------------------------------------------------------------------- bidding

@@ -116,7 +116,7 @@ def test_sync_progress_and_the_panel_view() -> None:
     table.say("M passe", "H passe", "V passe")
     assert sync_text(table.snap.sync, "de") == "ohne Laptop" and table.snap.sync.laptop == ""  # no laptop paired: no alarm
     table.ok(SyncStatus(laptop="Vereinsheim", reachable=True))
-    assert sync_text(table.snap.sync, "de") == "noch nicht synchronisiert" and not table.service.panel_view().sync_ok
+    assert sync_text(table.snap.sync, "de") == "nicht synchronisiert" and not table.service.panel_view().sync_ok
     table.ok(SyncAcknowledged(table.service.last_seq))
     assert table.snap.sync.synced_games == 1 and sync_text(table.snap.sync, "de") == "synchronisiert bis Spiel 1"
     assert table.service.panel_view().sync_ok
