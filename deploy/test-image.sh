@@ -7,11 +7,14 @@
 #   sudo deploy/test-image.sh --screen [--board pi5] [IMAGE]
 #                                        the table on its own system instead: one copy booted with a
 #                                        screen (virtio-gpu), a multitouch device, a USB-serial card
-#                                        reader and QMP; an evening played by taps and cards (game 1
-#                                        read card by card), three pulled plugs (mid-trick, after a
+#                                        reader and QMP; an evening played by taps and cards (the
+#                                        deck taught in at the table with RDM6300 tags, game 1 read
+#                                        card by card), three pulled plugs (mid-trick, after a
 #                                        confirmed game, a sync batch in flight; SKATTISCH_PLUGS=no:
-#                                        none), store check on the disk; its
-#                                        screendumps in build/qemu-screen/ (deploy/qemu_table.py,
+#                                        none), each followed by store check on the disk, the games
+#                                        and cards counted and the screen compared; at the end the
+#                                        laptop compared with the table; its screendumps in
+#                                        build/qemu-screen/ (deploy/qemu_table.py,
 #                                        docs/development/emulation.md)
 #   deploy/test-image.sh --help          this text
 #
