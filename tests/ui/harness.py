@@ -64,6 +64,26 @@ def rendered_texts():  # a list of what Kivy's core labels render from now on: (
     return texts
 
 seen = {}
+
+def for_each_case(app, cases, set_up, shown, delay=0):  # set_up(case), shown(case) once laid out and drawn; then stop
+    steps = iter(cases)
+    def next_case():
+        case = next(steps, None)
+        if case is None:
+            app.stop()
+            return
+        set_up(case)
+        def done():
+            shown(case)
+            next_case()
+        # laid out and rendered by the clock's next ticks (a frame is drawn only when something changed)
+        Clock.schedule_once(lambda _dt: Clock.schedule_once(lambda _dt: done(), 0), delay)
+    next_case()
+
+def run_app(started):  # the App on a store in memory, simulated, until it stops; then `seen` to the test
+    store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
+    TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=started).run()
+    json.dump(seen, open(sys.argv[1], "w"))
 """
 ARTIFACTS = ROOT / "tests" / "artifacts" / "screens"
 SIZES = ("800x480", "1280x720")

@@ -45,30 +45,24 @@ def check(app, what):
     seen["shown"] += 1
 
 def started(app):
-    steps = iter([(size, lang) for size in SIZES for lang in ("de", "en")])
     app.simulate = False
     app._open_overlay("settings")
     screen = app.manager.get_screen("settings")
 
-    def next_case():
-        case = next(steps, None)
-        if case is None:
-            app.stop()
-            return
-        size, lang = case
-        Window.size = size
+    def set_up(case):
+        (width, height), lang = case
+        Window.size = (width, height)
         app.set_language(lang)
         screen.reader_text = LONG
-        def shown():
-            check(app, f"{size[0]}x{size[1]} {lang}")
-            save_png(f"{shots}/{size[0]}x{size[1]}/settings-fit-{lang}.png")
-            next_case()
-        Clock.schedule_once(lambda _dt: Clock.schedule_once(lambda _dt: shown(), 0), 0.1)
-    next_case()
 
-store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
-TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=started).run()
-json.dump(seen, open(sys.argv[1], "w"))
+    def shown(case):
+        (width, height), lang = case
+        check(app, f"{width}x{height} {lang}")
+        save_png(f"{shots}/{width}x{height}/settings-fit-{lang}.png")
+
+    for_each_case(app, [(size, lang) for size in SIZES for lang in ("de", "en")], set_up, shown, delay=0.1)
+
+run_app(started)
 """
 
 

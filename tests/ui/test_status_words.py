@@ -50,14 +50,9 @@ def cases():
                         yield size, lang, simulate, reader, sync
 
 def started(app):
-    steps = iter(cases())
     app.table_name = "Vereinsheim Zum Goldenen Löwen, Tisch 12 am Fenster"
 
-    def next_case():
-        case = next(steps, None)
-        if case is None:
-            app.stop()
-            return
+    def set_up(case):
         size, lang, simulate, reader, sync = case
         Window.size = size
         set_language(lang)
@@ -67,19 +62,17 @@ def started(app):
         bar.reader_text = tr(reader)
         bar.sync_text = tr(sync, game=148)
         bar.clock_text = "23:59"
-        def shown():
-            check(app, f"{size[0]}x{size[1]} {lang} {'simulated' if simulate else 'hardware'}")
-            if simulate == (reader == "reader_simulated") and (reader, sync) in (
-                    ("reader_simulated", "sync_upto"), ("deck_missing", "sync_upto")):
-                save_png(f"{shots}/{size[0]}x{size[1]}/status-words-{lang}-{reader}.png")
-            next_case()
-        # laid out and rendered by the clock's next ticks (a frame is drawn only when something changed)
-        Clock.schedule_once(lambda _dt: Clock.schedule_once(lambda _dt: shown(), 0), 0)
-    next_case()
 
-store = MemoryEventStore(MemoryDisk(device_id="tisch-test"))
-TableApp(TableService(store, device_id=store.device_id), simulate=True, on_started=started).run()
-json.dump(seen, open(sys.argv[1], "w"))
+    def shown(case):
+        size, lang, simulate, reader, sync = case
+        check(app, f"{size[0]}x{size[1]} {lang} {'simulated' if simulate else 'hardware'}")
+        if simulate == (reader == "reader_simulated") and (reader, sync) in (
+                ("reader_simulated", "sync_upto"), ("deck_missing", "sync_upto")):
+            save_png(f"{shots}/{size[0]}x{size[1]}/status-words-{lang}-{reader}.png")
+
+    for_each_case(app, cases(), set_up, shown)
+
+run_app(started)
 """
 
 
