@@ -60,6 +60,15 @@ def started(app):
         check(app, f"{width}x{height} {lang}")
         save_png(f"{shots}/{width}x{height}/settings-fit-{lang}.png")
 
+    def said_of_the_reader(connected):
+        from dataclasses import replace
+        from device.table.views import ReaderView
+        detail = "Kartenleser /dev/ttyUSB0 " + ("verbunden" if connected else "nicht erreichbar: [Errno 2]")
+        screen.show(replace(app.snapshot, reader=ReaderView(connected, "/dev/ttyUSB0", detail)))
+        return screen.reader_text
+
+    set_language("de")
+    seen["reader"] = [said_of_the_reader(True), said_of_the_reader(False)]
     for_each_case(app, [(size, lang) for size in SIZES for lang in ("de", "en")], set_up, shown, delay=0.1)
 
 run_app(started)
@@ -73,3 +82,6 @@ def test_the_settings_fit_the_panel_with_their_title_and_a_long_reader_error(dis
     texts = seen["texts"]
     assert "Einstellungen" in texts and "Settings" in texts  # type: ignore[operator]  # the title, in the bottom bar
     assert any("could not open port" in text for text in texts)  # type: ignore[union-attr]
+    # a connected reader's line says so once; a missing one says why
+    assert seen["reader"] == ["/dev/ttyUSB0 · verbunden",
+                              "/dev/ttyUSB0 · nicht verbunden · Kartenleser /dev/ttyUSB0 nicht erreichbar: [Errno 2]"]

@@ -50,7 +50,8 @@ class SettingsScreen(TableScreen):
             self.reader_text = tr("reader_simulated")
         else:
             state = tr("reader_connected") if reader.connected else tr("reader_disconnected")
-            self.reader_text = f"{port or '–'} · {state}" + (f" · {reader.detail}" if reader.detail else "")
+            why = reader.detail if reader.detail and not reader.connected else ""  # connected: nothing to add
+            self.reader_text = f"{port or '–'} · {state}" + (f" · {why}" if why else "")
             if self.app.deck_problem:
                 self.reader_text = f"[b]{tr('deck_missing')}[/b]"  # the one thing to do here
         url = config.sync.url if config is not None and config.sync.url else tr("no_sync_target")
