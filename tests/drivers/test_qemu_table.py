@@ -59,7 +59,9 @@ def test_the_tags_written_in_qemu_are_taught_in_and_read_as_their_cards(qemu_tab
 
 
 def test_the_plugs_are_pulled_where_the_evening_says_and_the_disk_must_hold_what_was_shown(
-        qemu_table: ModuleType) -> None:
+        qemu_table: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("KIVY_NO_ARGS", "KIVY_NO_FILELOG", "KIVY_NO_CONSOLELOG"):  # the driver sets them for itself
+        monkeypatch.setenv(name, "1")  # and they must not reach the tests after this one (their children's logs)
     lines = [{"step": step} for step in qemu_table.evening_steps("4826")]
     steps = [str(line["step"]) for line in lines]
     assert sum(step.startswith("scan ") for step in steps) == 32 + 30  # the teach-in, then game 1's cards
