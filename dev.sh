@@ -88,12 +88,9 @@ case "$cmd" in
         board=pi4
         if [ "${1:-}" = --board ]; then board=${2:?--board needs pi4 or pi5}; shift 2; fi
         image=${1:-build/skattisch-$board.img}
-        if [ "$board" = pi4 ]; then
-            $sudo deploy/build-image.sh --out "$image"
-            exec $sudo deploy/test-image.sh "${screen[@]}" "$image"
-        fi
-        $sudo deploy/build-image.sh --board "$board" --out "$image"
-        exec $sudo deploy/test-image.sh "${screen[@]}" --board "$board" "$image"
+        boards=(); [ "$board" = pi4 ] || boards=(--board "$board")  # the Pi 4's is the scripts' default
+        $sudo deploy/build-image.sh "${boards[@]}" --out "$image"
+        exec $sudo deploy/test-image.sh "${screen[@]}" "${boards[@]}" "$image"
         ;;
     *)
         echo "usage: ./dev.sh run|club|test|pi-test|image-test [ARGS]" >&2; exit 2 ;;

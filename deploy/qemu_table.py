@@ -677,6 +677,9 @@ def main() -> int:
                   f"before: {before}, after: {after}")
         replay(guest, lines, done)
         print(f"the evening's end: {guest.screendump('end')}", flush=True)
+        guest.kill()  # the last power-off, at the list: its disk read as after each plug
+        if args.root_offset:
+            check_disk_after_plug(args, lines, len(lines), "end", check, lists)
     finally:
         guest.kill()
         for kind, seconds in TIMES.items():

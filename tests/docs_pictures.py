@@ -88,21 +88,14 @@ def table_steps() -> list[str]:
 
 
 def take_table(out: Path) -> list[Path]:
-    from tests.ui.harness import run_table, start_xvfb
+    from tests.ui.harness import run_table, xvfb_display
 
-    started = start_xvfb()
-    if started is None:
-        raise SystemExit("docs_pictures: Xvfb is not installed (./dev.sh test installs it)")
-    xvfb, display = started
-    try:
+    with xvfb_display("docs_pictures") as display:
         with tempfile.TemporaryDirectory(prefix="skattisch-pictures-") as tmp:
             run = run_table(display, table_steps(), shots_dir=Path(tmp))
             if run.returncode != 0:
                 raise SystemExit(f"docs_pictures: the table's script failed\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
             return [_keep(Path(tmp) / name, out) for name in PICTURES if name.startswith("tisch-")]
-    finally:
-        xvfb.terminate()
-        xvfb.wait(timeout=10)
 
 
 def take_laptop(out: Path) -> list[Path]:

@@ -890,8 +890,7 @@ def sync_text(sync: Any, lang: str | None = None) -> str:
         return _in(lang, "sync_no_laptop")
     if sync.synced_games:
         return _in(lang, "sync_upto", game=sync.synced_games)
-    all_sent = bool(sync.last_seq) and sync.acked_seq >= sync.last_seq
-    return _in(lang, "sync_all") if all_sent else _in(lang, "sync_none")
+    return _in(lang, "sync_all") if sync.all_sent else _in(lang, "sync_none")
 
 
 def _in(lang: str | None, key: str, **values: object) -> str:

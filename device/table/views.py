@@ -382,6 +382,11 @@ class SyncView:
     laptop: str = ""  # "" when no laptop is paired: the club plays without one (no alarm)
     reachable: bool = False
 
+    @property
+    def all_sent(self) -> bool:
+        """Every event there is has been acked by the laptop (and there is one)."""
+        return bool(self.last_seq) and self.acked_seq >= self.last_seq
+
 
 @dataclass(frozen=True, slots=True)
 class SetupView:

@@ -269,13 +269,9 @@ def slope(points: list[tuple[int, float]]) -> float:
 
 
 def run(first: int, second: int, *, diagnose: bool = False, keep: Path | None = None) -> Soak:
-    from tests.ui.harness import start_xvfb
+    from tests.ui.harness import xvfb_display
 
-    started = start_xvfb()
-    if started is None:
-        raise SystemExit("Xvfb is needed (apt install xvfb)")
-    process, display = started
-    try:
+    with xvfb_display("bench_soak") as display:
         with tempfile.TemporaryDirectory(prefix="skattisch-soak-") as tmp:
             steps, marks = evening_script(first, second)
             script = Path(tmp) / "evening.txt"
@@ -302,9 +298,6 @@ def run(first: int, second: int, *, diagnose: bool = False, keep: Path | None = 
             data = json.loads(out.read_text())
             if keep is not None:
                 keep.write_text(json.dumps(data, indent=1))
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
     return Soak(data["samples"], data["growth"], first, seconds)
 
 

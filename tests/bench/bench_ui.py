@@ -615,14 +615,10 @@ def measure(kinds: Sequence[str], display: str, store: Path, *, games: int, samp
 def run(*, games: int, samples: int, starts: int, pi: PiClass | None = None,
         memory_store: bool = True, deal: float = DEAL_SECONDS, uncached: bool = False,
         ) -> tuple[Figures, Figures, Figures, Figures | None, Figures | None]:
-    from tests.ui.harness import start_xvfb
+    from tests.ui.harness import xvfb_display
 
-    started = start_xvfb()
-    if started is None:
-        raise SystemExit("Xvfb is needed (apt install xvfb)")
-    process, display = started
     prefix = pi.prefix() if pi is not None else None
-    try:
+    with xvfb_display("bench_ui") as display:
         with tempfile.TemporaryDirectory(prefix="skattisch-bench-") as tmp:
             store = Path(tmp) / "store"
             prepare_store(store, games)
@@ -630,9 +626,6 @@ def run(*, games: int, samples: int, starts: int, pi: PiClass | None = None,
             kinds += ("table-uncached",) if uncached else ()
             figures = measure(kinds, display, store, games=games, samples=samples, starts=starts, prefix=prefix,
                               deal=deal)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
     return (figures["bare"], figures["bare-woken"], figures["table"], figures.get("table-memory"),
             figures.get("table-uncached"))
 

@@ -15,7 +15,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,6 +134,21 @@ def start_xvfb() -> tuple[subprocess.Popen[bytes], str] | None:
                 return None
             number += chunk
     return process, f":{number.decode().strip()}"
+
+
+@contextmanager
+def xvfb_display(who: str) -> Iterator[str]:
+    """A private X server's display for a script (not a test) named ``who``, stopped after;
+    SystemExit saying so if Xvfb is not installed."""
+    started = start_xvfb()
+    if started is None:
+        raise SystemExit(f"{who}: Xvfb is not installed (./dev.sh test installs it)")
+    process, display = started
+    try:
+        yield display
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
 
 
 def run_table(display: str, steps: Sequence[str], *, size: str = "800x480", lang: str | None = None,

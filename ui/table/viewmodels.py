@@ -142,8 +142,7 @@ def status_of(snap: Any, *, simulate: bool, reader_fitted: bool, deck_problem: b
     sync = snap.sync
     if not getattr(sync, "laptop", True):
         return Status(reader_text, reader_level, tr("sync_no_laptop"), "none", panel)
-    all_sent = bool(sync.last_seq) and sync.acked_seq >= sync.last_seq
-    return Status(reader_text, reader_level, sync_text(sync), "ok" if all_sent else "wait", panel)
+    return Status(reader_text, reader_level, sync_text(sync), "ok" if sync.all_sent else "wait", panel)
 
 
 # --------------------------------------------------------------------------- bidding
